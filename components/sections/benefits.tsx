@@ -1,0 +1,78 @@
+import { ClaimFigure, presentClaims } from '@/components/claim-figure'
+import { FeatureCard, presentCards } from '@/components/feature-card'
+import { Icon } from '@/components/icon'
+import { Section, SectionHeading } from '@/components/ui/section'
+import type { LandingPage } from '@/lib/content'
+
+export function Benefits({ beneficios }: { beneficios: LandingPage['beneficios'] }) {
+  const cards = presentCards(beneficios?.cards)
+  const roiFigures = presentClaims(beneficios?.roiFigures)
+  const markets = (beneficios?.markets ?? []).filter((market) => Boolean(market.name))
+  return (
+    <Section id="beneficios" labelled={Boolean(beneficios?.heading)} className="bg-slate-50">
+      <SectionHeading
+        id="beneficios"
+        eyebrow={beneficios?.eyebrow}
+        heading={beneficios?.heading}
+        intro={beneficios?.intro}
+      />
+      {cards.length > 0 ? (
+        <div className="mt-12 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+          {cards.map((card) => (
+            <FeatureCard key={card._key} card={card} />
+          ))}
+        </div>
+      ) : null}
+
+      <div className="mt-12 grid gap-6 lg:grid-cols-5">
+        {roiFigures.length > 0 || beneficios?.roiTitle ? (
+          <div className="rounded-2xl bg-brand-700 p-6 text-white sm:p-8 lg:col-span-3">
+            {beneficios?.roiTitle ? (
+              <h3 className="text-xl font-semibold">{beneficios.roiTitle}</h3>
+            ) : null}
+            {beneficios?.roiDescription ? (
+              <p className="mt-2 text-brand-50">{beneficios.roiDescription}</p>
+            ) : null}
+            {roiFigures.length > 0 ? (
+              <dl className="mt-6 grid gap-6 sm:grid-cols-3">
+                {roiFigures.map((claim) => (
+                  <ClaimFigure key={claim._id} claim={claim} tone="brand" />
+                ))}
+              </dl>
+            ) : null}
+          </div>
+        ) : null}
+
+        {markets.length > 0 ? (
+          <div className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8 lg:col-span-2">
+            {beneficios?.marketsTitle ? (
+              <h3 className="text-xl font-semibold text-navy-950">{beneficios.marketsTitle}</h3>
+            ) : null}
+            <ul className="mt-5 space-y-4">
+              {markets.map((market) => (
+                <li key={market._key} className="flex gap-3">
+                  <span className="grid size-10 shrink-0 place-items-center rounded-lg bg-brand-50 text-brand-700">
+                    <Icon name={market.icon} className="size-5" />
+                  </span>
+                  <div>
+                    <p className="font-semibold text-navy-950">
+                      {market.name}
+                      {market.badge ? (
+                        <span className="ml-2 rounded-full bg-signal-400/25 px-2 py-0.5 align-middle text-xs font-semibold text-navy-900">
+                          {market.badge}
+                        </span>
+                      ) : null}
+                    </p>
+                    {market.description ? (
+                      <p className="text-sm text-slate-600">{market.description}</p>
+                    ) : null}
+                  </div>
+                </li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
+      </div>
+    </Section>
+  )
+}

@@ -1,0 +1,63 @@
+import { ArrowRight } from 'lucide-react'
+
+import { ClaimFigure, presentClaims } from '@/components/claim-figure'
+import { ButtonLink } from '@/components/ui/button'
+import { Container } from '@/components/ui/section'
+import type { LandingPage } from '@/lib/content'
+
+export function Hero({ hero }: { hero: LandingPage['hero'] }) {
+  const stats = presentClaims(hero?.stats)
+  return (
+    <section
+      id="inicio"
+      aria-labelledby="inicio-titulo"
+      className="relative overflow-hidden bg-navy-950 pt-header text-white"
+    >
+      {/* Decorative glow; pure CSS so it costs no request and no layout shift. */}
+      <div
+        aria-hidden="true"
+        className="pointer-events-none absolute inset-0 bg-[radial-gradient(ellipse_at_top_right,rgba(31,95,209,0.45),transparent_60%),radial-gradient(ellipse_at_bottom_left,rgba(251,191,36,0.12),transparent_55%)]"
+      />
+      <Container className="relative py-16 sm:py-24 lg:py-28">
+        <div className="max-w-3xl">
+          {hero?.eyebrow ? (
+            <p className="inline-flex items-center gap-2 rounded-full border border-signal-400/40 bg-signal-400/10 px-3 py-1 text-sm font-medium text-signal-300">
+              {hero.eyebrow}
+            </p>
+          ) : null}
+          <h1
+            id="inicio-titulo"
+            className="mt-5 text-4xl leading-tight font-extrabold tracking-tight text-balance sm:text-5xl lg:text-6xl"
+          >
+            {hero?.headline}
+          </h1>
+          {hero?.description ? (
+            <p className="mt-6 max-w-2xl text-lg text-pretty text-slate-300 sm:text-xl">
+              {hero.description}
+            </p>
+          ) : null}
+          <div className="mt-8 flex flex-col gap-3 sm:flex-row">
+            {hero?.primaryCta ? (
+              <ButtonLink href="#contato" variant="signal" size="lg">
+                {hero.primaryCta}
+                <ArrowRight aria-hidden="true" />
+              </ButtonLink>
+            ) : null}
+            {hero?.secondaryCta ? (
+              <ButtonLink href="#como-funciona" variant="outline" size="lg">
+                {hero.secondaryCta}
+              </ButtonLink>
+            ) : null}
+          </div>
+        </div>
+        {stats.length > 0 ? (
+          <dl className="mt-14 grid gap-6 border-t border-white/15 pt-8 sm:grid-cols-3">
+            {stats.map((claim) => (
+              <ClaimFigure key={claim._id} claim={claim} tone="dark" />
+            ))}
+          </dl>
+        ) : null}
+      </Container>
+    </section>
+  )
+}

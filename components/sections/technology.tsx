@@ -1,0 +1,38 @@
+import { ClaimFigure, presentClaims } from '@/components/claim-figure'
+import { FeatureCard, presentCards } from '@/components/feature-card'
+import { Section, SectionHeading } from '@/components/ui/section'
+import type { LandingPage } from '@/lib/content'
+
+export function Technology({ tecnologia }: { tecnologia: LandingPage['tecnologia'] }) {
+  const cards = presentCards(tecnologia?.cards)
+  const specs = presentClaims(tecnologia?.specs)
+  return (
+    <Section id="tecnologia" labelled={Boolean(tecnologia?.heading)}>
+      <SectionHeading
+        id="tecnologia"
+        eyebrow={tecnologia?.eyebrow}
+        heading={tecnologia?.heading}
+        intro={tecnologia?.intro}
+      />
+      {cards.length > 0 ? (
+        <div className="mt-12 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+          {cards.map((card) => (
+            <FeatureCard key={card._key} card={card} />
+          ))}
+        </div>
+      ) : null}
+      {specs.length > 0 ? (
+        <div className="mt-12 rounded-2xl bg-navy-950 p-6 text-white sm:p-10">
+          {tecnologia?.specTitle ? (
+            <h3 className="text-xl font-semibold">{tecnologia.specTitle}</h3>
+          ) : null}
+          <dl className="mt-6 grid grid-cols-2 gap-x-6 gap-y-8 sm:grid-cols-3 lg:grid-cols-4">
+            {specs.map((claim) => (
+              <ClaimFigure key={claim._id} claim={claim} tone="dark" size="md" />
+            ))}
+          </dl>
+        </div>
+      ) : null}
+    </Section>
+  )
+}

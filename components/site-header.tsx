@@ -1,0 +1,60 @@
+import { ShieldCheck } from 'lucide-react'
+
+import { ButtonLink } from '@/components/ui/button'
+import { Container } from '@/components/ui/section'
+import type { SiteSettings } from '@/lib/content'
+
+import { MobileMenu } from './mobile-menu'
+
+type Props = { settings: SiteSettings | null }
+
+export function SiteHeader({ settings }: Props) {
+  const navigation = (settings?.navigation ?? []).flatMap((item) =>
+    item.label && item.anchor ? [{ key: item._key, label: item.label, href: `#${item.anchor}` }] : [],
+  )
+  const cta = settings?.headerCta
+
+  return (
+    <header className="fixed inset-x-0 top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur supports-[backdrop-filter]:bg-white/85">
+      <Container className="flex h-header items-center justify-between gap-4">
+        <a href="#inicio" className="flex min-w-0 items-center gap-2.5 rounded-md">
+          <span className="grid size-10 shrink-0 place-items-center rounded-lg bg-navy-950 text-signal-400">
+            <ShieldCheck aria-hidden="true" className="size-6" />
+          </span>
+          <span className="flex min-w-0 flex-col leading-tight">
+            <span className="truncate text-lg font-bold text-navy-950">{settings?.brandName}</span>
+            {settings?.tagline ? (
+              <span className="truncate text-xs font-medium text-slate-600">{settings.tagline}</span>
+            ) : null}
+          </span>
+        </a>
+
+        {navigation.length > 0 ? (
+          <nav aria-label="Principal" className="hidden md:block">
+            <ul className="flex items-center gap-1 lg:gap-2">
+              {navigation.map((item) => (
+                <li key={item.key}>
+                  <a
+                    href={item.href}
+                    className="rounded-md px-2.5 py-2 text-sm font-medium text-slate-700 transition-colors hover:text-brand-700 lg:px-3"
+                  >
+                    {item.label}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        ) : null}
+
+        <div className="flex items-center gap-2">
+          {cta ? (
+            <ButtonLink href="#contato" size="sm" className="hidden md:inline-flex">
+              {cta}
+            </ButtonLink>
+          ) : null}
+          {navigation.length > 0 || cta ? <MobileMenu items={navigation} cta={cta ?? null} /> : null}
+        </div>
+      </Container>
+    </header>
+  )
+}

@@ -1,0 +1,51 @@
+import { defineQuery } from 'next-sanity'
+
+// Shared projections. The same query text runs against the Content Lake (next-sanity's client)
+// and against the bundled dataset (groq-js), so keep to GROQ that both evaluate.
+const claimFields = /* groq */ `_id, value, label, sourceNote`
+
+const cardFields = /* groq */ `_key, icon, title, description, "claim": claim->{${claimFields}}`
+
+const sectionIntroFields = /* groq */ `eyebrow, heading, intro`
+
+export const SITE_SETTINGS_QUERY = defineQuery(`
+  *[_type == "siteSettings" && _id == "siteSettings"][0]{
+    brandName,
+    tagline,
+    navigation[]{_key, label, anchor},
+    headerCta,
+    contact{email, phone, hours, whatsappNumber, whatsappGreeting, location, coverage},
+    footer{
+      description,
+      legalLinks[]{_key, label, href},
+      socialLinks[]{_key, platform, href}
+    },
+    seo{title, description}
+  }
+`)
+
+export const LANDING_PAGE_QUERY = defineQuery(`
+  *[_type == "landingPage" && _id == "landingPage"][0]{
+    hero{
+      eyebrow, headline, description, primaryCta, secondaryCta,
+      "stats": stats[]->{${claimFields}}
+    },
+    sobre{${sectionIntroFields}, points[]{${cardFields}}},
+    comoFunciona{${sectionIntroFields}, steps[]{${cardFields}}},
+    tecnologia{
+      ${sectionIntroFields},
+      cards[]{${cardFields}},
+      specTitle,
+      "specs": specs[]->{${claimFields}}
+    },
+    beneficios{
+      ${sectionIntroFields},
+      cards[]{${cardFields}},
+      roiTitle, roiDescription,
+      "roiFigures": roiFigures[]->{${claimFields}},
+      marketsTitle,
+      markets[]{_key, icon, name, description, badge}
+    },
+    contato{${sectionIntroFields}, formTitle, detailsTitle, offerTitle, offers, whatsappCta}
+  }
+`)

@@ -1,0 +1,15 @@
+import type { SchemaTypeDefinition } from 'sanity'
+
+import { claimType } from './claim'
+import { landingPageType } from './landing-page'
+import { featureCardType, linkType, marketType } from './objects'
+import { siteSettingsType } from './site-settings'
+
+export const schemaTypes: SchemaTypeDefinition[] = [
+  landingPageType,
+  siteSettingsType,
+  claimType,
+  featureCardType,
+  marketType,
+  linkType,
+]

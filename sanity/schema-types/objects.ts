@@ -1,0 +1,104 @@
+import { defineArrayMember, defineField, defineType } from 'sanity'
+
+import { ICON_NAMES } from '../lib/icon-names'
+
+const iconField = defineField({
+  name: 'icon',
+  title: 'Ícone',
+  type: 'string',
+  options: { list: ICON_NAMES.map((name) => ({ title: name, value: name })) },
+  validation: (rule) => rule.required(),
+})
+
+// A card shared by sobre, como-funciona, tecnologia and beneficios: an icon, a title and a line.
+export const featureCardType = defineType({
+  name: 'featureCard',
+  title: 'Cartão',
+  type: 'object',
+  fields: [
+    iconField,
+    defineField({
+      name: 'title',
+      title: 'Título',
+      type: 'string',
+      validation: (rule) => rule.required().max(60),
+    }),
+    defineField({
+      name: 'description',
+      title: 'Descrição',
+      type: 'text',
+      rows: 3,
+      validation: (rule) => rule.required().max(240),
+    }),
+    defineField({
+      name: 'claim',
+      title: 'Número em destaque (opcional)',
+      type: 'reference',
+      to: [{ type: 'claim' }],
+    }),
+  ],
+  preview: { select: { title: 'title', subtitle: 'description' } },
+})
+
+export const marketType = defineType({
+  name: 'market',
+  title: 'Mercado',
+  type: 'object',
+  fields: [
+    iconField,
+    defineField({
+      name: 'name',
+      title: 'Nome',
+      type: 'string',
+      validation: (rule) => rule.required().max(40),
+    }),
+    defineField({
+      name: 'description',
+      title: 'Descrição',
+      type: 'string',
+      validation: (rule) => rule.required().max(140),
+    }),
+    defineField({
+      name: 'badge',
+      title: 'Selo (opcional)',
+      description: 'Por exemplo "Em breve" para um mercado de fase futura.',
+      type: 'string',
+      validation: (rule) => rule.max(24),
+    }),
+  ],
+  preview: { select: { title: 'name', subtitle: 'description' } },
+})
+
+export const linkType = defineType({
+  name: 'link',
+  title: 'Link',
+  type: 'object',
+  fields: [
+    defineField({
+      name: 'label',
+      title: 'Texto',
+      type: 'string',
+      validation: (rule) => rule.required().max(40),
+    }),
+    defineField({
+      name: 'href',
+      title: 'Endereço',
+      description: 'Uma URL completa, um caminho ("/privacidade") ou "#" enquanto a página não existe.',
+      type: 'string',
+      validation: (rule) =>
+        rule
+          .required()
+          .max(300)
+          .regex(/^(https?:\/\/|\/|#|mailto:)/, { name: 'link' }),
+    }),
+  ],
+})
+
+export const claimListField = (name: string, title: string, max: number) =>
+  defineField({
+    name,
+    title,
+    type: 'array',
+    of: [defineArrayMember({ type: 'reference', to: [{ type: 'claim' }] })],
+    validation: (rule) => rule.max(max).unique(),
+  })

@@ -1,0 +1,172 @@
+import { defineArrayMember, defineField, defineType } from 'sanity'
+
+const SECTION_ANCHORS = [
+  { title: 'Sobre', value: 'sobre' },
+  { title: 'Como Funciona', value: 'como-funciona' },
+  { title: 'Tecnologia', value: 'tecnologia' },
+  { title: 'Benefícios', value: 'beneficios' },
+  { title: 'Contato', value: 'contato' },
+]
+
+const requiredString = (name: string, title: string, max: number, description?: string) =>
+  defineField({
+    name,
+    title,
+    description,
+    type: 'string',
+    validation: (rule) => rule.required().max(max),
+  })
+
+export const siteSettingsType = defineType({
+  name: 'siteSettings',
+  title: 'Configurações do site',
+  type: 'document',
+  groups: [
+    { name: 'brand', title: 'Marca e navegação', default: true },
+    { name: 'contact', title: 'Contato' },
+    { name: 'footer', title: 'Rodapé' },
+    { name: 'seo', title: 'SEO' },
+  ],
+  fields: [
+    { ...requiredString('brandName', 'Nome da marca', 32), group: 'brand' },
+    { ...requiredString('tagline', 'Slogan', 48), group: 'brand' },
+    defineField({
+      name: 'navigation',
+      title: 'Navegação',
+      description: 'As entradas do menu, na ordem em que aparecem.',
+      group: 'brand',
+      type: 'array',
+      of: [
+        defineArrayMember({
+          type: 'object',
+          name: 'navItem',
+          fields: [
+            requiredString('label', 'Texto', 24),
+            defineField({
+              name: 'anchor',
+              title: 'Seção',
+              type: 'string',
+              options: { list: SECTION_ANCHORS },
+              validation: (rule) => rule.required(),
+            }),
+          ],
+          preview: { select: { title: 'label', subtitle: 'anchor' } },
+        }),
+      ],
+      validation: (rule) => rule.required().max(5),
+    }),
+    { ...requiredString('headerCta', 'Botão do cabeçalho', 24), group: 'brand' },
+    defineField({
+      name: 'contact',
+      title: 'Dados de contato',
+      group: 'contact',
+      type: 'object',
+      fields: [
+        defineField({
+          name: 'email',
+          title: 'E-mail',
+          type: 'string',
+          validation: (rule) => rule.required().email().max(80),
+        }),
+        requiredString('phone', 'Telefone (como exibido)', 24),
+        requiredString('hours', 'Horário de atendimento', 48),
+        defineField({
+          name: 'whatsappNumber',
+          title: 'Número do WhatsApp',
+          description: 'Só dígitos, com código do país e DDD: 5512999990000.',
+          type: 'string',
+          validation: (rule) =>
+            rule
+              .required()
+              .regex(/^\d{12,13}$/, { name: 'dígitos com DDI e DDD' }),
+        }),
+        defineField({
+          name: 'whatsappGreeting',
+          title: 'Mensagem inicial do WhatsApp',
+          type: 'text',
+          rows: 2,
+          validation: (rule) => rule.required().max(300),
+        }),
+        requiredString('location', 'Localização', 60),
+        requiredString('coverage', 'Área de atendimento', 60),
+      ],
+    }),
+    defineField({
+      name: 'footer',
+      title: 'Rodapé',
+      group: 'footer',
+      type: 'object',
+      fields: [
+        defineField({
+          name: 'description',
+          title: 'Texto de apresentação',
+          type: 'text',
+          rows: 3,
+          validation: (rule) => rule.required().max(240),
+        }),
+        defineField({
+          name: 'legalLinks',
+          title: 'Links legais',
+          type: 'array',
+          of: [defineArrayMember({ type: 'link' })],
+          validation: (rule) => rule.max(4),
+        }),
+        defineField({
+          name: 'socialLinks',
+          title: 'Redes sociais',
+          type: 'array',
+          of: [
+            defineArrayMember({
+              type: 'object',
+              name: 'socialLink',
+              fields: [
+                defineField({
+                  name: 'platform',
+                  title: 'Rede',
+                  type: 'string',
+                  options: {
+                    list: [
+                      { title: 'LinkedIn', value: 'linkedin' },
+                      { title: 'Instagram', value: 'instagram' },
+                      { title: 'YouTube', value: 'youtube' },
+                    ],
+                  },
+                  validation: (rule) => rule.required(),
+                }),
+                defineField({
+                  name: 'href',
+                  title: 'Endereço',
+                  type: 'string',
+                  validation: (rule) =>
+                    rule
+                      .required()
+                      .max(300)
+                      .regex(/^(https:\/\/|#)/, { name: 'https ou #' }),
+                }),
+              ],
+              preview: { select: { title: 'platform', subtitle: 'href' } },
+            }),
+          ],
+          validation: (rule) => rule.max(4),
+        }),
+      ],
+    }),
+    defineField({
+      name: 'seo',
+      title: 'SEO',
+      group: 'seo',
+      type: 'object',
+      fields: [
+        requiredString('title', 'Título da página', 70),
+        defineField({
+          name: 'description',
+          title: 'Descrição para buscadores',
+          type: 'text',
+          rows: 3,
+          validation: (rule) => rule.required().max(170),
+        }),
+      ],
+    }),
+  ],
+  preview: { prepare: () => ({ title: 'Configurações do site' }) },
+})

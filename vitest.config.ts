@@ -1,0 +1,18 @@
+import path from 'node:path'
+
+import { defineConfig } from 'vitest/config'
+
+export default defineConfig({
+  resolve: {
+    alias: {
+      '@': path.resolve(__dirname),
+      // `server-only` throws outside React's server bundle; in tests every module is "server".
+      'server-only': path.resolve(__dirname, 'tests/support/empty-module.ts'),
+    },
+  },
+  test: {
+    include: ['**/*.test.{ts,tsx}'],
+    exclude: ['node_modules/**', 'tests/e2e/**', '.next*/**'],
+    environment: 'node',
+  },
+})
