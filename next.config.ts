@@ -1,9 +1,100 @@
 import type { NextConfig } from 'next'
 
+const isProduction = process.env.NODE_ENV === 'production'
+
+// Where the browser may talk to Sanity: the Studio (and the draft-mode overlay) call the Content
+// Lake from the browser; the public page never does.
+const sanityOrigins = [
+  'https://*.api.sanity.io',
+  'wss://*.api.sanity.io',
+  'https://api.sanity.io',
+  'https://cdn.sanity.io',
+  ...(process.env.SANITY_API_HOST ? [process.env.SANITY_API_HOST] : []),
+]
+
+/**
+ * The public pages are prerendered and served from the ISR cache, so the HTML is the same for
+ * every visitor and cannot carry a per-request nonce or hash list that Next would compute; its
+ * inline bootstrap scripts (the RSC payload) therefore need 'unsafe-inline'. Everything else is
+ * as tight as the page allows: only our own origin for scripts, styles, fonts, images and fetches
+ * (the Server Action posts to the same origin), no plugins, no <base> hijacking, forms post only
+ * to us, and no framing (clickjacking). https://nextjs.org/docs/app/guides/content-security-policy
+ */
+const siteCsp = [
+  "default-src 'self'",
+  "script-src 'self' 'unsafe-inline'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "frame-src 'none'",
+  "manifest-src 'self'",
+  "worker-src 'self'",
+].join('; ')
+
+/**
+ * Sanity Studio is a large client app: it evaluates code (eval for its schema and Vision's
+ * editor), loads images from Sanity's CDN, talks to the Content Lake over HTTPS and WebSockets,
+ * and frames the site itself in the Presentation tool.
+ */
+const studioCsp = [
+  "default-src 'self'",
+  "script-src 'self' 'unsafe-inline' 'unsafe-eval'",
+  "style-src 'self' 'unsafe-inline'",
+  `img-src 'self' data: blob: https://cdn.sanity.io https://*.sanity.io`,
+  "font-src 'self' data:",
+  `connect-src 'self' ${sanityOrigins.join(' ')}`,
+  "frame-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'self'",
+  "worker-src 'self' blob:",
+].join('; ')
+
+const commonHeaders = [
+  { key: 'X-Content-Type-Options', value: 'nosniff' },
+  { key: 'Referrer-Policy', value: 'strict-origin-when-cross-origin' },
+  { key: 'Permissions-Policy', value: 'camera=(), microphone=(), geolocation=()' },
+  ...(isProduction
+    ? [{ key: 'Strict-Transport-Security', value: 'max-age=31536000; includeSubDomains' }]
+    : []),
+]
+
 const nextConfig: NextConfig = {
   poweredByHeader: false,
   // Tests build a second copy pointed at a Content Lake double; keep it out of .next.
   distDir: process.env.NEXT_DIST_DIR || '.next',
+  async headers() {
+    return [
+      {
+        source: '/:path*',
+        headers: [...commonHeaders, { key: 'Content-Security-Policy', value: siteCsp }],
+      },
+      // Editors in draft mode see the site inside the Studio's Presentation tool (same origin).
+      {
+        source: '/:path*',
+        has: [{ type: 'cookie', key: '__prerender_bypass' }],
+        headers: [
+          {
+            key: 'Content-Security-Policy',
+            value: siteCsp
+              .replace("frame-ancestors 'none'", "frame-ancestors 'self'")
+              .replace("connect-src 'self'", `connect-src 'self' ${sanityOrigins.join(' ')}`),
+          },
+        ],
+      },
+      // Later entries override earlier ones for the same header key.
+      {
+        source: '/studio/:path*',
+        headers: [{ key: 'Content-Security-Policy', value: studioCsp }],
+      },
+    ]
+  },
 }
 
 export default nextConfig

@@ -2,10 +2,25 @@
 
 import { visionTool } from '@sanity/vision'
 import { defineConfig } from 'sanity'
+import { defineDocuments, defineLocations, presentationTool } from 'sanity/presentation'
 import { structureTool } from 'sanity/structure'
 
 import { apiVersion, dataset, projectId } from './sanity/env'
 import { schemaTypes } from './sanity/schema-types'
+import {
+  singletonDocumentActions,
+  structure,
+  withoutSingletonNewDocumentOptions,
+  withoutSingletonTemplates,
+} from './sanity/structure'
+
+// Only a default export here: named exports make `sanity schema extract` see an empty schema,
+// which is why project id, dataset and API version live in sanity/env.ts.
+
+// The whole site is one page, so every document the Studio edits is shown at "/".
+const homePage = defineLocations({
+  locations: [{ title: 'Página inicial', href: '/' }],
+})
 
 export default defineConfig({
   name: 'default',
@@ -14,6 +29,25 @@ export default defineConfig({
   // The CLI (schema extract, typegen) needs a syntactically valid id even with no project set.
   projectId: projectId || 'unconfigured',
   dataset,
-  schema: { types: schemaTypes },
-  plugins: [structureTool(), visionTool({ defaultApiVersion: apiVersion })],
+  schema: { types: schemaTypes, templates: withoutSingletonTemplates },
+  document: {
+    newDocumentOptions: withoutSingletonNewDocumentOptions,
+    actions: singletonDocumentActions,
+  },
+  plugins: [
+    structureTool({ structure, title: 'Conteúdo' }),
+    // Live preview of drafts on the site itself, embedded next to the editor.
+    presentationTool({
+      title: 'Pré-visualização',
+      previewUrl: {
+        initial: '/',
+        previewMode: { enable: '/api/draft-mode/enable' },
+      },
+      resolve: {
+        mainDocuments: defineDocuments([{ route: '/', type: 'landingPage' }]),
+        locations: { landingPage: homePage, siteSettings: homePage, claim: homePage },
+      },
+    }),
+    visionTool({ defaultApiVersion: apiVersion }),
+  ],
 })

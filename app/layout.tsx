@@ -1,13 +1,16 @@
 import type { Metadata, Viewport } from 'next'
 import type { ReactNode } from 'react'
 
+import { getSiteSettings } from '@/lib/content'
+import { metadataFromSettings } from '@/lib/site-metadata'
+
+import { DraftModeOverlay } from './draft-mode-overlay'
 import { inter } from './fonts'
 import './globals.css'
 
-export const metadata: Metadata = {
-  title: 'Vigia | Detecção de fadiga e distração para frotas',
-  description:
-    'IA e visão computacional no smartphone do motorista detectam fadiga, sonolência e distração em tempo real.',
+// Title, description, canonical and social cards come from the site-settings document.
+export async function generateMetadata(): Promise<Metadata> {
+  return metadataFromSettings(await getSiteSettings())
 }
 
 export const viewport: Viewport = {
@@ -17,7 +20,10 @@ export const viewport: Viewport = {
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="pt-BR" className={inter.variable}>
-      <body className="font-sans">{children}</body>
+      <body className="font-sans">
+        {children}
+        <DraftModeOverlay />
+      </body>
     </html>
   )
 }

@@ -1,5 +1,4 @@
-import type { Metadata } from 'next'
-
+import { DemoForm } from '@/components/demo-form'
 import { SiteFooter } from '@/components/site-footer'
 import { SiteHeader } from '@/components/site-header'
 import { About } from '@/components/sections/about'
@@ -9,23 +8,20 @@ import { Hero } from '@/components/sections/hero'
 import { HowItWorks } from '@/components/sections/how-it-works'
 import { Technology } from '@/components/sections/technology'
 import { getLandingPage, getSiteSettings } from '@/lib/content'
+import { jsonLdScript, organizationJsonLd } from '@/lib/site-metadata'
 
 // Prerendered at build time; regenerated when a webhook revalidates a content tag, or at the
 // latest after an hour (REVALIDATE_SECONDS in lib/content/tags.ts; Next needs a literal here).
 export const revalidate = 3600
 
-export async function generateMetadata(): Promise<Metadata> {
-  const settings = await getSiteSettings()
-  return {
-    ...(settings?.seo?.title ? { title: settings.seo.title } : {}),
-    ...(settings?.seo?.description ? { description: settings.seo.description } : {}),
-  }
-}
-
 export default async function HomePage() {
   const [settings, page] = await Promise.all([getSiteSettings(), getLandingPage()])
   return (
     <>
+      <script
+        type="application/ld+json"
+        dangerouslySetInnerHTML={{ __html: jsonLdScript(organizationJsonLd(settings)) }}
+      />
       <a
         href="#conteudo"
         className="sr-only focus:not-sr-only focus:fixed focus:top-3 focus:left-3 focus:z-50 focus:rounded-md focus:bg-white focus:px-4 focus:py-2 focus:font-semibold focus:text-navy-950 focus:shadow-lg"
@@ -39,7 +35,11 @@ export default async function HomePage() {
         <HowItWorks comoFunciona={page?.comoFunciona ?? null} />
         <Technology tecnologia={page?.tecnologia ?? null} />
         <Benefits beneficios={page?.beneficios ?? null} />
-        <Contact contato={page?.contato ?? null} contact={settings?.contact ?? null} />
+        <Contact
+          contato={page?.contato ?? null}
+          contact={settings?.contact ?? null}
+          form={<DemoForm title={page?.contato?.formTitle} />}
+        />
       </main>
       <SiteFooter settings={settings} />
     </>

@@ -20,7 +20,74 @@ function url(name: string): string | undefined {
   return value.replace(/\/+$/, '')
 }
 
+function integer(name: string, fallback: number, min: number, max: number): number {
+  const value = optional(name)
+  if (value === undefined) return fallback
+  const parsed = Number(value)
+  if (!Number.isInteger(parsed) || parsed < min || parsed > max) {
+    throw new Error(`${name}="${value}" must be a whole number from ${min} to ${max}.`)
+  }
+  return parsed
+}
+
+/** True for keys that bypass row-level security: a legacy service_role JWT or a new sb_secret_ key. */
+function isSecretSupabaseKey(key: string): boolean {
+  if (key.startsWith('sb_secret_')) return true
+  const payload = key.split('.')[1]
+  if (!payload) return false
+  try {
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { role?: unknown }
+    return claims.role === 'service_role'
+  } catch {
+    return false
+  }
+}
+
+/** Both set: leads go to Supabase. Neither: the embedded store. One alone is a mistake. */
+function supabase(): { url: string; anonKey: string } | undefined {
+  const supabaseUrl = url('SUPABASE_URL')
+  const anonKey = optional('SUPABASE_ANON_KEY')
+  if (supabaseUrl === undefined && anonKey === undefined) return undefined
+  if (supabaseUrl === undefined || anonKey === undefined) {
+    const missing = supabaseUrl === undefined ? 'SUPABASE_URL' : 'SUPABASE_ANON_KEY'
+    throw new Error(
+      `${missing} is not set, but its partner is. Set both SUPABASE_URL and SUPABASE_ANON_KEY to ` +
+        'store demo requests in Supabase, or neither to use the embedded store.',
+    )
+  }
+  if (isSecretSupabaseKey(anonKey)) {
+    throw new Error(
+      'SUPABASE_ANON_KEY holds a secret (service_role) key, which bypasses the row-level security ' +
+        'that keeps leads unreadable. Use the project’s anon (publishable) key.',
+    )
+  }
+  return { url: supabaseUrl, anonKey }
+}
+
 export const serverEnv = {
+  /** The public origin, for canonical URLs, the sitemap and social cards. */
+  siteUrl: url('NEXT_PUBLIC_SITE_URL') ?? 'http://localhost:3000',
+  /**
+   * How many reverse proxies we own sit in front of `next start` (Vercel, nginx, a load
+   * balancer...). Each appends the address it saw to X-Forwarded-For, so the visitor is the entry
+   * this many places from the right; anything left of it was written by the visitor and can lie.
+   */
+  trustedProxyHops: integer('TRUSTED_PROXY_HOPS', 1, 0, 10),
+  /** Demo requests accepted per visitor IP per minute. */
+  demoRateLimitPerMinute: integer('DEMO_RATE_LIMIT_PER_MINUTE', 5, 1, 1000),
+  /** The Supabase project demo requests go to; unset, they go to the embedded PGlite store. */
+  supabase: supabase(),
+  /** Budget for both Supabase inserts of one request, under the visitor's ~10 s time-out. */
+  supabaseTimeoutMs: integer('SUPABASE_TIMEOUT_MS', 8000, 100, 60_000),
+  /** Folder of the embedded lead store (git-ignored .data/). */
+  leadsDataDir: optional('LEADS_DATA_DIR') ?? '.data/leads',
   /** Replaces api.sanity.io, for a proxy or a local Content Lake test double. */
   sanityApiHost: url('SANITY_API_HOST'),
+  /**
+   * Shared with the Sanity webhook that calls POST /api/revalidate. Unset, the route refuses
+   * every call (500) rather than accept unsigned ones.
+   */
+  sanityRevalidateSecret: optional('SANITY_REVALIDATE_SECRET'),
+  /** A Viewer token: draft mode reads drafts with it. Never sent to the browser. */
+  sanityApiReadToken: optional('SANITY_API_READ_TOKEN'),
 }

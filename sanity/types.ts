@@ -12,451 +12,645 @@
  * ---------------------------------------------------------------------------------
  */
 
-export declare const internalGroqTypeReferenceTo: unique symbol;
+export declare const internalGroqTypeReferenceTo: unique symbol
 
 // Source: sanity/schema.json
 export type Link = {
-  _type: "link";
-  label?: string;
-  href?: string;
-};
+  _type: 'link'
+  label?: string
+  href?: string
+}
 
 export type Market = {
-  _type: "market";
-  icon?: "smartphone" | "brain" | "shield-check" | "eye" | "activity" | "bell-ring" | "circle-check" | "camera" | "cpu" | "plug" | "lock" | "chart" | "heart-pulse" | "wallet" | "clock" | "file-check" | "truck" | "bus" | "car" | "users" | "map-pin" | "coffee";
-  name?: string;
-  description?: string;
-  badge?: string;
-};
+  _type: 'market'
+  icon?:
+    | 'smartphone'
+    | 'brain'
+    | 'shield-check'
+    | 'eye'
+    | 'activity'
+    | 'bell-ring'
+    | 'circle-check'
+    | 'camera'
+    | 'cpu'
+    | 'plug'
+    | 'lock'
+    | 'chart'
+    | 'heart-pulse'
+    | 'wallet'
+    | 'clock'
+    | 'file-check'
+    | 'truck'
+    | 'bus'
+    | 'car'
+    | 'users'
+    | 'map-pin'
+    | 'coffee'
+  name?: string
+  description?: string
+  badge?: string
+}
 
 export type ClaimReference = {
-  _ref: string;
-  _type: "reference";
-  _weak?: boolean;
-  [internalGroqTypeReferenceTo]?: "claim";
-};
+  _ref: string
+  _type: 'reference'
+  _weak?: boolean
+  [internalGroqTypeReferenceTo]?: 'claim'
+}
 
 export type FeatureCard = {
-  _type: "featureCard";
-  icon?: "smartphone" | "brain" | "shield-check" | "eye" | "activity" | "bell-ring" | "circle-check" | "camera" | "cpu" | "plug" | "lock" | "chart" | "heart-pulse" | "wallet" | "clock" | "file-check" | "truck" | "bus" | "car" | "users" | "map-pin" | "coffee";
-  title?: string;
-  description?: string;
-  claim?: ClaimReference;
-};
+  _type: 'featureCard'
+  icon?:
+    | 'smartphone'
+    | 'brain'
+    | 'shield-check'
+    | 'eye'
+    | 'activity'
+    | 'bell-ring'
+    | 'circle-check'
+    | 'camera'
+    | 'cpu'
+    | 'plug'
+    | 'lock'
+    | 'chart'
+    | 'heart-pulse'
+    | 'wallet'
+    | 'clock'
+    | 'file-check'
+    | 'truck'
+    | 'bus'
+    | 'car'
+    | 'users'
+    | 'map-pin'
+    | 'coffee'
+  title?: string
+  description?: string
+  claim?: ClaimReference
+}
 
 export type Claim = {
-  _id: string;
-  _type: "claim";
-  _createdAt: string;
-  _updatedAt: string;
-  _rev: string;
-  value?: string;
-  label?: string;
-  sourceNote?: string;
-};
+  _id: string
+  _type: 'claim'
+  _createdAt: string
+  _updatedAt: string
+  _rev: string
+  value?: string
+  label?: string
+  sourceNote?: string
+}
 
 export type SiteSettings = {
-  _id: string;
-  _type: "siteSettings";
-  _createdAt: string;
-  _updatedAt: string;
-  _rev: string;
-  brandName?: string;
-  tagline?: string;
+  _id: string
+  _type: 'siteSettings'
+  _createdAt: string
+  _updatedAt: string
+  _rev: string
+  brandName?: string
+  tagline?: string
   navigation?: Array<{
-    label?: string;
-    anchor?: "sobre" | "como-funciona" | "tecnologia" | "beneficios" | "contato";
-    _type: "navItem";
-    _key: string;
-  }>;
-  headerCta?: string;
+    label?: string
+    anchor?: 'sobre' | 'como-funciona' | 'tecnologia' | 'beneficios' | 'contato'
+    _type: 'navItem'
+    _key: string
+  }>
+  headerCta?: string
   contact?: {
-    email?: string;
-    phone?: string;
-    hours?: string;
-    whatsappNumber?: string;
-    whatsappGreeting?: string;
-    location?: string;
-    coverage?: string;
-  };
+    email?: string
+    phone?: string
+    hours?: string
+    whatsappNumber?: string
+    whatsappGreeting?: string
+    location?: string
+    coverage?: string
+  }
   footer?: {
-    description?: string;
-    legalLinks?: Array<{
-      _key: string;
-    } & Link>;
+    description?: string
+    legalLinks?: Array<
+      {
+        _key: string
+      } & Link
+    >
     socialLinks?: Array<{
-      platform?: "linkedin" | "instagram" | "youtube";
-      href?: string;
-      _type: "socialLink";
-      _key: string;
-    }>;
-  };
+      platform?: 'linkedin' | 'instagram' | 'youtube'
+      href?: string
+      _type: 'socialLink'
+      _key: string
+    }>
+  }
   seo?: {
-    title?: string;
-    description?: string;
-  };
-};
+    title?: string
+    description?: string
+  }
+}
 
 export type LandingPage = {
-  _id: string;
-  _type: "landingPage";
-  _createdAt: string;
-  _updatedAt: string;
-  _rev: string;
+  _id: string
+  _type: 'landingPage'
+  _createdAt: string
+  _updatedAt: string
+  _rev: string
   hero?: {
-    eyebrow?: string;
-    headline?: string;
-    description?: string;
-    primaryCta?: string;
-    secondaryCta?: string;
-    stats?: Array<{
-      _key: string;
-    } & ClaimReference>;
-  };
+    eyebrow?: string
+    headline?: string
+    description?: string
+    primaryCta?: string
+    secondaryCta?: string
+    stats?: Array<
+      {
+        _key: string
+      } & ClaimReference
+    >
+  }
   sobre?: {
-    eyebrow?: string;
-    heading?: string;
-    intro?: string;
-    points?: Array<{
-      _key: string;
-    } & FeatureCard>;
-  };
+    eyebrow?: string
+    heading?: string
+    intro?: string
+    points?: Array<
+      {
+        _key: string
+      } & FeatureCard
+    >
+  }
   comoFunciona?: {
-    eyebrow?: string;
-    heading?: string;
-    intro?: string;
-    steps?: Array<{
-      _key: string;
-    } & FeatureCard>;
-  };
+    eyebrow?: string
+    heading?: string
+    intro?: string
+    steps?: Array<
+      {
+        _key: string
+      } & FeatureCard
+    >
+  }
   tecnologia?: {
-    eyebrow?: string;
-    heading?: string;
-    intro?: string;
-    cards?: Array<{
-      _key: string;
-    } & FeatureCard>;
-    specTitle?: string;
-    specs?: Array<{
-      _key: string;
-    } & ClaimReference>;
-  };
+    eyebrow?: string
+    heading?: string
+    intro?: string
+    cards?: Array<
+      {
+        _key: string
+      } & FeatureCard
+    >
+    specTitle?: string
+    specs?: Array<
+      {
+        _key: string
+      } & ClaimReference
+    >
+  }
   beneficios?: {
-    eyebrow?: string;
-    heading?: string;
-    intro?: string;
-    cards?: Array<{
-      _key: string;
-    } & FeatureCard>;
-    roiTitle?: string;
-    roiDescription?: string;
-    roiFigures?: Array<{
-      _key: string;
-    } & ClaimReference>;
-    marketsTitle?: string;
-    markets?: Array<{
-      _key: string;
-    } & Market>;
-  };
+    eyebrow?: string
+    heading?: string
+    intro?: string
+    cards?: Array<
+      {
+        _key: string
+      } & FeatureCard
+    >
+    roiTitle?: string
+    roiDescription?: string
+    roiFigures?: Array<
+      {
+        _key: string
+      } & ClaimReference
+    >
+    marketsTitle?: string
+    markets?: Array<
+      {
+        _key: string
+      } & Market
+    >
+  }
   contato?: {
-    eyebrow?: string;
-    heading?: string;
-    intro?: string;
-    formTitle?: string;
-    detailsTitle?: string;
-    offerTitle?: string;
-    offers?: Array<string>;
-    whatsappCta?: string;
-  };
-};
+    eyebrow?: string
+    heading?: string
+    intro?: string
+    formTitle?: string
+    detailsTitle?: string
+    offerTitle?: string
+    offers?: Array<string>
+    whatsappCta?: string
+  }
+}
 
 export type SanityImagePaletteSwatch = {
-  _type: "sanity.imagePaletteSwatch";
-  background?: string;
-  foreground?: string;
-  population?: number;
-  title?: string;
-};
+  _type: 'sanity.imagePaletteSwatch'
+  background?: string
+  foreground?: string
+  population?: number
+  title?: string
+}
 
 export type SanityImagePalette = {
-  _type: "sanity.imagePalette";
-  darkMuted?: SanityImagePaletteSwatch;
-  lightVibrant?: SanityImagePaletteSwatch;
-  darkVibrant?: SanityImagePaletteSwatch;
-  vibrant?: SanityImagePaletteSwatch;
-  dominant?: SanityImagePaletteSwatch;
-  lightMuted?: SanityImagePaletteSwatch;
-  muted?: SanityImagePaletteSwatch;
-};
+  _type: 'sanity.imagePalette'
+  darkMuted?: SanityImagePaletteSwatch
+  lightVibrant?: SanityImagePaletteSwatch
+  darkVibrant?: SanityImagePaletteSwatch
+  vibrant?: SanityImagePaletteSwatch
+  dominant?: SanityImagePaletteSwatch
+  lightMuted?: SanityImagePaletteSwatch
+  muted?: SanityImagePaletteSwatch
+}
 
 export type SanityImageDimensions = {
-  _type: "sanity.imageDimensions";
-  height?: number;
-  width?: number;
-  aspectRatio?: number;
-};
+  _type: 'sanity.imageDimensions'
+  height?: number
+  width?: number
+  aspectRatio?: number
+}
 
 export type SanityImageMetadata = {
-  _type: "sanity.imageMetadata";
-  location?: Geopoint;
-  dimensions?: SanityImageDimensions;
-  palette?: SanityImagePalette;
-  lqip?: string;
-  blurHash?: string;
-  thumbHash?: string;
-  hasAlpha?: boolean;
-  isOpaque?: boolean;
-};
+  _type: 'sanity.imageMetadata'
+  location?: Geopoint
+  dimensions?: SanityImageDimensions
+  palette?: SanityImagePalette
+  lqip?: string
+  blurHash?: string
+  thumbHash?: string
+  hasAlpha?: boolean
+  isOpaque?: boolean
+}
 
 export type SanityImageHotspot = {
-  _type: "sanity.imageHotspot";
-  x?: number;
-  y?: number;
-  height?: number;
-  width?: number;
-};
+  _type: 'sanity.imageHotspot'
+  x?: number
+  y?: number
+  height?: number
+  width?: number
+}
 
 export type SanityImageCrop = {
-  _type: "sanity.imageCrop";
-  top?: number;
-  bottom?: number;
-  left?: number;
-  right?: number;
-};
+  _type: 'sanity.imageCrop'
+  top?: number
+  bottom?: number
+  left?: number
+  right?: number
+}
 
 export type SanityFileAsset = {
-  _id: string;
-  _type: "sanity.fileAsset";
-  _createdAt: string;
-  _updatedAt: string;
-  _rev: string;
-  originalFilename?: string;
-  label?: string;
-  title?: string;
-  description?: string;
-  altText?: string;
-  sha1hash?: string;
-  extension?: string;
-  mimeType?: string;
-  size?: number;
-  assetId?: string;
-  uploadId?: string;
-  path?: string;
-  url?: string;
-  source?: SanityAssetSourceData;
-};
+  _id: string
+  _type: 'sanity.fileAsset'
+  _createdAt: string
+  _updatedAt: string
+  _rev: string
+  originalFilename?: string
+  label?: string
+  title?: string
+  description?: string
+  altText?: string
+  sha1hash?: string
+  extension?: string
+  mimeType?: string
+  size?: number
+  assetId?: string
+  uploadId?: string
+  path?: string
+  url?: string
+  source?: SanityAssetSourceData
+}
 
 export type SanityAssetSourceData = {
-  _type: "sanity.assetSourceData";
-  name?: string;
-  id?: string;
-  url?: string;
-};
+  _type: 'sanity.assetSourceData'
+  name?: string
+  id?: string
+  url?: string
+}
 
 export type SanityImageAsset = {
-  _id: string;
-  _type: "sanity.imageAsset";
-  _createdAt: string;
-  _updatedAt: string;
-  _rev: string;
-  originalFilename?: string;
-  label?: string;
-  title?: string;
-  description?: string;
-  altText?: string;
-  sha1hash?: string;
-  extension?: string;
-  mimeType?: string;
-  size?: number;
-  assetId?: string;
-  uploadId?: string;
-  path?: string;
-  url?: string;
-  metadata?: SanityImageMetadata;
-  source?: SanityAssetSourceData;
-};
+  _id: string
+  _type: 'sanity.imageAsset'
+  _createdAt: string
+  _updatedAt: string
+  _rev: string
+  originalFilename?: string
+  label?: string
+  title?: string
+  description?: string
+  altText?: string
+  sha1hash?: string
+  extension?: string
+  mimeType?: string
+  size?: number
+  assetId?: string
+  uploadId?: string
+  path?: string
+  url?: string
+  metadata?: SanityImageMetadata
+  source?: SanityAssetSourceData
+}
 
 export type Geopoint = {
-  _type: "geopoint";
-  lat?: number;
-  lng?: number;
-  alt?: number;
-};
+  _type: 'geopoint'
+  lat?: number
+  lng?: number
+  alt?: number
+}
 
 export type Slug = {
-  _type: "slug";
-  current?: string;
-  source?: string;
-};
+  _type: 'slug'
+  current?: string
+  source?: string
+}
 
-export type AllSanitySchemaTypes = Link | Market | ClaimReference | FeatureCard | Claim | SiteSettings | LandingPage | SanityImagePaletteSwatch | SanityImagePalette | SanityImageDimensions | SanityImageMetadata | SanityImageHotspot | SanityImageCrop | SanityFileAsset | SanityAssetSourceData | SanityImageAsset | Geopoint | Slug;
+export type AllSanitySchemaTypes =
+  | Link
+  | Market
+  | ClaimReference
+  | FeatureCard
+  | Claim
+  | SiteSettings
+  | LandingPage
+  | SanityImagePaletteSwatch
+  | SanityImagePalette
+  | SanityImageDimensions
+  | SanityImageMetadata
+  | SanityImageHotspot
+  | SanityImageCrop
+  | SanityFileAsset
+  | SanityAssetSourceData
+  | SanityImageAsset
+  | Geopoint
+  | Slug
 
 // Source: sanity/lib/queries.ts
 // Variable: SITE_SETTINGS_QUERY
 // Query: *[_type == "siteSettings" && _id == "siteSettings"][0]{    brandName,    tagline,    navigation[]{_key, label, anchor},    headerCta,    contact{email, phone, hours, whatsappNumber, whatsappGreeting, location, coverage},    footer{      description,      legalLinks[]{_key, label, href},      socialLinks[]{_key, platform, href}    },    seo{title, description}  }
 export type SITE_SETTINGS_QUERY_RESULT = {
-  brandName: string | null;
-  tagline: string | null;
+  brandName: string | null
+  tagline: string | null
   navigation: Array<{
-    _key: string;
-    label: string | null;
-    anchor: "beneficios" | "como-funciona" | "contato" | "sobre" | "tecnologia" | null;
-  }> | null;
-  headerCta: string | null;
+    _key: string
+    label: string | null
+    anchor: 'beneficios' | 'como-funciona' | 'contato' | 'sobre' | 'tecnologia' | null
+  }> | null
+  headerCta: string | null
   contact: {
-    email: string | null;
-    phone: string | null;
-    hours: string | null;
-    whatsappNumber: string | null;
-    whatsappGreeting: string | null;
-    location: string | null;
-    coverage: string | null;
-  } | null;
+    email: string | null
+    phone: string | null
+    hours: string | null
+    whatsappNumber: string | null
+    whatsappGreeting: string | null
+    location: string | null
+    coverage: string | null
+  } | null
   footer: {
-    description: string | null;
+    description: string | null
     legalLinks: Array<{
-      _key: string;
-      label: string | null;
-      href: string | null;
-    }> | null;
+      _key: string
+      label: string | null
+      href: string | null
+    }> | null
     socialLinks: Array<{
-      _key: string;
-      platform: "instagram" | "linkedin" | "youtube" | null;
-      href: string | null;
-    }> | null;
-  } | null;
+      _key: string
+      platform: 'instagram' | 'linkedin' | 'youtube' | null
+      href: string | null
+    }> | null
+  } | null
   seo: {
-    title: string | null;
-    description: string | null;
-  } | null;
-} | null;
+    title: string | null
+    description: string | null
+  } | null
+} | null
 
 // Source: sanity/lib/queries.ts
 // Variable: LANDING_PAGE_QUERY
 // Query: *[_type == "landingPage" && _id == "landingPage"][0]{    hero{      eyebrow, headline, description, primaryCta, secondaryCta,      "stats": stats[]->{_id, value, label, sourceNote}    },    sobre{eyebrow, heading, intro, points[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}},    comoFunciona{eyebrow, heading, intro, steps[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}},    tecnologia{      eyebrow, heading, intro,      cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},      specTitle,      "specs": specs[]->{_id, value, label, sourceNote}    },    beneficios{      eyebrow, heading, intro,      cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},      roiTitle, roiDescription,      "roiFigures": roiFigures[]->{_id, value, label, sourceNote},      marketsTitle,      markets[]{_key, icon, name, description, badge}    },    contato{eyebrow, heading, intro, formTitle, detailsTitle, offerTitle, offers, whatsappCta}  }
 export type LANDING_PAGE_QUERY_RESULT = {
   hero: {
-    eyebrow: string | null;
-    headline: string | null;
-    description: string | null;
-    primaryCta: string | null;
-    secondaryCta: string | null;
+    eyebrow: string | null
+    headline: string | null
+    description: string | null
+    primaryCta: string | null
+    secondaryCta: string | null
     stats: Array<{
-      _id: string;
-      value: string | null;
-      label: string | null;
-      sourceNote: string | null;
-    }> | null;
-  } | null;
+      _id: string
+      value: string | null
+      label: string | null
+      sourceNote: string | null
+    }> | null
+  } | null
   sobre: {
-    eyebrow: string | null;
-    heading: string | null;
-    intro: string | null;
+    eyebrow: string | null
+    heading: string | null
+    intro: string | null
     points: Array<{
-      _key: string;
-      icon: "activity" | "bell-ring" | "brain" | "bus" | "camera" | "car" | "chart" | "circle-check" | "clock" | "coffee" | "cpu" | "eye" | "file-check" | "heart-pulse" | "lock" | "map-pin" | "plug" | "shield-check" | "smartphone" | "truck" | "users" | "wallet" | null;
-      title: string | null;
-      description: string | null;
+      _key: string
+      icon:
+        | 'activity'
+        | 'bell-ring'
+        | 'brain'
+        | 'bus'
+        | 'camera'
+        | 'car'
+        | 'chart'
+        | 'circle-check'
+        | 'clock'
+        | 'coffee'
+        | 'cpu'
+        | 'eye'
+        | 'file-check'
+        | 'heart-pulse'
+        | 'lock'
+        | 'map-pin'
+        | 'plug'
+        | 'shield-check'
+        | 'smartphone'
+        | 'truck'
+        | 'users'
+        | 'wallet'
+        | null
+      title: string | null
+      description: string | null
       claim: {
-        _id: string;
-        value: string | null;
-        label: string | null;
-        sourceNote: string | null;
-      } | null;
-    }> | null;
-  } | null;
+        _id: string
+        value: string | null
+        label: string | null
+        sourceNote: string | null
+      } | null
+    }> | null
+  } | null
   comoFunciona: {
-    eyebrow: string | null;
-    heading: string | null;
-    intro: string | null;
+    eyebrow: string | null
+    heading: string | null
+    intro: string | null
     steps: Array<{
-      _key: string;
-      icon: "activity" | "bell-ring" | "brain" | "bus" | "camera" | "car" | "chart" | "circle-check" | "clock" | "coffee" | "cpu" | "eye" | "file-check" | "heart-pulse" | "lock" | "map-pin" | "plug" | "shield-check" | "smartphone" | "truck" | "users" | "wallet" | null;
-      title: string | null;
-      description: string | null;
+      _key: string
+      icon:
+        | 'activity'
+        | 'bell-ring'
+        | 'brain'
+        | 'bus'
+        | 'camera'
+        | 'car'
+        | 'chart'
+        | 'circle-check'
+        | 'clock'
+        | 'coffee'
+        | 'cpu'
+        | 'eye'
+        | 'file-check'
+        | 'heart-pulse'
+        | 'lock'
+        | 'map-pin'
+        | 'plug'
+        | 'shield-check'
+        | 'smartphone'
+        | 'truck'
+        | 'users'
+        | 'wallet'
+        | null
+      title: string | null
+      description: string | null
       claim: {
-        _id: string;
-        value: string | null;
-        label: string | null;
-        sourceNote: string | null;
-      } | null;
-    }> | null;
-  } | null;
+        _id: string
+        value: string | null
+        label: string | null
+        sourceNote: string | null
+      } | null
+    }> | null
+  } | null
   tecnologia: {
-    eyebrow: string | null;
-    heading: string | null;
-    intro: string | null;
+    eyebrow: string | null
+    heading: string | null
+    intro: string | null
     cards: Array<{
-      _key: string;
-      icon: "activity" | "bell-ring" | "brain" | "bus" | "camera" | "car" | "chart" | "circle-check" | "clock" | "coffee" | "cpu" | "eye" | "file-check" | "heart-pulse" | "lock" | "map-pin" | "plug" | "shield-check" | "smartphone" | "truck" | "users" | "wallet" | null;
-      title: string | null;
-      description: string | null;
+      _key: string
+      icon:
+        | 'activity'
+        | 'bell-ring'
+        | 'brain'
+        | 'bus'
+        | 'camera'
+        | 'car'
+        | 'chart'
+        | 'circle-check'
+        | 'clock'
+        | 'coffee'
+        | 'cpu'
+        | 'eye'
+        | 'file-check'
+        | 'heart-pulse'
+        | 'lock'
+        | 'map-pin'
+        | 'plug'
+        | 'shield-check'
+        | 'smartphone'
+        | 'truck'
+        | 'users'
+        | 'wallet'
+        | null
+      title: string | null
+      description: string | null
       claim: {
-        _id: string;
-        value: string | null;
-        label: string | null;
-        sourceNote: string | null;
-      } | null;
-    }> | null;
-    specTitle: string | null;
+        _id: string
+        value: string | null
+        label: string | null
+        sourceNote: string | null
+      } | null
+    }> | null
+    specTitle: string | null
     specs: Array<{
-      _id: string;
-      value: string | null;
-      label: string | null;
-      sourceNote: string | null;
-    }> | null;
-  } | null;
+      _id: string
+      value: string | null
+      label: string | null
+      sourceNote: string | null
+    }> | null
+  } | null
   beneficios: {
-    eyebrow: string | null;
-    heading: string | null;
-    intro: string | null;
+    eyebrow: string | null
+    heading: string | null
+    intro: string | null
     cards: Array<{
-      _key: string;
-      icon: "activity" | "bell-ring" | "brain" | "bus" | "camera" | "car" | "chart" | "circle-check" | "clock" | "coffee" | "cpu" | "eye" | "file-check" | "heart-pulse" | "lock" | "map-pin" | "plug" | "shield-check" | "smartphone" | "truck" | "users" | "wallet" | null;
-      title: string | null;
-      description: string | null;
+      _key: string
+      icon:
+        | 'activity'
+        | 'bell-ring'
+        | 'brain'
+        | 'bus'
+        | 'camera'
+        | 'car'
+        | 'chart'
+        | 'circle-check'
+        | 'clock'
+        | 'coffee'
+        | 'cpu'
+        | 'eye'
+        | 'file-check'
+        | 'heart-pulse'
+        | 'lock'
+        | 'map-pin'
+        | 'plug'
+        | 'shield-check'
+        | 'smartphone'
+        | 'truck'
+        | 'users'
+        | 'wallet'
+        | null
+      title: string | null
+      description: string | null
       claim: {
-        _id: string;
-        value: string | null;
-        label: string | null;
-        sourceNote: string | null;
-      } | null;
-    }> | null;
-    roiTitle: string | null;
-    roiDescription: string | null;
+        _id: string
+        value: string | null
+        label: string | null
+        sourceNote: string | null
+      } | null
+    }> | null
+    roiTitle: string | null
+    roiDescription: string | null
     roiFigures: Array<{
-      _id: string;
-      value: string | null;
-      label: string | null;
-      sourceNote: string | null;
-    }> | null;
-    marketsTitle: string | null;
+      _id: string
+      value: string | null
+      label: string | null
+      sourceNote: string | null
+    }> | null
+    marketsTitle: string | null
     markets: Array<{
-      _key: string;
-      icon: "activity" | "bell-ring" | "brain" | "bus" | "camera" | "car" | "chart" | "circle-check" | "clock" | "coffee" | "cpu" | "eye" | "file-check" | "heart-pulse" | "lock" | "map-pin" | "plug" | "shield-check" | "smartphone" | "truck" | "users" | "wallet" | null;
-      name: string | null;
-      description: string | null;
-      badge: string | null;
-    }> | null;
-  } | null;
+      _key: string
+      icon:
+        | 'activity'
+        | 'bell-ring'
+        | 'brain'
+        | 'bus'
+        | 'camera'
+        | 'car'
+        | 'chart'
+        | 'circle-check'
+        | 'clock'
+        | 'coffee'
+        | 'cpu'
+        | 'eye'
+        | 'file-check'
+        | 'heart-pulse'
+        | 'lock'
+        | 'map-pin'
+        | 'plug'
+        | 'shield-check'
+        | 'smartphone'
+        | 'truck'
+        | 'users'
+        | 'wallet'
+        | null
+      name: string | null
+      description: string | null
+      badge: string | null
+    }> | null
+  } | null
   contato: {
-    eyebrow: string | null;
-    heading: string | null;
-    intro: string | null;
-    formTitle: string | null;
-    detailsTitle: string | null;
-    offerTitle: string | null;
-    offers: Array<string> | null;
-    whatsappCta: string | null;
-  } | null;
-} | null;
+    eyebrow: string | null
+    heading: string | null
+    intro: string | null
+    formTitle: string | null
+    detailsTitle: string | null
+    offerTitle: string | null
+    offers: Array<string> | null
+    whatsappCta: string | null
+  } | null
+} | null
 
 // Query TypeMap
-import "@sanity/client";
-declare module "@sanity/client" {
+import '@sanity/client'
+declare module '@sanity/client' {
   interface SanityQueries {
-    "\n  *[_type == \"siteSettings\" && _id == \"siteSettings\"][0]{\n    brandName,\n    tagline,\n    navigation[]{_key, label, anchor},\n    headerCta,\n    contact{email, phone, hours, whatsappNumber, whatsappGreeting, location, coverage},\n    footer{\n      description,\n      legalLinks[]{_key, label, href},\n      socialLinks[]{_key, platform, href}\n    },\n    seo{title, description}\n  }\n": SITE_SETTINGS_QUERY_RESULT;
-    "\n  *[_type == \"landingPage\" && _id == \"landingPage\"][0]{\n    hero{\n      eyebrow, headline, description, primaryCta, secondaryCta,\n      \"stats\": stats[]->{_id, value, label, sourceNote}\n    },\n    sobre{eyebrow, heading, intro, points[]{_key, icon, title, description, \"claim\": claim->{_id, value, label, sourceNote}}},\n    comoFunciona{eyebrow, heading, intro, steps[]{_key, icon, title, description, \"claim\": claim->{_id, value, label, sourceNote}}},\n    tecnologia{\n      eyebrow, heading, intro,\n      cards[]{_key, icon, title, description, \"claim\": claim->{_id, value, label, sourceNote}},\n      specTitle,\n      \"specs\": specs[]->{_id, value, label, sourceNote}\n    },\n    beneficios{\n      eyebrow, heading, intro,\n      cards[]{_key, icon, title, description, \"claim\": claim->{_id, value, label, sourceNote}},\n      roiTitle, roiDescription,\n      \"roiFigures\": roiFigures[]->{_id, value, label, sourceNote},\n      marketsTitle,\n      markets[]{_key, icon, name, description, badge}\n    },\n    contato{eyebrow, heading, intro, formTitle, detailsTitle, offerTitle, offers, whatsappCta}\n  }\n": LANDING_PAGE_QUERY_RESULT;
+    '\n  *[_type == "siteSettings" && _id == "siteSettings"][0]{\n    brandName,\n    tagline,\n    navigation[]{_key, label, anchor},\n    headerCta,\n    contact{email, phone, hours, whatsappNumber, whatsappGreeting, location, coverage},\n    footer{\n      description,\n      legalLinks[]{_key, label, href},\n      socialLinks[]{_key, platform, href}\n    },\n    seo{title, description}\n  }\n': SITE_SETTINGS_QUERY_RESULT
+    '\n  *[_type == "landingPage" && _id == "landingPage"][0]{\n    hero{\n      eyebrow, headline, description, primaryCta, secondaryCta,\n      "stats": stats[]->{_id, value, label, sourceNote}\n    },\n    sobre{eyebrow, heading, intro, points[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}},\n    comoFunciona{eyebrow, heading, intro, steps[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}},\n    tecnologia{\n      eyebrow, heading, intro,\n      cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n      specTitle,\n      "specs": specs[]->{_id, value, label, sourceNote}\n    },\n    beneficios{\n      eyebrow, heading, intro,\n      cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n      roiTitle, roiDescription,\n      "roiFigures": roiFigures[]->{_id, value, label, sourceNote},\n      marketsTitle,\n      markets[]{_key, icon, name, description, badge}\n    },\n    contato{eyebrow, heading, intro, formTitle, detailsTitle, offerTitle, offers, whatsappCta}\n  }\n': LANDING_PAGE_QUERY_RESULT
   }
 }
-

@@ -1,5 +1,6 @@
 import 'server-only'
 
+import { draftMode } from 'next/headers'
 import type { QueryParams } from 'next-sanity'
 
 import { LANDING_PAGE_QUERY, SITE_SETTINGS_QUERY } from '@/sanity/lib/queries'
@@ -15,10 +16,25 @@ import { CONTENT_TAGS } from './tags'
 // instead of either silently publishing the bundled default.
 async function fetchContent<T>(query: string, params: QueryParams, tags: string[]): Promise<T> {
   if (isSanityConfigured) {
-    const { fetchFromSanity } = await import('./sanity-client')
-    return fetchFromSanity<T>(query, params, tags)
+    const [{ fetchFromSanity }, draft] = await Promise.all([
+      import('./sanity-client'),
+      isDraftModeEnabled(),
+    ])
+    return fetchFromSanity<T>(query, params, tags, { draft })
   }
   return queryDataset<T>(query, params)
+}
+
+// draftMode() is false while a page is prerendered, so the public page stays static; it is true
+// only for an editor whose request carries the cookie /api/draft-mode/enable set.
+async function isDraftModeEnabled(): Promise<boolean> {
+  try {
+    return (await draftMode()).isEnabled
+  } catch (error) {
+    // Outside a Next request (scripts, unit tests) there is no draft mode to read.
+    if (error instanceof Error && error.message.includes('outside a request scope')) return false
+    throw error
+  }
 }
 
 export function getSiteSettings() {

@@ -20,7 +20,59 @@ const client = createClient({
     : {}),
 })
 
-export function fetchFromSanity<T>(query: string, params: QueryParams, tags: string[]) {
+// Values the page uses as keys, URLs or identifiers rather than prints: invisible stega
+// characters in them would break icon lookups, anchors and links in the preview.
+const NON_PRINTED_FIELDS = new Set([
+  'icon',
+  'anchor',
+  'href',
+  'platform',
+  'email',
+  'phone',
+  'whatsappNumber',
+  'whatsappGreeting',
+  'seo',
+])
+
+function readToken(): string {
+  const token = serverEnv.sanityApiReadToken
+  if (!token) {
+    throw new Error(
+      'Draft mode needs SANITY_API_READ_TOKEN (a Viewer token from sanity.io/manage) to read drafts.',
+    )
+  }
+  return token
+}
+
+/** A client that can read drafts, for validating the Presentation tool's preview secret. */
+export function draftModeClient() {
+  return client.withConfig({ token: readToken(), useCdn: false })
+}
+
+export function fetchFromSanity<T>(
+  query: string,
+  params: QueryParams,
+  tags: string[],
+  { draft = false }: { draft?: boolean } = {},
+) {
+  if (draft) {
+    // Editors previewing drafts: never cached, drafts overlaid on published documents, and the
+    // strings stega-encoded so <VisualEditing /> can map each text back to its field.
+    return client.fetch<T>(query, params, {
+      perspective: 'drafts',
+      token: readToken(),
+      useCdn: false,
+      cache: 'no-store',
+      stega: {
+        enabled: true,
+        studioUrl: '/studio',
+        filter: (props) =>
+          props.sourcePath.some((segment) => NON_PRINTED_FIELDS.has(String(segment)))
+            ? false
+            : props.filterDefault(props),
+      },
+    })
+  }
   return client.fetch<T>(query, params, {
     next: { revalidate: REVALIDATE_SECONDS, tags },
   })

@@ -1,0 +1,301 @@
+'use client'
+
+import { zodResolver } from '@hookform/resolvers/zod'
+import { CircleCheck, LoaderCircle, Send } from 'lucide-react'
+import { useActionState, useEffect, useRef, useState } from 'react'
+import { useForm } from 'react-hook-form'
+import { toast, Toaster } from 'sonner'
+
+import { submitDemoRequest } from '@/app/actions/demo-request'
+import { Button, ButtonLink } from '@/components/ui/button'
+import { Field, fieldA11y } from '@/components/ui/field'
+import { Input, Select, Textarea } from '@/components/ui/input'
+import { firstTouchAttribution } from '@/lib/attribution'
+import type { Attribution } from '@/lib/leads/compose'
+import {
+  demoRequestSchema,
+  EMPTY_DEMO_REQUEST,
+  FLEET_SIZE_LABELS,
+  FLEET_SIZES,
+  HONEYPOT_FIELD,
+  IDLE_STATE,
+  LIMITS,
+  STARTED_AT_FIELD,
+  type DemoRequestInput,
+  type DemoRequestState,
+} from '@/lib/validations/demo-request'
+
+// Past this the visitor is told it failed (SPEC section 8) rather than left waiting on a weak
+// signal; what they typed stays in the form.
+const SUBMIT_TIMEOUT_MS = 10_000
+
+const TOASTS = {
+  success: {
+    title: 'Solicitação enviada com sucesso!',
+    description: 'Nossa equipe entrará em contato em até 24 horas.',
+  },
+  error: {
+    title: 'Erro ao enviar solicitação',
+    description: 'Tente novamente ou entre em contato pelo WhatsApp.',
+  },
+}
+
+class SubmitTimeoutError extends Error {
+  constructor() {
+    super(`Sem resposta do servidor em ${SUBMIT_TIMEOUT_MS / 1000} s`)
+    this.name = 'SubmitTimeoutError'
+  }
+}
+
+function withTimeout<T>(promise: Promise<T>): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new SubmitTimeoutError()), SUBMIT_TIMEOUT_MS)
+    promise.then(resolve, reject).finally(() => clearTimeout(timer))
+  })
+}
+
+export function DemoForm({ title }: { title?: string | null }) {
+  // Without JavaScript the <form> posts to the action and the page comes back rendered with its
+  // answer: `serverState` then holds the thank-you state or the errors and the values typed.
+  const [serverState, formAction] = useActionState(submitDemoRequest, IDLE_STATE)
+  const [submitted, setSubmitted] = useState(serverState.status === 'success')
+  const [pending, setPending] = useState(false)
+  const [failure, setFailure] = useState<string | null>(
+    serverState.status === 'error' ? serverState.message : null,
+  )
+  const [hydrated, setHydrated] = useState(false)
+  const [attribution, setAttribution] = useState<Attribution>({})
+  const [startedAt, setStartedAt] = useState(() => String(Date.now()))
+  const inFlight = useRef(false)
+  const formRef = useRef<HTMLFormElement>(null)
+  const thanksRef = useRef<HTMLHeadingElement>(null)
+
+  const initialValues = 'values' in serverState ? serverState.values : EMPTY_DEMO_REQUEST
+  const serverErrors = serverState.status === 'invalid' ? serverState.fieldErrors : {}
+
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setFocus,
+    formState: { errors },
+  } = useForm<DemoRequestInput>({
+    resolver: zodResolver(demoRequestSchema),
+    defaultValues: initialValues,
+    mode: 'onTouched',
+  })
+
+  useEffect(() => {
+    // Hydration-time reads of browser-only state (clock, URL, sessionStorage); they cannot
+    // happen during the prerender.
+    /* eslint-disable react-hooks/set-state-in-effect */
+    setHydrated(true)
+    setStartedAt(String(Date.now()))
+    setAttribution(firstTouchAttribution())
+    /* eslint-enable react-hooks/set-state-in-effect */
+  }, [])
+
+  useEffect(() => {
+    if (submitted) thanksRef.current?.focus()
+  }, [submitted])
+
+  const send = handleSubmit(async () => {
+    const form = formRef.current
+    if (!form) return
+    setPending(true)
+    setFailure(null)
+    try {
+      const result = await withTimeout(submitDemoRequest(IDLE_STATE, new FormData(form)))
+      if (result.status === 'success') {
+        toast.success(TOASTS.success.title, { description: TOASTS.success.description })
+        reset(EMPTY_DEMO_REQUEST)
+        setSubmitted(true)
+        return
+      }
+      console.error('Erro ao enviar solicitação:', result)
+      setFailure(result.status === 'error' ? result.message : 'Revise os campos destacados.')
+      toast.error(TOASTS.error.title, { description: TOASTS.error.description })
+    } catch (error) {
+      console.error('Erro ao enviar solicitação:', error)
+      setFailure('Não foi possível enviar agora. Verifique sua conexão.')
+      toast.error(TOASTS.error.title, { description: TOASTS.error.description })
+    } finally {
+      setPending(false)
+    }
+  })
+
+  const startOver = () => {
+    setSubmitted(false)
+    setFailure(null)
+    setStartedAt(String(Date.now()))
+    // Wait for the form to be back in the DOM before focusing its first field.
+    requestAnimationFrame(() => setFocus('name'))
+  }
+
+  const errorOf = (field: keyof DemoRequestInput) =>
+    errors[field]?.message ?? (hydrated ? undefined : serverErrors[field])
+
+  return (
+    <div className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
+      <Toaster position="top-center" richColors closeButton />
+      {/* Announces the outcome for screen readers; the toasts say the same for sighted visitors. */}
+      <p role="status" aria-live="polite" className="sr-only">
+        {submitted ? TOASTS.success.title : failure ? TOASTS.error.title : ''}
+      </p>
+      {submitted ? (
+        <div className="py-8 text-center">
+          <CircleCheck aria-hidden="true" className="mx-auto size-14 text-whatsapp-700" />
+          <h3
+            ref={thanksRef}
+            tabIndex={-1}
+            className="mt-4 text-2xl font-bold text-navy-950 outline-none"
+          >
+            Obrigado pelo seu interesse!
+          </h3>
+          <p className="mx-auto mt-3 max-w-md text-slate-600">
+            Recebemos sua solicitação. Nossa equipe entrará em contato em até 24 horas para
+            agendar a sua demonstração.
+          </p>
+          {/* A link so that it also works without JavaScript (a fresh page shows the form). */}
+          <ButtonLink
+            href="/#contato"
+            className="mt-6"
+            onClick={(event) => {
+              event.preventDefault()
+              startOver()
+            }}
+          >
+            Enviar Nova Solicitação
+          </ButtonLink>
+        </div>
+      ) : (
+        <form
+          ref={formRef}
+          action={formAction}
+          onSubmit={(event) => {
+            // A second click while the first is still validating or sending does nothing.
+            if (inFlight.current) {
+              event.preventDefault()
+              return
+            }
+            inFlight.current = true
+            void send(event).finally(() => {
+              inFlight.current = false
+            })
+          }}
+          // With JavaScript our Portuguese messages replace the browser's bubbles; without it the
+          // browser checks `required` and `type="email"` itself.
+          noValidate={hydrated}
+          aria-labelledby="demo-form-title"
+          className="space-y-5"
+        >
+          {title ? (
+            <h3 id="demo-form-title" className="text-xl font-semibold text-navy-950">
+              {title}
+            </h3>
+          ) : null}
+          <p className="text-sm text-slate-600">
+            Campos marcados com <span className="text-red-700">*</span> são obrigatórios.
+          </p>
+
+          <div className="grid gap-5 sm:grid-cols-2">
+            <Field id="demo-name" label="Nome" required error={errorOf('name')}>
+              <Input
+                {...fieldA11y('demo-name', errorOf('name'), true)}
+                {...register('name')}
+                required
+                maxLength={LIMITS.name}
+                autoComplete="name"
+              />
+            </Field>
+            <Field id="demo-email" label="E-mail" required error={errorOf('email')}>
+              <Input
+                {...fieldA11y('demo-email', errorOf('email'), true)}
+                {...register('email')}
+                type="email"
+                required
+                maxLength={LIMITS.email}
+                autoComplete="email"
+                inputMode="email"
+              />
+            </Field>
+            <Field id="demo-company" label="Empresa" required error={errorOf('company')}>
+              <Input
+                {...fieldA11y('demo-company', errorOf('company'), true)}
+                {...register('company')}
+                required
+                maxLength={LIMITS.company}
+                autoComplete="organization"
+              />
+            </Field>
+            <Field id="demo-phone" label="Telefone / WhatsApp" error={errorOf('phone')}>
+              <Input
+                {...fieldA11y('demo-phone', errorOf('phone'))}
+                {...register('phone')}
+                type="tel"
+                maxLength={LIMITS.phone}
+                autoComplete="tel"
+                inputMode="tel"
+                placeholder="(11) 99999-9999"
+              />
+            </Field>
+          </div>
+
+          <Field id="demo-fleet-size" label="Tamanho da frota" error={errorOf('fleetSize')}>
+            <Select {...fieldA11y('demo-fleet-size', errorOf('fleetSize'))} {...register('fleetSize')}>
+              <option value="">Selecione...</option>
+              {FLEET_SIZES.map((size) => (
+                <option key={size} value={size}>
+                  {FLEET_SIZE_LABELS[size]}
+                </option>
+              ))}
+            </Select>
+          </Field>
+
+          <Field id="demo-message" label="Mensagem" error={errorOf('message')}>
+            <Textarea
+              {...fieldA11y('demo-message', errorOf('message'))}
+              {...register('message')}
+              rows={4}
+              maxLength={LIMITS.message}
+              placeholder="Conte um pouco sobre a sua operação: rotas, turnos, principais desafios."
+            />
+          </Field>
+
+          {/* Honeypot: invisible to people and to assistive technology, tempting to bots. */}
+          <div aria-hidden="true" className="absolute -left-[9999px] h-px w-px overflow-hidden">
+            <label htmlFor="demo-website">Site</label>
+            <input id="demo-website" name={HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
+          </div>
+          <input type="hidden" name={STARTED_AT_FIELD} value={startedAt} />
+          {Object.entries(attribution).map(([key, value]) => (
+            <input key={key} type="hidden" name={key} value={value} />
+          ))}
+
+          {failure ? (
+            <p className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
+              {failure} Tudo o que você digitou continua aqui: é só tentar de novo.
+            </p>
+          ) : null}
+
+          <Button type="submit" size="lg" className="w-full" disabled={pending} aria-disabled={pending}>
+            {pending ? (
+              <>
+                <LoaderCircle aria-hidden="true" className="animate-spin" />
+                Enviando...
+              </>
+            ) : (
+              <>
+                <Send aria-hidden="true" />
+                Solicitar Demonstração
+              </>
+            )}
+          </Button>
+          <p className="text-xs text-slate-600">
+            Usamos seus dados apenas para responder a esta solicitação, conforme a LGPD.
+          </p>
+        </form>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,77 @@
+import {
+  createClient,
+  type PostgrestError,
+  type WebSocketLikeConstructor,
+} from '@supabase/supabase-js'
+import WebSocket from 'ws'
+
+import { logLeadFailure } from './log'
+import type { LeadRecord, LeadStep, LeadStore, LeadWriteResult } from './types'
+
+export type SupabaseLeadStoreOptions = {
+  url: string
+  /** The public anon (publishable) key: the database policies decide what it may do. */
+  anonKey: string
+  /**
+   * Budget for both inserts of one request together. The visitor's browser gives up after about
+   * 10 s, so the action must have answered before that.
+   */
+  timeoutMs?: number
+}
+
+export const SUPABASE_TIMEOUT_MS = 8000
+
+type Attempt = { error: PostgrestError | null; status: number }
+
+function failureCode(attempt: Attempt, deadline: AbortSignal): string {
+  if (deadline.aborted) return 'timeout'
+  // postgrest-js reports a request that got no HTTP answer with status 0.
+  if (attempt.status === 0) return 'network'
+  return attempt.error?.code || `http_${attempt.status}`
+}
+
+/** Demo requests through Supabase's REST interface with the anon key, SPEC section 7. */
+export function createSupabaseLeadStore(options: SupabaseLeadStoreOptions): LeadStore {
+  const timeoutMs = options.timeoutMs ?? SUPABASE_TIMEOUT_MS
+
+  return {
+    kind: 'supabase',
+    async insertLead(record: LeadRecord): Promise<LeadWriteResult> {
+      const deadline = AbortSignal.timeout(timeoutMs)
+      let step: LeadStep = 'dados_cliente'
+      try {
+        // A client per request: nothing of one visitor's request can leak into another's.
+        const supabase = createClient(options.url, options.anonKey, {
+          auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+          // Node 20 has no global WebSocket and supabase-js refuses to start without one. Realtime
+          // is never used; it only has to construct. ws's constructor takes more argument types than
+          // realtime-js declares, which is why TypeScript needs the cast.
+          realtime: { transport: WebSocket as unknown as WebSocketLikeConstructor },
+        })
+
+        // Plain inserts, no .select(): anon may insert but not read back (return=minimal).
+        const first: Attempt = await supabase
+          .from('dados_cliente')
+          .insert(record.dadosCliente)
+          .abortSignal(deadline)
+        if (first.error) return fail(step, failureCode(first, deadline), first.status)
+
+        step = 'chat_messages'
+        const second: Attempt = await supabase
+          .from('chat_messages')
+          .insert(record.chatMessage)
+          .abortSignal(deadline)
+        if (second.error) return fail(step, failureCode(second, deadline), second.status)
+
+        return { ok: true }
+      } catch {
+        return fail(step, deadline.aborted ? 'timeout' : 'unexpected')
+      }
+    },
+  }
+}
+
+function fail(step: LeadStep, code: string, status?: number): LeadWriteResult {
+  logLeadFailure('supabase', step, code, status || undefined)
+  return { ok: false, step, code }
+}

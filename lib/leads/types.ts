@@ -1,0 +1,27 @@
+/** The two rows SPEC section 7 stores for one demo request (built by compose.ts). */
+export type LeadRecord = {
+  dadosCliente: { nomewpp: string; telefone: string | null; atendimento_ia: string }
+  chatMessage: {
+    nomewpp: string
+    phone: string | null
+    user_message: string
+    message_type: 'contact_form'
+  }
+}
+
+/**
+ * A failed write names the step that failed and an error code safe to log: a Postgres SQLSTATE
+ * or PostgREST code ('42501', 'PGRST204'...), `http_<status>` when the answer carried none, or
+ * one of 'timeout', 'network', 'store_unavailable', 'unexpected'.
+ */
+export type LeadWriteResult =
+  | { ok: true }
+  | { ok: false; step: 'dados_cliente' | 'chat_messages'; code: string }
+
+export type LeadStep = Extract<LeadWriteResult, { ok: false }>['step']
+
+export interface LeadStore {
+  kind: 'supabase' | 'embedded'
+  /** Never throws: every failure comes back as `{ ok: false }`, already logged. */
+  insertLead(record: LeadRecord): Promise<LeadWriteResult>
+}

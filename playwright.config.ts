@@ -1,0 +1,83 @@
+import { existsSync } from 'node:fs'
+import path from 'node:path'
+
+import { defineConfig } from '@playwright/test'
+
+import { BUILDS } from './scripts/e2e-builds.cjs'
+import { chromiumLaunchOptions } from './scripts/ensure-browser.cjs'
+import { SERVERS } from './tests/e2e/servers'
+
+// End-to-end tests run against production builds served by `next start`, never `next dev`.
+// `npm test` (scripts/test.mjs) makes those builds first; `npx playwright test` on its own
+// expects them to be there already.
+
+const isCI = Boolean(process.env.CI)
+
+for (const [name, build] of Object.entries(BUILDS)) {
+  if (!existsSync(path.join(__dirname, build.distDir, 'BUILD_ID'))) {
+    throw new Error(
+      `No production build "${name}" in ${build.distDir}. Run \`npm test\`, which builds it, ` +
+        `or \`NEXT_DIST_DIR=${build.distDir} npx next build\` before \`npx playwright test\`.`,
+    )
+  }
+}
+
+/** `next start` of one build on one port, with the build's own environment. */
+function nextStart(build: (typeof BUILDS)[keyof typeof BUILDS], port: number, env: Record<string, string> = {}) {
+  return {
+    command: `./node_modules/.bin/next start -H 127.0.0.1 -p ${port}`,
+    url: `http://127.0.0.1:${port}`,
+    env: { NEXT_TELEMETRY_DISABLED: '1', ...build.env, ...env, NEXT_DIST_DIR: build.distDir },
+    // A server already on the port could be another checkout or a stale build: never test it.
+    reuseExistingServer: false,
+    timeout: 60_000,
+    stdout: 'ignore' as const,
+    stderr: 'pipe' as const,
+    gracefulShutdown: { signal: 'SIGTERM' as const, timeout: 5_000 },
+  }
+}
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  fullyParallel: true,
+  forbidOnly: isCI,
+  retries: isCI ? 1 : 0,
+  // Two cores, shared with the `next start` processes.
+  workers: 2,
+  reporter: 'list',
+  timeout: 30_000,
+  expect: { timeout: 5_000 },
+
+  use: {
+    // Tests that need another server take its URL from tests/e2e/servers.ts.
+    baseURL: SERVERS.site.url,
+    browserName: 'chromium',
+    launchOptions: chromiumLaunchOptions(),
+    locale: 'pt-BR',
+    timezoneId: 'America/Sao_Paulo',
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+
+  projects: [
+    {
+      name: 'desktop',
+      use: { viewport: { width: 1280, height: 800 } },
+    },
+    {
+      name: 'mobile',
+      // Below Tailwind's md breakpoint (768 px): the navigation collapses into the menu button.
+      use: {
+        viewport: { width: 375, height: 812 },
+        deviceScaleFactor: 2,
+        isMobile: true,
+        hasTouch: true,
+      },
+    },
+  ],
+
+  // One `next start` per server in tests/e2e/servers.ts, each on its own fixed port.
+  // To add one (e.g. the same build with SUPABASE_URL pointed at a PostgREST double, or the
+  // Content Lake build), add it to SERVERS and append `nextStart(BUILDS.<build>, SERVERS.<name>.port, {...env})`.
+  webServer: [nextStart(BUILDS.site, SERVERS.site.port)],
+})

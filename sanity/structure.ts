@@ -1,0 +1,44 @@
+import type { DocumentActionsResolver, NewDocumentOptionsResolver, TemplateResolver } from 'sanity'
+import type { StructureResolver } from 'sanity/structure'
+
+// The landing page and the site settings exist exactly once, under fixed ids equal to their type
+// (the bundled dataset and the site's queries use those ids).
+export const SINGLETON_TYPES: ReadonlySet<string> = new Set(['landingPage', 'siteSettings'])
+
+// An editor can publish, discard and restore a singleton, never delete, duplicate or unpublish
+// it: the page would lose its content.
+const SINGLETON_ACTIONS: ReadonlySet<string> = new Set(['publish', 'discardChanges', 'restore'])
+
+const singleton = (S: Parameters<StructureResolver>[0], type: string, title: string) =>
+  S.listItem()
+    .title(title)
+    .id(type)
+    .schemaType(type)
+    .child(S.document().schemaType(type).documentId(type).title(title))
+
+export const structure: StructureResolver = (S) =>
+  S.list()
+    .title('Conteúdo')
+    .items([
+      singleton(S, 'landingPage', 'Página inicial'),
+      singleton(S, 'siteSettings', 'Configurações do site'),
+      S.divider(),
+      // Listed by their value and label (the claim type's preview).
+      S.documentTypeListItem('claim').title('Números de marketing'),
+      ...S.documentTypeListItems().filter((item) => {
+        const id = item.getId()
+        return id !== undefined && id !== 'claim' && !SINGLETON_TYPES.has(id)
+      }),
+    ])
+
+/** No "create new" template for a singleton, anywhere in the Studio. */
+export const withoutSingletonTemplates: TemplateResolver = (templates) =>
+  templates.filter((template) => !SINGLETON_TYPES.has(template.schemaType))
+
+export const withoutSingletonNewDocumentOptions: NewDocumentOptionsResolver = (options) =>
+  options.filter((option) => !SINGLETON_TYPES.has(option.templateId))
+
+export const singletonDocumentActions: DocumentActionsResolver = (actions, context) =>
+  SINGLETON_TYPES.has(context.schemaType)
+    ? actions.filter((action) => action.action !== undefined && SINGLETON_ACTIONS.has(action.action))
+    : actions

@@ -1,0 +1,128 @@
+#!/usr/bin/env node
+// `npm run leads`: the demo requests stored so far, newest first.
+//
+// Reads the embedded store (PGlite in LEADS_DATA_DIR, default .data/leads) or, when DATABASE_URL
+// is set, that PostgreSQL database (a Supabase project's connection string works). It reads as the
+// database owner: the anon role the site writes with cannot read.
+//
+//   npm run leads                 # all requests, as text
+//   npm run leads -- --limit 10   # the ten newest
+//   npm run leads -- --json       # one JSON array, for scripts
+//
+// The live PGlite folder may belong to a running `next dev`/`next start`, and PGlite has no
+// multi-process access, so the script reads a copy of it and never opens the original.
+
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { parseArgs } from 'node:util'
+
+import { openPglite, openPostgres } from '../lib/leads/db.mjs'
+
+const { values } = parseArgs({
+  options: {
+    limit: { type: 'string' },
+    json: { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
+  },
+})
+if (values.help) {
+  console.log('Usage: npm run leads [-- --limit N] [-- --json]')
+  process.exit(0)
+}
+const limit = values.limit === undefined ? null : Number(values.limit)
+if (limit !== null && (!Number.isInteger(limit) || limit < 1)) {
+  console.error(`--limit must be a positive whole number, not "${values.limit}".`)
+  process.exit(2)
+}
+
+// Each request is its dados_cliente row and the contact_form chat_messages row written right after
+// it for the same name and phone. A request whose second insert failed shows without the latter.
+const REQUESTS_SQL = `
+  select d.created_at, d.nomewpp, d.telefone, d.atendimento_ia,
+         m.user_message, m.created_at as message_created_at
+  from public.dados_cliente d
+  left join lateral (
+    select c.user_message, c.created_at
+    from public.chat_messages c
+    where c.message_type = 'contact_form'
+      and c.nomewpp = d.nomewpp
+      and c.phone is not distinct from d.telefone
+      and c.created_at >= d.created_at
+      and c.created_at < d.created_at + interval '1 minute'
+    order by c.created_at
+    limit 1
+  ) m on true
+  order by d.created_at desc
+  limit $1
+`
+
+async function readRequests() {
+  const databaseUrl = process.env.DATABASE_URL?.trim()
+  if (databaseUrl) {
+    const db = await openPostgres(databaseUrl)
+    try {
+      return { source: 'DATABASE_URL', rows: (await db.query(REQUESTS_SQL, [limit])).rows }
+    } finally {
+      await db.close()
+    }
+  }
+
+  const dataDir = path.resolve(process.env.LEADS_DATA_DIR?.trim() || '.data/leads')
+  const relative = path.relative(process.cwd(), dataDir)
+  const source = `embedded store ${relative && !relative.startsWith('..') ? relative : dataDir}`
+  if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) return { source, rows: [], missing: true }
+
+  const snapshot = fs.mkdtempSync(path.join(os.tmpdir(), 'vigia-leads-'))
+  const copy = path.join(snapshot, 'data')
+  try {
+    fs.cpSync(dataDir, copy, { recursive: true })
+    const db = await openPglite(copy)
+    try {
+      const tables = await db.query(`select to_regclass('public.dados_cliente') as t`)
+      if (!tables.rows[0]?.t) return { source, rows: [], missing: true }
+      return { source, rows: (await db.query(REQUESTS_SQL, [limit])).rows }
+    } finally {
+      await db.close()
+    }
+  } finally {
+    fs.rmSync(snapshot, { recursive: true, force: true })
+  }
+}
+
+/** @param {unknown} value */
+function iso(value) {
+  return value instanceof Date ? value.toISOString() : value == null ? null : String(value)
+}
+
+try {
+  const { source, rows, missing } = await readRequests()
+  const requests = rows.map((row) => ({
+    createdAt: iso(row.created_at),
+    nomewpp: row.nomewpp,
+    telefone: row.telefone,
+    atendimento_ia: row.atendimento_ia,
+    chatMessage: row.user_message == null ? null : { createdAt: iso(row.message_created_at), user_message: row.user_message },
+  }))
+
+  if (values.json) {
+    console.log(JSON.stringify(requests, null, 2))
+  } else if (requests.length === 0) {
+    console.log(missing ? `No demo requests yet (${source} has none).` : `No demo requests in ${source}.`)
+  } else {
+    console.log(`${requests.length} demo request${requests.length === 1 ? '' : 's'} from ${source}, newest first:\n`)
+    for (const request of requests) {
+      console.log(`${request.createdAt}  ${request.nomewpp}  ${request.telefone ?? '(sem telefone)'}`)
+      console.log(`  dados_cliente.atendimento_ia: ${request.atendimento_ia}`)
+      console.log(
+        request.chatMessage
+          ? `  chat_messages.user_message:   ${request.chatMessage.user_message}`
+          : '  chat_messages: no contact_form row (the second insert failed?)',
+      )
+      console.log('')
+    }
+  }
+} catch (error) {
+  console.error('Could not read the demo requests:', error instanceof Error ? error.message : error)
+  process.exitCode = 1
+}

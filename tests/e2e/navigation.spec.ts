@@ -1,0 +1,101 @@
+import {
+  expect,
+  expectLandedOn,
+  gotoHome,
+  isNarrow,
+  menuButton,
+  NAV_ENTRIES,
+  openNavigation,
+  SECTION_IDS,
+  test,
+  content,
+} from './fixtures'
+
+test.describe('navigation lands on its section', () => {
+  test.beforeEach(async ({ page }) => {
+    await gotoHome(page)
+  })
+
+  for (const entry of NAV_ENTRIES) {
+    test(`header entry "${entry.label}" scrolls to #${entry.id}`, async ({ page }) => {
+      const navigation = await openNavigation(page)
+      const link = navigation.getByRole('link', { name: entry.label, exact: true })
+      await expect(link).toHaveAttribute('href', `#${entry.id}`)
+      await link.click()
+      await expectLandedOn(page, entry.id)
+    })
+  }
+
+  test('"Solicitar Demo" in the header scrolls to #contato', async ({ page }) => {
+    const navigation = await openNavigation(page)
+    // On wide screens the button sits in the header beside the navigation, on narrow ones in the menu.
+    const scope = isNarrow(page) ? navigation : page.getByRole('banner')
+    const button = scope.getByRole('link', { name: 'Solicitar Demo', exact: true })
+    await expect(button).toBeVisible()
+    await button.click()
+    await expectLandedOn(page, 'contato')
+  })
+
+  test('"Solicitar Demonstração" in the hero scrolls to #contato', async ({ page }) => {
+    await page
+      .getByRole('region', { name: content.headline })
+      .getByRole('link', { name: 'Solicitar Demonstração' })
+      .click()
+    await expectLandedOn(page, 'contato')
+  })
+
+  test('"Como Funciona" in the hero scrolls to #como-funciona', async ({ page }) => {
+    await page
+      .getByRole('region', { name: content.headline })
+      .getByRole('link', { name: 'Como Funciona', exact: true })
+      .click()
+    await expectLandedOn(page, 'como-funciona')
+  })
+
+  test('the footer links scroll to each section', async ({ page }) => {
+    const footerNavigation = page.getByRole('contentinfo').getByRole('navigation')
+    const links = footerNavigation.getByRole('link')
+    await expect(links).toHaveCount(SECTION_IDS.length)
+    for (const [index, entry] of NAV_ENTRIES.entries()) {
+      const link = links.nth(index)
+      await expect(link).toHaveText(entry.label)
+      await expect(link).toHaveAttribute('href', `#${entry.id}`)
+      await link.click()
+      await expectLandedOn(page, entry.id)
+    }
+  })
+})
+
+test.describe('header at each width', () => {
+  test('wide screens show the navigation and no menu button; narrow ones the reverse', async ({ page }) => {
+    await gotoHome(page)
+    const navigation = page.getByRole('navigation', { name: 'Principal' })
+    const demo = page.getByRole('banner').getByRole('link', { name: 'Solicitar Demo', exact: true })
+    if (isNarrow(page)) {
+      await expect(navigation).toBeHidden()
+      await expect(demo).toBeHidden()
+      await expect(menuButton(page)).toBeVisible()
+    } else {
+      await expect(navigation).toBeVisible()
+      await expect(navigation.getByRole('link')).toHaveText(NAV_ENTRIES.map((entry) => entry.label))
+      await expect(demo).toBeVisible()
+      await expect(menuButton(page)).toBeHidden()
+    }
+  })
+})
+
+test.describe('smooth scrolling', () => {
+  test('is on by default', async ({ page }) => {
+    await page.emulateMedia({ reducedMotion: 'no-preference' })
+    await page.goto('/')
+    const behavior = await page.evaluate(() => getComputedStyle(document.documentElement).scrollBehavior)
+    expect(behavior).toBe('smooth')
+  })
+
+  test('is off for visitors who prefer reduced motion', async ({ page }) => {
+    await page.emulateMedia({ reducedMotion: 'reduce' })
+    await page.goto('/')
+    const behavior = await page.evaluate(() => getComputedStyle(document.documentElement).scrollBehavior)
+    expect(behavior).toBe('auto')
+  })
+})

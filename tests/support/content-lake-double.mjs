@@ -1,0 +1,337 @@
+#!/usr/bin/env node
+/**
+ * A small stand-in for the Sanity Content Lake's query API, so the site can be built and served
+ * "against Sanity" without internet. Point the site at it with
+ *   NEXT_PUBLIC_SANITY_PROJECT_ID=<anything> SANITY_API_HOST=http://127.0.0.1:<port>
+ * (the client then calls <host>/v<apiVersion>/data/query/<dataset> instead of
+ * https://<projectId>.api.sanity.io).
+ *
+ * Query API (what @sanity/client sends):
+ *   GET  /v<apiVersion>/data/query/<dataset>?query=<GROQ>&$<param>=<JSON>&perspective=<p>
+ *   POST /v<apiVersion>/data/query/<dataset>   body {"query": "...", "params": {...}}
+ *        (the client switches to POST for long queries; perspective stays in the query string)
+ *   -> 200 {"ms", "query", "result"} like the real API ("query" omitted with returnQuery=false),
+ *      400 {"error": {...}} for a GROQ syntax error, 404 for another dataset.
+ *   The query is evaluated with groq-js over an in-memory dataset.
+ *
+ *   Perspectives, as the Content Lake applies them:
+ *   - absent or "published" (the default since API v2025-02-19): drafts.* and versions.* hidden;
+ *   - "drafts" (or the deprecated "previewDrafts"): each draft replaces its published document,
+ *     keeping the published _id and putting the draft id in _originalId;
+ *   - "raw": every document as stored.
+ *   Draft documents are private in a Sanity dataset: only a request that sends
+ *   "Authorization: Bearer <token>" with the double's token (--token, default "test-read-token")
+ *   sees them; without it "drafts" and "raw" answer with published documents only, and a wrong
+ *   token gets 401 like the real API.
+ *
+ * Control endpoints (tests only):
+ *   POST /__mutate    body {"mutations": [...]} in Sanity's mutation format:
+ *                     {"createOrReplace": doc}, {"createIfNotExists": doc}, {"delete": {"id"}},
+ *                     {"patch": {"id", "set": {"dot.path": value}, "unset": ["dot.path"]}}
+ *                     -> {"results": [{"id", "operation"}]}
+ *   GET  /__requests  -> {"count", "requests": [{method, path, perspective, authorized, query, at}]}
+ *                     (query API requests only)
+ *   POST /__reset     restores the dataset the double started with and clears the request log
+ *   GET  /__health    -> 200 "ok" (for Playwright's webServer.url)
+ *
+ * CLI:
+ *   node tests/support/content-lake-double.mjs [--port 4010] [--host 127.0.0.1]
+ *        [--file sanity/dataset/production.ndjson] [--dataset production]
+ *        [--token test-read-token] [--set <documentId>.<dot.path>=<string value>]...
+ *   --set changes a document before the first request, e.g. --set 'claim-accuracy.value=97,3%'
+ *   so a build against the double is visibly different from the bundled default.
+ *
+ * Module:
+ *   import { startContentLakeDouble } from './content-lake-double.mjs'
+ *   const lake = await startContentLakeDouble({ port: 0, documents })
+ *   lake.url; lake.mutate([...]); lake.requests(); lake.reset(); await lake.close()
+ */
+import { readFileSync } from 'node:fs'
+import http from 'node:http'
+import path from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+
+import { evaluate, parse } from 'groq-js'
+
+const DEFAULT_TOKEN = 'test-read-token'
+const QUERY_PATH = /^\/v(?:X|\d{4}-\d{2}-\d{2}|1)\/data\/query\/([^/]+)\/?$/
+
+/** Parses an NDJSON export (the format `sanity dataset export` writes and `import` reads). */
+export function parseNdjson(text) {
+  return text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line))
+}
+
+export function loadNdjson(file) {
+  return parseNdjson(readFileSync(file, 'utf8'))
+}
+
+const isDraftId = (id) => id.startsWith('drafts.')
+const isVersionId = (id) => id.startsWith('versions.')
+
+/** The documents a query sees under a perspective, as the Content Lake would present them. */
+export function documentsForPerspective(documents, perspective, authorized) {
+  const names = String(perspective || 'published').split(',')
+  if (!authorized) return documents.filter((doc) => !isDraftId(doc._id) && !isVersionId(doc._id))
+  if (names.includes('raw')) return documents
+  if (names.includes('drafts') || names.includes('previewDrafts')) {
+    const drafts = new Map(
+      documents
+        .filter((doc) => isDraftId(doc._id))
+        .map((doc) => [doc._id.slice('drafts.'.length), doc]),
+    )
+    const merged = documents
+      .filter((doc) => !isDraftId(doc._id) && !isVersionId(doc._id))
+      .map((doc) => {
+        const draft = drafts.get(doc._id)
+        drafts.delete(doc._id)
+        return draft ? { ...draft, _id: doc._id, _originalId: draft._id } : doc
+      })
+    // Drafts of documents that were never published are visible too.
+    for (const [id, draft] of drafts) merged.push({ ...draft, _id: id, _originalId: draft._id })
+    return merged
+  }
+  return documents.filter((doc) => !isDraftId(doc._id) && !isVersionId(doc._id))
+}
+
+function setPath(target, dotPath, value) {
+  const keys = dotPath.split('.')
+  let node = target
+  for (const key of keys.slice(0, -1)) {
+    if (typeof node[key] !== 'object' || node[key] === null) node[key] = {}
+    node = node[key]
+  }
+  node[keys.at(-1)] = value
+}
+
+function unsetPath(target, dotPath) {
+  const keys = dotPath.split('.')
+  let node = target
+  for (const key of keys.slice(0, -1)) {
+    node = node?.[key]
+    if (typeof node !== 'object' || node === null) return
+  }
+  delete node[keys.at(-1)]
+}
+
+function applyMutations(store, mutations) {
+  const results = []
+  for (const mutation of mutations) {
+    const [operation, body] = Object.entries(mutation)[0] ?? []
+    if (operation === 'createOrReplace' || operation === 'createIfNotExists' || operation === 'create') {
+      if (!body?._id || !body?._type) throw new Error(`${operation} needs _id and _type`)
+      if (operation !== 'createOrReplace' && store.has(body._id)) {
+        if (operation === 'create') throw new Error(`Document "${body._id}" already exists`)
+        results.push({ id: body._id, operation: 'none' })
+        continue
+      }
+      store.set(body._id, structuredClone({ ...body, _updatedAt: body._updatedAt ?? new Date().toISOString() }))
+      results.push({ id: body._id, operation: 'create' })
+    } else if (operation === 'delete') {
+      store.delete(body?.id)
+      results.push({ id: body?.id, operation: 'delete' })
+    } else if (operation === 'patch') {
+      const doc = store.get(body?.id)
+      if (!doc) throw new Error(`Document "${body?.id}" not found`)
+      for (const [dotPath, value] of Object.entries(body.set ?? {})) setPath(doc, dotPath, value)
+      for (const dotPath of body.unset ?? []) unsetPath(doc, dotPath)
+      doc._updatedAt = new Date().toISOString()
+      results.push({ id: body.id, operation: 'update' })
+    } else {
+      throw new Error(`Unsupported mutation "${operation}"`)
+    }
+  }
+  return results
+}
+
+function send(res, status, body) {
+  const text = typeof body === 'string' ? body : JSON.stringify(body)
+  res.writeHead(status, {
+    'content-type': typeof body === 'string' ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8',
+    'access-control-allow-origin': '*',
+  })
+  res.end(text)
+}
+
+async function readBody(req) {
+  const chunks = []
+  for await (const chunk of req) chunks.push(chunk)
+  const text = Buffer.concat(chunks).toString('utf8')
+  return text.trim() ? JSON.parse(text) : {}
+}
+
+/**
+ * Starts the double. `documents` is the initial dataset (published and drafts.* together);
+ * `port: 0` picks a free port.
+ */
+export async function startContentLakeDouble({
+  documents = [],
+  port = 4010,
+  host = '127.0.0.1',
+  dataset = 'production',
+  token = DEFAULT_TOKEN,
+  log = () => {},
+} = {}) {
+  const initial = structuredClone(documents)
+  let store = new Map(initial.map((doc) => [doc._id, structuredClone(doc)]))
+  let requestLog = []
+
+  async function handleQuery(req, res, url, datasetName) {
+    const started = performance.now()
+    const authHeader = req.headers.authorization
+    const bearer = authHeader?.startsWith('Bearer ') ? authHeader.slice('Bearer '.length) : undefined
+    const perspective = url.searchParams.get('perspective') ?? undefined
+
+    let query = url.searchParams.get('query') ?? undefined
+    const params = {}
+    for (const [key, value] of url.searchParams) {
+      if (key.startsWith('$')) params[key.slice(1)] = JSON.parse(value)
+    }
+    if (req.method === 'POST') {
+      const body = await readBody(req)
+      query = body.query ?? query
+      Object.assign(params, body.params ?? {})
+    }
+
+    requestLog.push({
+      method: req.method,
+      path: url.pathname,
+      perspective: perspective ?? null,
+      authorized: bearer !== undefined && bearer === token,
+      query: query ?? null,
+      at: new Date().toISOString(),
+    })
+
+    if (bearer !== undefined && bearer !== token) {
+      return send(res, 401, { error: 'Unauthorized', message: 'Session not found', statusCode: 401 })
+    }
+    if (datasetName !== dataset) {
+      return send(res, 404, {
+        error: 'Not Found',
+        message: `Dataset "${datasetName}" not found for this project`,
+        statusCode: 404,
+      })
+    }
+    if (!query) {
+      return send(res, 400, { error: { description: 'Missing "query" parameter', type: 'queryParseError' } })
+    }
+
+    let tree
+    try {
+      tree = parse(query, { params })
+    } catch (error) {
+      return send(res, 400, {
+        error: { description: error.message, query, type: 'queryParseError' },
+      })
+    }
+    const visible = documentsForPerspective([...store.values()], perspective, bearer === token)
+    const result = await (await evaluate(tree, { dataset: visible, params })).get()
+    const body = { ms: Math.round(performance.now() - started), result }
+    if (url.searchParams.get('returnQuery') !== 'false') body.query = query
+    send(res, 200, body)
+  }
+
+  const server = http.createServer(async (req, res) => {
+    const url = new URL(req.url ?? '/', `http://${req.headers.host ?? host}`)
+    try {
+      const queryMatch = url.pathname.match(QUERY_PATH)
+      if (queryMatch && (req.method === 'GET' || req.method === 'POST')) {
+        return await handleQuery(req, res, url, decodeURIComponent(queryMatch[1]))
+      }
+      if (url.pathname === '/__health') return send(res, 200, 'ok')
+      if (url.pathname === '/__requests' && req.method === 'GET') {
+        return send(res, 200, { count: requestLog.length, requests: requestLog })
+      }
+      if (url.pathname === '/__reset' && req.method === 'POST') {
+        controls.reset()
+        return send(res, 200, { ok: true })
+      }
+      if (url.pathname === '/__mutate' && req.method === 'POST') {
+        const { mutations } = await readBody(req)
+        if (!Array.isArray(mutations)) return send(res, 400, { error: 'Body must be {"mutations": [...]}' })
+        try {
+          return send(res, 200, { results: applyMutations(store, mutations) })
+        } catch (error) {
+          return send(res, 400, { error: error.message })
+        }
+      }
+      send(res, 404, { error: 'Not Found', message: `No route for ${req.method} ${url.pathname}` })
+    } catch (error) {
+      log(`content-lake-double: ${req.method} ${url.pathname} failed: ${error.stack ?? error}`)
+      send(res, 500, { error: 'Internal Server Error', message: String(error.message ?? error) })
+    }
+  })
+
+  await new Promise((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, host, resolve)
+  })
+  const address = server.address()
+  const actualPort = typeof address === 'object' && address ? address.port : port
+
+  const controls = {
+    url: `http://${host}:${actualPort}`,
+    port: actualPort,
+    token,
+    mutate: (mutations) => applyMutations(store, mutations),
+    requests: () => ({ count: requestLog.length, requests: [...requestLog] }),
+    reset() {
+      store = new Map(initial.map((doc) => [doc._id, structuredClone(doc)]))
+      requestLog = []
+    },
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  }
+  return controls
+}
+
+function parseArgs(argv) {
+  const options = { sets: [] }
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]
+    const [name, inlineValue] = arg.startsWith('--') ? arg.slice(2).split(/=(.*)/s, 2) : [arg]
+    const value = () => inlineValue ?? argv[++i]
+    if (name === 'port') options.port = Number(value())
+    else if (name === 'host') options.host = value()
+    else if (name === 'file') options.file = value()
+    else if (name === 'dataset') options.dataset = value()
+    else if (name === 'token') options.token = value()
+    else if (name === 'set') options.sets.push(value())
+    else throw new Error(`Unknown argument "${arg}"`)
+  }
+  return options
+}
+
+const isMain = process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href
+
+if (isMain) {
+  const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
+  const options = parseArgs(process.argv.slice(2))
+  const file = path.resolve(options.file ?? path.join(repoRoot, 'sanity/dataset/production.ndjson'))
+  const documents = loadNdjson(file)
+  for (const assignment of options.sets) {
+    const eq = assignment.indexOf('=')
+    const target = eq > 0 ? assignment.slice(0, eq) : ''
+    // Ids may contain dots (drafts.x), so take the longest id the target starts with.
+    const doc = documents
+      .filter((candidate) => target.startsWith(`${candidate._id}.`))
+      .sort((a, b) => b._id.length - a._id.length)[0]
+    if (!doc) throw new Error(`--set "${assignment}": expected <existing document id>.<path>=<value>`)
+    setPath(doc, target.slice(doc._id.length + 1), assignment.slice(eq + 1))
+  }
+  const lake = await startContentLakeDouble({
+    documents,
+    port: options.port ?? 4010,
+    host: options.host,
+    dataset: options.dataset,
+    token: options.token,
+    log: (line) => console.error(line),
+  })
+  console.log(
+    `Content Lake double on ${lake.url} (${documents.length} documents from ${path.relative(process.cwd(), file) || file})`,
+  )
+  const stop = () => lake.close().then(() => process.exit(0))
+  process.on('SIGINT', stop)
+  process.on('SIGTERM', stop)
+}
