@@ -23,7 +23,11 @@ for (const [name, build] of Object.entries(BUILDS)) {
 }
 
 /** `next start` of one build on one port, with the build's own environment. */
-function nextStart(build: (typeof BUILDS)[keyof typeof BUILDS], port: number, env: Record<string, string> = {}) {
+function nextStart(
+  build: (typeof BUILDS)[keyof typeof BUILDS],
+  port: number,
+  env: Record<string, string> = {},
+) {
   return {
     command: `./node_modules/.bin/next start -H 127.0.0.1 -p ${port}`,
     url: `http://127.0.0.1:${port}`,

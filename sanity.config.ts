@@ -17,9 +17,10 @@ import {
 // Only a default export here: named exports make `sanity schema extract` see an empty schema,
 // which is why project id, dataset and API version live in sanity/env.ts.
 
-// The whole site is one page, so every document the Studio edits is shown at "/".
+// The whole site is one page, so every document the Studio edits is shown on it (previewed at
+// /preview, the home page with the click-to-edit overlay: see app/preview/page.tsx).
 const homePage = defineLocations({
-  locations: [{ title: 'Página inicial', href: '/' }],
+  locations: [{ title: 'Página inicial', href: '/preview' }],
 })
 
 export default defineConfig({
@@ -40,11 +41,12 @@ export default defineConfig({
     presentationTool({
       title: 'Pré-visualização',
       previewUrl: {
-        initial: '/',
+        // /preview is the home page plus the click-to-edit overlay (see app/preview/page.tsx).
+        initial: '/preview',
         previewMode: { enable: '/api/draft-mode/enable' },
       },
       resolve: {
-        mainDocuments: defineDocuments([{ route: '/', type: 'landingPage' }]),
+        mainDocuments: defineDocuments([{ route: ['/', '/preview'], type: 'landingPage' }]),
         locations: { landingPage: homePage, siteSettings: homePage, claim: homePage },
       },
     }),

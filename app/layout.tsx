@@ -4,7 +4,6 @@ import type { ReactNode } from 'react'
 import { getSiteSettings } from '@/lib/content'
 import { metadataFromSettings } from '@/lib/site-metadata'
 
-import { DraftModeOverlay } from './draft-mode-overlay'
 import { inter } from './fonts'
 import './globals.css'
 
@@ -20,10 +19,7 @@ export const viewport: Viewport = {
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="pt-BR" className={inter.variable}>
-      <body className="font-sans">
-        {children}
-        <DraftModeOverlay />
-      </body>
+      <body className="font-sans">{children}</body>
     </html>
   )
 }

@@ -1,10 +1,9 @@
 'use client'
 
-import { zodResolver } from '@hookform/resolvers/zod'
 import { CircleCheck, LoaderCircle, Send } from 'lucide-react'
 import { useActionState, useEffect, useRef, useState } from 'react'
 import { useForm } from 'react-hook-form'
-import { toast, Toaster } from 'sonner'
+import type { Resolver } from 'react-hook-form'
 
 import { submitDemoRequest } from '@/app/actions/demo-request'
 import { Button, ButtonLink } from '@/components/ui/button'
@@ -12,8 +11,8 @@ import { Field, fieldA11y } from '@/components/ui/field'
 import { Input, Select, Textarea } from '@/components/ui/input'
 import { firstTouchAttribution } from '@/lib/attribution'
 import type { Attribution } from '@/lib/leads/compose'
+import type { DemoRequestInput } from '@/lib/validations/demo-request'
 import {
-  demoRequestSchema,
   EMPTY_DEMO_REQUEST,
   FLEET_SIZE_LABELS,
   FLEET_SIZES,
@@ -21,9 +20,7 @@ import {
   IDLE_STATE,
   LIMITS,
   STARTED_AT_FIELD,
-  type DemoRequestInput,
-  type DemoRequestState,
-} from '@/lib/validations/demo-request'
+} from '@/lib/validations/demo-request-fields'
 
 // Past this the visitor is told it failed (SPEC section 8) rather than left waiting on a weak
 // signal; what they typed stays in the form.
@@ -47,6 +44,33 @@ class SubmitTimeoutError extends Error {
   }
 }
 
+type Sonner = typeof import('sonner')
+
+// The validation library and the toasts load when the visitor first touches the form, not with
+// the page: a visitor on a weak signal gets a usable page sooner, and the form is ready long
+// before they press send.
+let validationResolver: Promise<Resolver<DemoRequestInput>> | undefined
+let sonnerModule: Promise<Sonner> | undefined
+
+function loadValidation() {
+  validationResolver ??= Promise.all([
+    import('@hookform/resolvers/zod'),
+    import('@/lib/validations/demo-request'),
+  ]).then(
+    ([{ zodResolver }, { demoRequestSchema }]) =>
+      zodResolver(demoRequestSchema) as Resolver<DemoRequestInput>,
+  )
+  return validationResolver
+}
+
+function loadSonner() {
+  sonnerModule ??= import('sonner')
+  return sonnerModule
+}
+
+const lazyResolver: Resolver<DemoRequestInput> = async (values, context, options) =>
+  (await loadValidation())(values, context, options)
+
 function withTimeout<T>(promise: Promise<T>): Promise<T> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new SubmitTimeoutError()), SUBMIT_TIMEOUT_MS)
@@ -66,6 +90,8 @@ export function DemoForm({ title }: { title?: string | null }) {
   const [hydrated, setHydrated] = useState(false)
   const [attribution, setAttribution] = useState<Attribution>({})
   const [startedAt, setStartedAt] = useState(() => String(Date.now()))
+  const [sonner, setSonner] = useState<Sonner | null>(null)
+  const [toastToShow, setToastToShow] = useState<'success' | 'error' | null>(null)
   const inFlight = useRef(false)
   const formRef = useRef<HTMLFormElement>(null)
   const thanksRef = useRef<HTMLHeadingElement>(null)
@@ -80,7 +106,7 @@ export function DemoForm({ title }: { title?: string | null }) {
     setFocus,
     formState: { errors },
   } = useForm<DemoRequestInput>({
-    resolver: zodResolver(demoRequestSchema),
+    resolver: lazyResolver,
     defaultValues: initialValues,
     mode: 'onTouched',
   })
@@ -99,26 +125,43 @@ export function DemoForm({ title }: { title?: string | null }) {
     if (submitted) thanksRef.current?.focus()
   }, [submitted])
 
+  // Toasts are raised from an effect so that the lazily mounted <Toaster> (a child, whose effects
+  // run first) is already listening; a toast raised before it subscribes would be lost.
+  useEffect(() => {
+    if (!toastToShow || !sonner) return
+    const { title, description } = TOASTS[toastToShow]
+    if (toastToShow === 'success') sonner.toast.success(title, { description })
+    else sonner.toast.error(title, { description })
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- one-shot hand-off to sonner
+    setToastToShow(null)
+  }, [toastToShow, sonner])
+
+  const warmUp = () => {
+    void loadValidation()
+    void loadSonner().then(setSonner)
+  }
+
   const send = handleSubmit(async () => {
     const form = formRef.current
     if (!form) return
     setPending(true)
     setFailure(null)
+    warmUp()
     try {
       const result = await withTimeout(submitDemoRequest(IDLE_STATE, new FormData(form)))
       if (result.status === 'success') {
-        toast.success(TOASTS.success.title, { description: TOASTS.success.description })
+        setToastToShow('success')
         reset(EMPTY_DEMO_REQUEST)
         setSubmitted(true)
         return
       }
       console.error('Erro ao enviar solicitação:', result)
       setFailure(result.status === 'error' ? result.message : 'Revise os campos destacados.')
-      toast.error(TOASTS.error.title, { description: TOASTS.error.description })
+      setToastToShow('error')
     } catch (error) {
       console.error('Erro ao enviar solicitação:', error)
       setFailure('Não foi possível enviar agora. Verifique sua conexão.')
-      toast.error(TOASTS.error.title, { description: TOASTS.error.description })
+      setToastToShow('error')
     } finally {
       setPending(false)
     }
@@ -137,7 +180,7 @@ export function DemoForm({ title }: { title?: string | null }) {
 
   return (
     <div className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
-      <Toaster position="top-center" richColors closeButton />
+      {sonner ? <sonner.Toaster position="top-center" richColors closeButton /> : null}
       {/* Announces the outcome for screen readers; the toasts say the same for sighted visitors. */}
       <p role="status" aria-live="polite" className="sr-only">
         {submitted ? TOASTS.success.title : failure ? TOASTS.error.title : ''}
@@ -187,6 +230,8 @@ export function DemoForm({ title }: { title?: string | null }) {
           // browser checks `required` and `type="email"` itself.
           noValidate={hydrated}
           aria-labelledby="demo-form-title"
+          onFocus={warmUp}
+          onPointerEnter={warmUp}
           className="space-y-5"
         >
           {title ? (

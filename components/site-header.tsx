@@ -48,9 +48,11 @@ export function SiteHeader({ settings }: Props) {
 
         <div className="flex items-center gap-2">
           {cta ? (
-            <ButtonLink href="#contato" size="sm" className="hidden md:inline-flex">
-              {cta}
-            </ButtonLink>
+            <div className="hidden md:block">
+              <ButtonLink href="#contato" size="sm">
+                {cta}
+              </ButtonLink>
+            </div>
           ) : null}
           {navigation.length > 0 || cta ? <MobileMenu items={navigation} cta={cta ?? null} /> : null}
         </div>

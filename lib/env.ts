@@ -36,7 +36,9 @@ function isSecretSupabaseKey(key: string): boolean {
   const payload = key.split('.')[1]
   if (!payload) return false
   try {
-    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { role?: unknown }
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as {
+      role?: unknown
+    }
     return claims.role === 'service_role'
   } catch {
     return false

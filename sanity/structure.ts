@@ -40,5 +40,7 @@ export const withoutSingletonNewDocumentOptions: NewDocumentOptionsResolver = (o
 
 export const singletonDocumentActions: DocumentActionsResolver = (actions, context) =>
   SINGLETON_TYPES.has(context.schemaType)
-    ? actions.filter((action) => action.action !== undefined && SINGLETON_ACTIONS.has(action.action))
+    ? actions.filter(
+        (action) => action.action !== undefined && SINGLETON_ACTIONS.has(action.action),
+      )
     : actions

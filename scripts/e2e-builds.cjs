@@ -10,17 +10,23 @@
 
 'use strict'
 
-/** Variables that would otherwise leak in from a developer's .env files (process env wins over them). */
-const BUNDLED_CONTENT = {
+/**
+ * Blank values for the variables that switch the site from its embedded defaults to real
+ * services, so a developer's .env files cannot point the tests at a real Sanity project or
+ * Supabase database (Next lets the process environment win over .env files, even when empty).
+ */
+const EMBEDDED_DEFAULTS = {
   NEXT_PUBLIC_SANITY_PROJECT_ID: '',
   SANITY_API_HOST: '',
+  SUPABASE_URL: '',
+  SUPABASE_ANON_KEY: '',
 }
 
 const BUILDS = {
   /** The site on the bundled NDJSON dataset: what a fresh clone serves. */
   site: {
     distDir: '.next-test',
-    env: { ...BUNDLED_CONTENT },
+    env: { ...EMBEDDED_DEFAULTS },
   },
 }
 

@@ -10,6 +10,7 @@
 // CommonJS on purpose: Playwright's config loader requires it, and scripts/test.mjs imports it.
 
 'use strict'
+/* eslint-disable @typescript-eslint/no-require-imports -- a CommonJS module */
 
 const { spawnSync } = require('node:child_process')
 const { existsSync } = require('node:fs')

@@ -102,17 +102,26 @@ try {
     nomewpp: row.nomewpp,
     telefone: row.telefone,
     atendimento_ia: row.atendimento_ia,
-    chatMessage: row.user_message == null ? null : { createdAt: iso(row.message_created_at), user_message: row.user_message },
+    chatMessage:
+      row.user_message == null
+        ? null
+        : { createdAt: iso(row.message_created_at), user_message: row.user_message },
   }))
 
   if (values.json) {
     console.log(JSON.stringify(requests, null, 2))
   } else if (requests.length === 0) {
-    console.log(missing ? `No demo requests yet (${source} has none).` : `No demo requests in ${source}.`)
+    console.log(
+      missing ? `No demo requests yet (${source} has none).` : `No demo requests in ${source}.`,
+    )
   } else {
-    console.log(`${requests.length} demo request${requests.length === 1 ? '' : 's'} from ${source}, newest first:\n`)
+    console.log(
+      `${requests.length} demo request${requests.length === 1 ? '' : 's'} from ${source}, newest first:\n`,
+    )
     for (const request of requests) {
-      console.log(`${request.createdAt}  ${request.nomewpp}  ${request.telefone ?? '(sem telefone)'}`)
+      console.log(
+        `${request.createdAt}  ${request.nomewpp}  ${request.telefone ?? '(sem telefone)'}`,
+      )
       console.log(`  dados_cliente.atendimento_ia: ${request.atendimento_ia}`)
       console.log(
         request.chatMessage

@@ -28,7 +28,12 @@ function run(command, args, env = {}) {
     child.on('error', reject)
     child.on('exit', (code, signal) => {
       if (code === 0) resolve()
-      else reject(new Error(`${path.basename(command)} ${args.join(' ')} failed (${signal ?? `exit ${code}`}).`))
+      else
+        reject(
+          new Error(
+            `${path.basename(command)} ${args.join(' ')} failed (${signal ?? `exit ${code}`}).`,
+          ),
+        )
     })
   })
 }

@@ -6,16 +6,15 @@ import { ATTRIBUTION_KEYS, composeLeadRecord, type Attribution } from '@/lib/lea
 import { getLeadStore } from '@/lib/leads'
 import { clientIpFrom } from '@/lib/security/client-ip'
 import { takeDemoRequestToken } from '@/lib/security/rate-limit'
+import { demoRequestSchema, type DemoRequestInput } from '@/lib/validations/demo-request'
 import {
   DEMO_REQUEST_FIELDS,
-  demoRequestSchema,
   HONEYPOT_FIELD,
   MIN_FILL_MS,
   STARTED_AT_FIELD,
   type DemoRequestField,
-  type DemoRequestInput,
   type DemoRequestState,
-} from '@/lib/validations/demo-request'
+} from '@/lib/validations/demo-request-fields'
 
 // Generous caps before validation, so a hostile multi-megabyte field is cut, not parsed whole.
 const RAW_FIELD_CAP = 5000

@@ -1,4 +1,5 @@
-import { FLEET_SIZE_LABELS, loadPhoneParser, type DemoRequest } from '@/lib/validations/demo-request'
+import { loadPhoneParser, type DemoRequest } from '@/lib/validations/demo-request'
+import { FLEET_SIZE_LABELS } from '@/lib/validations/demo-request-fields'
 
 import type { LeadRecord } from './types'
 

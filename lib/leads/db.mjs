@@ -30,10 +30,17 @@ export function defaultMigrationsDir() {
  * @returns {Promise<Migration[]>}
  */
 export async function readMigrations(dir = defaultMigrationsDir()) {
-  const names = (await fsp.readdir(dir)).filter((name) => name.endsWith('.sql')).sort()
+  // turbopackIgnore: the folder is read at run time from the project root (`next start` runs
+  // there); without it Next's file tracing would pull the whole project into the server output.
+  const names = (await fsp.readdir(/* turbopackIgnore: true */ dir))
+    .filter((name) => name.endsWith('.sql'))
+    .sort()
   if (names.length === 0) throw new Error(`No .sql migrations in ${dir}.`)
   return Promise.all(
-    names.map(async (name) => ({ name, sql: await fsp.readFile(path.join(dir, name), 'utf8') })),
+    names.map(async (name) => ({
+      name,
+      sql: await fsp.readFile(path.join(/* turbopackIgnore: true */ dir, name), 'utf8'),
+    })),
   )
 }
 
@@ -49,7 +56,8 @@ export async function applyMigrations(db, dir) {
   const migrations = await readMigrations(dir)
   return db.transaction(async (tx) => {
     // Two processes migrating one PostgreSQL database at once queue here.
-    if (db.kind === 'postgres') await tx.query(`select pg_advisory_xact_lock(hashtext('lead_store.migrations'))`)
+    if (db.kind === 'postgres')
+      await tx.query(`select pg_advisory_xact_lock(hashtext('lead_store.migrations'))`)
     await tx.exec(`
       create schema if not exists lead_store;
       create table if not exists lead_store.migrations (
@@ -58,7 +66,9 @@ export async function applyMigrations(db, dir) {
       );
     `)
     const done = new Set(
-      (await tx.query('select name from lead_store.migrations')).rows.map((row) => String(row.name)),
+      (await tx.query('select name from lead_store.migrations')).rows.map((row) =>
+        String(row.name),
+      ),
     )
     /** @type {string[]} */
     const applied = []
@@ -74,7 +84,9 @@ export async function applyMigrations(db, dir) {
 
 // Folders this process holds, on globalThis so that modules evaluated twice (`next dev` reloads)
 // still see one set.
-const globalForLocks = /** @type {typeof globalThis & { __vigiaLeadStoreLocks?: Set<string> }} */ (globalThis)
+const globalForLocks = /** @type {typeof globalThis & { __vigiaLeadStoreLocks?: Set<string> }} */ (
+  globalThis
+)
 const heldLocks = (globalForLocks.__vigiaLeadStoreLocks ??= new Set())
 
 /**
@@ -182,7 +194,20 @@ export async function openPglite(dataDir) {
  */
 export async function openPostgres(connectionString) {
   const { default: pg } = await import('pg')
-  const pool = new pg.Pool({ connectionString, max: 4 })
+  const pool = new pg.Pool({
+    connectionString,
+    max: 4,
+    // bigint ids as numbers, as PGlite and PostgREST give them, while they fit.
+    types: {
+      getTypeParser: (oid, format) =>
+        oid === pg.types.builtins.INT8
+          ? (/** @type {string} */ value) => {
+              const number = Number(value)
+              return Number.isSafeInteger(number) ? number : value
+            }
+          : pg.types.getTypeParser(oid, format),
+    },
+  })
   // An idle client losing its server must not crash the process; the next query reports it.
   pool.on('error', () => {})
   /** @param {{ query: (sql: string, params?: unknown[]) => Promise<{ rows: any[] }> }} target @returns {Queryable} */

@@ -102,7 +102,12 @@ export function createEmbeddedLeadStore(options: EmbeddedLeadStoreOptions): Embe
         db,
         'chat_messages',
         'insert into public.chat_messages (nomewpp, phone, user_message, message_type) values ($1, $2, $3, $4)',
-        [chatMessage.nomewpp, chatMessage.phone, chatMessage.user_message, chatMessage.message_type],
+        [
+          chatMessage.nomewpp,
+          chatMessage.phone,
+          chatMessage.user_message,
+          chatMessage.message_type,
+        ],
       )
       return second ?? { ok: true }
     },

@@ -15,8 +15,7 @@ export type LeadRecord = {
  * one of 'timeout', 'network', 'store_unavailable', 'unexpected'.
  */
 export type LeadWriteResult =
-  | { ok: true }
-  | { ok: false; step: 'dados_cliente' | 'chat_messages'; code: string }
+  { ok: true } | { ok: false; step: 'dados_cliente' | 'chat_messages'; code: string }
 
 export type LeadStep = Extract<LeadWriteResult, { ok: false }>['step']
 

@@ -1,7 +1,10 @@
 import { content, expect, gotoHome, section, test } from './fixtures'
 
 test.describe('contact section', () => {
-  test('the WhatsApp button opens a chat with the prefilled greeting in a new tab', async ({ page, context }) => {
+  test('the WhatsApp button opens a chat with the prefilled greeting in a new tab', async ({
+    page,
+    context,
+  }) => {
     await gotoHome(page)
     const link = section(page, 'contato').getByRole('link', { name: /WhatsApp/ })
     await expect(link).toBeVisible()
@@ -36,7 +39,9 @@ test.describe('footer', () => {
     await gotoHome(page)
   })
 
-  test('shows the brand, its tagline and a copyright line with the current year', async ({ page }) => {
+  test('shows the brand, its tagline and a copyright line with the current year', async ({
+    page,
+  }) => {
     const footer = page.getByRole('contentinfo')
     await expect(footer.getByText('Fleet Safety Technology', { exact: true })).toBeVisible()
     const year = new Date().getFullYear()

@@ -12,7 +12,13 @@ export { expect }
 /** Tailwind's md breakpoint: below it the header shows the menu button instead of the navigation. */
 export const MD_BREAKPOINT = 768
 
-export const SECTION_IDS = ['sobre', 'como-funciona', 'tecnologia', 'beneficios', 'contato'] as const
+export const SECTION_IDS = [
+  'sobre',
+  'como-funciona',
+  'tecnologia',
+  'beneficios',
+  'contato',
+] as const
 export type SectionId = (typeof SECTION_IDS)[number]
 
 export const NAV_ENTRIES: ReadonlyArray<{ label: string; id: SectionId }> = [
@@ -59,7 +65,9 @@ function loadBundledContent() {
       whatsappGreeting: required(settings?.contact?.whatsappGreeting, 'WhatsApp greeting'),
     },
     legalLinks: settings?.footer?.legalLinks ?? [],
-    socialPlatforms: (settings?.footer?.socialLinks ?? []).map((link) => required(link.platform, 'social platform')),
+    socialPlatforms: (settings?.footer?.socialLinks ?? []).map((link) =>
+      required(link.platform, 'social platform'),
+    ),
   }
 }
 
@@ -125,7 +133,10 @@ export async function expectLandedOn(page: Page, id: SectionId) {
     const header = document.querySelector('header')
     const box = element.getBoundingClientRect()
     const headerBottom = header ? header.getBoundingClientRect().bottom : 0
-    const probe = document.elementFromPoint(box.left + box.width / 2, box.top + Math.min(box.height / 2, 12))
+    const probe = document.elementFromPoint(
+      box.left + box.width / 2,
+      box.top + Math.min(box.height / 2, 12),
+    )
     return {
       headingTop: Math.round(box.top),
       headerBottom: Math.round(headerBottom),

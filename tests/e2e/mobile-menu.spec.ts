@@ -1,4 +1,12 @@
-import { expect, expectLandedOn, gotoHome, isNarrow, menuButton, NAV_ENTRIES, test } from './fixtures'
+import {
+  expect,
+  expectLandedOn,
+  gotoHome,
+  isNarrow,
+  menuButton,
+  NAV_ENTRIES,
+  test,
+} from './fixtures'
 
 test.describe('mobile menu', () => {
   test.beforeEach(async ({ page }) => {
@@ -26,7 +34,10 @@ test.describe('mobile menu', () => {
     await expect(button).toHaveAttribute('aria-expanded', 'true')
     await expect(button).toHaveAccessibleName('Fechar menu')
     await expect(panel).toBeVisible()
-    await expect(panel.getByRole('link')).toHaveText([...NAV_ENTRIES.map((entry) => entry.label), 'Solicitar Demo'])
+    await expect(panel.getByRole('link')).toHaveText([
+      ...NAV_ENTRIES.map((entry) => entry.label),
+      'Solicitar Demo',
+    ])
 
     await button.click()
     await expect(button).toHaveAttribute('aria-expanded', 'false')

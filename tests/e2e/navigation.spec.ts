@@ -67,7 +67,9 @@ test.describe('navigation lands on its section', () => {
 })
 
 test.describe('header at each width', () => {
-  test('wide screens show the navigation and no menu button; narrow ones the reverse', async ({ page }) => {
+  test('wide screens show the navigation and no menu button; narrow ones the reverse', async ({
+    page,
+  }) => {
     await gotoHome(page)
     const navigation = page.getByRole('navigation', { name: 'Principal' })
     const demo = page.getByRole('banner').getByRole('link', { name: 'Solicitar Demo', exact: true })
@@ -88,14 +90,18 @@ test.describe('smooth scrolling', () => {
   test('is on by default', async ({ page }) => {
     await page.emulateMedia({ reducedMotion: 'no-preference' })
     await page.goto('/')
-    const behavior = await page.evaluate(() => getComputedStyle(document.documentElement).scrollBehavior)
+    const behavior = await page.evaluate(
+      () => getComputedStyle(document.documentElement).scrollBehavior,
+    )
     expect(behavior).toBe('smooth')
   })
 
   test('is off for visitors who prefer reduced motion', async ({ page }) => {
     await page.emulateMedia({ reducedMotion: 'reduce' })
     await page.goto('/')
-    const behavior = await page.evaluate(() => getComputedStyle(document.documentElement).scrollBehavior)
+    const behavior = await page.evaluate(
+      () => getComputedStyle(document.documentElement).scrollBehavior,
+    )
     expect(behavior).toBe('auto')
   })
 })

@@ -25,7 +25,10 @@ test.describe('not-found page', () => {
     await expect(page.getByRole('heading', { level: 1 })).not.toHaveText('404')
   })
 
-  test('logs an error with the missing path to the browser console', async ({ page, consoleErrors }) => {
+  test('logs an error with the missing path to the browser console', async ({
+    page,
+    consoleErrors,
+  }) => {
     const path = MISSING_PATHS[1]!
     await page.goto(path)
     await expect

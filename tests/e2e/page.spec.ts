@@ -22,18 +22,26 @@ test.describe('home page structure', () => {
     for (const id of SECTION_IDS) {
       await expect(page.locator(`[id="${id}"]`), `exactly one #${id}`).toHaveCount(1)
       // Each section is a landmark named by its heading.
-      await expect(page.getByRole('region', { name: content.sectionHeading(id) })).toHaveAttribute('id', id)
+      await expect(page.getByRole('region', { name: content.sectionHeading(id) })).toHaveAttribute(
+        'id',
+        id,
+      )
     }
 
-    const order = await page.evaluate((ids) => {
-      const elements = [
-        document.querySelector('header'),
-        document.querySelector('h1')?.closest('section'),
-        ...ids.map((id) => document.getElementById(id)),
-        document.querySelector('footer'),
-      ]
-      return elements.map((element) => (element ? Math.round(element.getBoundingClientRect().top + window.scrollY) : null))
-    }, [...SECTION_IDS])
+    const order = await page.evaluate(
+      (ids) => {
+        const elements = [
+          document.querySelector('header'),
+          document.querySelector('h1')?.closest('section'),
+          ...ids.map((id) => document.getElementById(id)),
+          document.querySelector('footer'),
+        ]
+        return elements.map((element) =>
+          element ? Math.round(element.getBoundingClientRect().top + window.scrollY) : null,
+        )
+      },
+      [...SECTION_IDS],
+    )
     expect(order).not.toContain(null)
     // The header is fixed at the top; everything else follows in the SPEC's order.
     const [header, ...rest] = order as number[]
@@ -54,7 +62,10 @@ test.describe('home page structure', () => {
 
   test('the hero has its two calls to action and the three statistics', async ({ page }) => {
     const hero = page.getByRole('region', { name: content.headline })
-    await expect(hero.getByRole('link', { name: 'Solicitar Demonstração' })).toHaveAttribute('href', '#contato')
+    await expect(hero.getByRole('link', { name: 'Solicitar Demonstração' })).toHaveAttribute(
+      'href',
+      '#contato',
+    )
     await expect(hero.getByRole('link', { name: 'Como Funciona', exact: true })).toHaveAttribute(
       'href',
       '#como-funciona',
@@ -62,7 +73,9 @@ test.describe('home page structure', () => {
     // Each statistic is a term (its label) with the figure as its first definition.
     await expect(hero.getByRole('term')).toHaveText([/acidentes/i, /monitoramento/i, /LGPD/])
     for (const value of ['90%', '24/7', '100%']) {
-      await expect(hero.getByRole('definition').filter({ hasText: new RegExp(`^${value}$`) })).toBeVisible()
+      await expect(
+        hero.getByRole('definition').filter({ hasText: new RegExp(`^${value}$`) }),
+      ).toBeVisible()
     }
   })
 
@@ -75,12 +88,25 @@ test.describe('home page structure', () => {
 
     const steps = section(page, 'como-funciona').getByRole('list').first().getByRole('listitem')
     await expect(steps).toHaveCount(4)
-    await expect(steps.getByRole('heading', { level: 3 })).toHaveText([/Detecção/, /Análise/, /Ação/, /Resolução/])
+    await expect(steps.getByRole('heading', { level: 3 })).toHaveText([
+      /Detecção/,
+      /Análise/,
+      /Ação/,
+      /Resolução/,
+    ])
 
     const tecnologia = section(page, 'tecnologia')
     await expect(tecnologia.getByRole('article')).toHaveCount(6)
     await expect(tecnologia.getByRole('heading', { name: 'Especificações técnicas' })).toBeVisible()
-    for (const value of ['98,5%', '< 2 s', '99,9%', 'Android 8.0+', 'AES-256', 'TLS 1.3', 'RESTful']) {
+    for (const value of [
+      '98,5%',
+      '< 2 s',
+      '99,9%',
+      'Android 8.0+',
+      'AES-256',
+      'TLS 1.3',
+      'RESTful',
+    ]) {
       await expect(tecnologia.getByRole('definition').filter({ hasText: value })).toHaveCount(1)
     }
 
@@ -103,11 +129,19 @@ test.describe('home page structure', () => {
       'href',
       `mailto:${content.contact.email}`,
     )
-    await expect(contato.getByRole('link', { name: content.contact.phone })).toHaveAttribute('href', /^tel:\+55\d{10,11}$/)
+    await expect(contato.getByRole('link', { name: content.contact.phone })).toHaveAttribute(
+      'href',
+      /^tel:\+55\d{10,11}$/,
+    )
     await expect(contato.getByText(/segunda a sexta.*8h.*18h/i)).toBeVisible()
     await expect(contato.getByText('São José dos Campos, SP')).toBeVisible()
     await expect(contato.getByText(/todo o Brasil/i)).toBeVisible()
-    for (const offer of [/demonstração personalizada/i, /análise de ROI/i, /proposta comercial/i, /suporte técnico/i]) {
+    for (const offer of [
+      /demonstração personalizada/i,
+      /análise de ROI/i,
+      /proposta comercial/i,
+      /suporte técnico/i,
+    ]) {
       await expect(contato.getByRole('listitem').filter({ hasText: offer })).toHaveCount(1)
     }
   })
@@ -121,9 +155,14 @@ test.describe('home page structure', () => {
   })
 })
 
-test('the home page loads without console errors or failed requests', async ({ page, consoleErrors }) => {
+test('the home page loads without console errors or failed requests', async ({
+  page,
+  consoleErrors,
+}) => {
   const failed: string[] = []
-  page.on('requestfailed', (request) => failed.push(`${request.url()}: ${request.failure()?.errorText}`))
+  page.on('requestfailed', (request) =>
+    failed.push(`${request.url()}: ${request.failure()?.errorText}`),
+  )
   page.on('response', (response) => {
     if (response.status() >= 400) failed.push(`${response.url()}: HTTP ${response.status()}`)
   })

@@ -56,7 +56,11 @@ import { evaluate, parse } from 'groq-js'
 const DEFAULT_TOKEN = 'test-read-token'
 const QUERY_PATH = /^\/v(?:X|\d{4}-\d{2}-\d{2}|1)\/data\/query\/([^/]+)\/?$/
 
-/** Parses an NDJSON export (the format `sanity dataset export` writes and `import` reads). */
+/**
+ * Parses an NDJSON export (the format `sanity dataset export` writes and `import` reads).
+ * @param {string} text
+ * @returns {LakeDocument[]}
+ */
 export function parseNdjson(text) {
   return text
     .split('\n')
@@ -64,6 +68,10 @@ export function parseNdjson(text) {
     .map((line) => JSON.parse(line))
 }
 
+/**
+ * @param {string} file
+ * @returns {LakeDocument[]}
+ */
 export function loadNdjson(file) {
   return parseNdjson(readFileSync(file, 'utf8'))
 }
@@ -120,14 +128,21 @@ function applyMutations(store, mutations) {
   const results = []
   for (const mutation of mutations) {
     const [operation, body] = Object.entries(mutation)[0] ?? []
-    if (operation === 'createOrReplace' || operation === 'createIfNotExists' || operation === 'create') {
+    if (
+      operation === 'createOrReplace' ||
+      operation === 'createIfNotExists' ||
+      operation === 'create'
+    ) {
       if (!body?._id || !body?._type) throw new Error(`${operation} needs _id and _type`)
       if (operation !== 'createOrReplace' && store.has(body._id)) {
         if (operation === 'create') throw new Error(`Document "${body._id}" already exists`)
         results.push({ id: body._id, operation: 'none' })
         continue
       }
-      store.set(body._id, structuredClone({ ...body, _updatedAt: body._updatedAt ?? new Date().toISOString() }))
+      store.set(
+        body._id,
+        structuredClone({ ...body, _updatedAt: body._updatedAt ?? new Date().toISOString() }),
+      )
       results.push({ id: body._id, operation: 'create' })
     } else if (operation === 'delete') {
       store.delete(body?.id)
@@ -149,7 +164,8 @@ function applyMutations(store, mutations) {
 function send(res, status, body) {
   const text = typeof body === 'string' ? body : JSON.stringify(body)
   res.writeHead(status, {
-    'content-type': typeof body === 'string' ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8',
+    'content-type':
+      typeof body === 'string' ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8',
     'access-control-allow-origin': '*',
   })
   res.end(text)
@@ -163,8 +179,21 @@ async function readBody(req) {
 }
 
 /**
+ * @typedef {{ _id: string, _type: string, [field: string]: unknown }} LakeDocument
+ * @typedef {{
+ *   documents?: LakeDocument[],
+ *   port?: number,
+ *   host?: string,
+ *   dataset?: string,
+ *   token?: string,
+ *   log?: (line: string) => void,
+ * }} LakeOptions
+ */
+
+/**
  * Starts the double. `documents` is the initial dataset (published and drafts.* together);
  * `port: 0` picks a free port.
+ * @param {LakeOptions} [options]
  */
 export async function startContentLakeDouble({
   documents = [],
@@ -181,7 +210,9 @@ export async function startContentLakeDouble({
   async function handleQuery(req, res, url, datasetName) {
     const started = performance.now()
     const authHeader = req.headers.authorization
-    const bearer = authHeader?.startsWith('Bearer ') ? authHeader.slice('Bearer '.length) : undefined
+    const bearer = authHeader?.startsWith('Bearer ')
+      ? authHeader.slice('Bearer '.length)
+      : undefined
     const perspective = url.searchParams.get('perspective') ?? undefined
 
     let query = url.searchParams.get('query') ?? undefined
@@ -205,7 +236,11 @@ export async function startContentLakeDouble({
     })
 
     if (bearer !== undefined && bearer !== token) {
-      return send(res, 401, { error: 'Unauthorized', message: 'Session not found', statusCode: 401 })
+      return send(res, 401, {
+        error: 'Unauthorized',
+        message: 'Session not found',
+        statusCode: 401,
+      })
     }
     if (datasetName !== dataset) {
       return send(res, 404, {
@@ -215,7 +250,9 @@ export async function startContentLakeDouble({
       })
     }
     if (!query) {
-      return send(res, 400, { error: { description: 'Missing "query" parameter', type: 'queryParseError' } })
+      return send(res, 400, {
+        error: { description: 'Missing "query" parameter', type: 'queryParseError' },
+      })
     }
 
     let tree
@@ -250,7 +287,8 @@ export async function startContentLakeDouble({
       }
       if (url.pathname === '/__mutate' && req.method === 'POST') {
         const { mutations } = await readBody(req)
-        if (!Array.isArray(mutations)) return send(res, 400, { error: 'Body must be {"mutations": [...]}' })
+        if (!Array.isArray(mutations))
+          return send(res, 400, { error: 'Body must be {"mutations": [...]}' })
         try {
           return send(res, 200, { results: applyMutations(store, mutations) })
         } catch (error) {
@@ -303,7 +341,8 @@ function parseArgs(argv) {
   return options
 }
 
-const isMain = process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href
+const isMain =
+  process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href
 
 if (isMain) {
   const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
@@ -317,7 +356,8 @@ if (isMain) {
     const doc = documents
       .filter((candidate) => target.startsWith(`${candidate._id}.`))
       .sort((a, b) => b._id.length - a._id.length)[0]
-    if (!doc) throw new Error(`--set "${assignment}": expected <existing document id>.<path>=<value>`)
+    if (!doc)
+      throw new Error(`--set "${assignment}": expected <existing document id>.<path>=<value>`)
     setPath(doc, target.slice(doc._id.length + 1), assignment.slice(eq + 1))
   }
   const lake = await startContentLakeDouble({

@@ -77,7 +77,12 @@ export function statusForSqlState(code) {
   const prefix = code.slice(0, 2)
   if (prefix === '08' || prefix === '53') return 503
   if (prefix === '0L' || prefix === '0P' || prefix === '28') return 403
-  if (['09', '25', '2D', '38', '39', '3B', '40', '55', '57', '58', 'F0', 'HV', 'P0', 'XX'].includes(prefix)) return 500
+  if (
+    ['09', '25', '2D', '38', '39', '3B', '40', '55', '57', '58', 'F0', 'HV', 'P0', 'XX'].includes(
+      prefix,
+    )
+  )
+    return 500
   return 400
 }
 
@@ -88,7 +93,7 @@ function quoteIdent(name) {
 
 /**
  * @param {{ port?: number, host?: string, anonKey?: string, databaseUrl?: string, pgliteDir?: string,
- *   migrationsDir?: string, log?: (line: string) => void }} [options]
+ *   migrationsDir?: string }} [options]
  */
 export async function startPostgrestDouble(options = {}) {
   const {
@@ -143,8 +148,10 @@ export async function startPostgrestDouble(options = {}) {
   function setControl(next) {
     const mode = next.mode ?? null
     const failTable = next.failTable ?? null
-    if (mode !== null && !['error', '500', 'hang'].includes(mode)) throw new Error(`Unknown mode ${mode}`)
-    if (failTable !== null && typeof failTable !== 'string') throw new Error('failTable must be a table name')
+    if (mode !== null && !['error', '500', 'hang'].includes(mode))
+      throw new Error(`Unknown mode ${mode}`)
+    if (failTable !== null && typeof failTable !== 'string')
+      throw new Error('failTable must be a table name')
     control =
       mode === null || failTable === null
         ? { failTable: null, mode: null }
@@ -159,7 +166,8 @@ export async function startPostgrestDouble(options = {}) {
 
   const server = http.createServer((req, res) => {
     handle(req, res).catch((error) => {
-      if (!res.headersSent) sendJson(res, 500, pgrstError('PGRST000', String(error?.message ?? error)))
+      if (!res.headersSent)
+        sendJson(res, 500, pgrstError('PGRST000', String(error?.message ?? error)))
       else res.destroy()
     })
   })
@@ -211,22 +219,35 @@ export async function startPostgrestDouble(options = {}) {
       })
     }
     if (authorization !== `Bearer ${anonKey}`) {
-      return answer(401, 'unauthorized', pgrstError('PGRST301', 'No suitable key or wrong key type'))
+      return answer(
+        401,
+        'unauthorized',
+        pgrstError('PGRST301', 'No suitable key or wrong key type'),
+      )
     }
     if (req.method === 'GET') return select(table, url, answer)
     if (req.method !== 'POST') {
-      return answer(405, 'bad-request', pgrstError('PGRST117', `Unsupported HTTP method: ${req.method}`))
+      return answer(
+        405,
+        'bad-request',
+        pgrstError('PGRST117', `Unsupported HTTP method: ${req.method}`),
+      )
     }
     const profile = header(req, 'content-profile')
     if (profile !== null && profile !== 'public') {
-      return answer(406, 'bad-request', pgrstError('PGRST106', 'The schema must be one of the following: public'))
+      return answer(
+        406,
+        'bad-request',
+        pgrstError('PGRST106', 'The schema must be one of the following: public'),
+      )
     }
     if (!(header(req, 'content-type') ?? '').startsWith('application/json')) {
       return answer(415, 'bad-request', pgrstError('PGRST107', 'The Content-Type is not supported'))
     }
 
     const raw = await readBody(req)
-    if (raw === null) return answer(413, 'bad-request', pgrstError('PGRST102', 'Request body too large'))
+    if (raw === null)
+      return answer(413, 'bad-request', pgrstError('PGRST102', 'Request body too large'))
 
     if (control.mode !== null && control.failTable === table) {
       if (control.mode === 'hang') {
@@ -256,7 +277,11 @@ export async function startPostgrestDouble(options = {}) {
       return answer(400, 'bad-request', pgrstError('PGRST102', 'Empty or invalid json'))
     }
     const records = Array.isArray(body) ? body : [body]
-    if (records.some((record) => record === null || typeof record !== 'object' || Array.isArray(record))) {
+    if (
+      records.some(
+        (record) => record === null || typeof record !== 'object' || Array.isArray(record),
+      )
+    ) {
       return answer(400, 'bad-request', pgrstError('PGRST102', 'All object keys must match'))
     }
 
@@ -278,7 +303,10 @@ export async function startPostgrestDouble(options = {}) {
       return answer(
         400,
         'bad-request',
-        pgrstError('PGRST204', `Could not find the '${unknown}' column of '${table}' in the schema cache`),
+        pgrstError(
+          'PGRST204',
+          `Could not find the '${unknown}' column of '${table}' in the schema cache`,
+        ),
       )
     }
     if (records.length === 0 || columns.length === 0) return answer(201, 'inserted')
@@ -307,16 +335,28 @@ export async function startPostgrestDouble(options = {}) {
   async function select(table, url, answer) {
     const known = await tableColumns(table)
     if (known.length === 0) {
-      return answer(404, 'bad-request', pgrstError('PGRST205', `Could not find the table 'public.${table}' in the schema cache`))
+      return answer(
+        404,
+        'bad-request',
+        pgrstError('PGRST205', `Could not find the table 'public.${table}' in the schema cache`),
+      )
     }
     const extra = [...url.searchParams.keys()].find((key) => key !== 'select')
     if (extra !== undefined) {
-      return answer(400, 'bad-request', pgrstError('PGRST100', `The double does not support the query parameter ${extra}`))
+      return answer(
+        400,
+        'bad-request',
+        pgrstError('PGRST100', `The double does not support the query parameter ${extra}`),
+      )
     }
     const wanted = (url.searchParams.get('select') ?? '*').split(',').map((c) => c.trim())
     const unknown = wanted.find((column) => column !== '*' && !known.includes(column))
     if (unknown !== undefined) {
-      return answer(400, 'bad-request', pgrstError('42703', `column ${table}.${unknown} does not exist`))
+      return answer(
+        400,
+        'bad-request',
+        pgrstError('42703', `column ${table}.${unknown} does not exist`),
+      )
     }
     const list = wanted.map((column) => (column === '*' ? '*' : quoteIdent(column))).join(', ')
     try {
@@ -346,7 +386,9 @@ export async function startPostgrestDouble(options = {}) {
     }
     if (name === '__rows' && req.method === 'GET' && arg) {
       const found = await rows(decodeURIComponent(arg))
-      return found === null ? sendJson(res, 404, { message: `No table ${arg}` }) : sendJson(res, 200, found)
+      return found === null
+        ? sendJson(res, 404, { message: `No table ${arg}` })
+        : sendJson(res, 200, found)
     }
     if (name === '__requests' && req.method === 'GET') return sendJson(res, 200, requests)
     if (name === '__reset' && req.method === 'POST') {
@@ -394,8 +436,15 @@ function header(req, name) {
 
 /** PostgREST's JSON for an error PostgreSQL raised. @param {unknown} error */
 function postgresErrorBody(error) {
-  const e = /** @type {{ code?: string, message?: string, detail?: string, hint?: string }} */ (error)
-  return { code: e.code ?? 'XX000', message: e.message ?? 'error', details: e.detail ?? null, hint: e.hint ?? null }
+  const e = /** @type {{ code?: string, message?: string, detail?: string, hint?: string }} */ (
+    error
+  )
+  return {
+    code: e.code ?? 'XX000',
+    message: e.message ?? 'error',
+    details: e.detail ?? null,
+    hint: e.hint ?? null,
+  }
 }
 
 /** @param {string} code @param {string} message */
@@ -409,7 +458,9 @@ function pgrstError(code, message) {
  * @param {unknown} body
  */
 function sendJson(res, status, body) {
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(body))
+  res
+    .writeHead(status, { 'content-type': 'application/json; charset=utf-8' })
+    .end(JSON.stringify(body))
 }
 
 /**
@@ -427,7 +478,8 @@ async function readBody(req) {
   return Buffer.concat(chunks).toString('utf8')
 }
 
-const invokedDirectly = process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href
+const invokedDirectly =
+  process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href
 if (invokedDirectly) {
   const { values } = parseArgs({
     options: {
@@ -451,7 +503,11 @@ if (invokedDirectly) {
     pgliteDir: values['pglite-dir'],
     migrationsDir: values['migrations-dir'],
   })
-  const where = values['database-url'] ? 'PostgreSQL' : values['pglite-dir'] ? `PGlite in ${values['pglite-dir']}` : 'PGlite in memory'
+  const where = values['database-url']
+    ? 'PostgreSQL'
+    : values['pglite-dir']
+      ? `PGlite in ${values['pglite-dir']}`
+      : 'PGlite in memory'
   console.log(`PostgREST double listening on ${double.url} (${where})`)
   const stop = async () => {
     await double.close()

@@ -24,13 +24,16 @@ export async function queryPage(documents: Doc[]) {
 
 /** Every `_ref` anywhere inside a value, with the path it sits at. */
 export function collectReferences(value: unknown, at = ''): Array<{ ref: string; at: string }> {
-  if (Array.isArray(value)) return value.flatMap((item, index) => collectReferences(item, `${at}[${index}]`))
+  if (Array.isArray(value))
+    return value.flatMap((item, index) => collectReferences(item, `${at}[${index}]`))
   if (value === null || typeof value !== 'object') return []
   const record = value as Record<string, unknown>
   const own = typeof record._ref === 'string' ? [{ ref: record._ref, at }] : []
   return [
     ...own,
-    ...Object.entries(record).flatMap(([key, child]) => (key === '_ref' ? [] : collectReferences(child, `${at}.${key}`))),
+    ...Object.entries(record).flatMap(([key, child]) =>
+      key === '_ref' ? [] : collectReferences(child, `${at}.${key}`),
+    ),
   ]
 }
 

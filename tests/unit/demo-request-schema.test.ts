@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest'
 
+import { demoRequestSchema, type DemoRequestInput } from '@/lib/validations/demo-request'
 import {
-  demoRequestSchema,
   EMPTY_DEMO_REQUEST,
   FLEET_SIZES,
   LIMITS,
   MESSAGES,
-  type DemoRequestInput,
-} from '@/lib/validations/demo-request'
+} from '@/lib/validations/demo-request-fields'
 
 const valid: DemoRequestInput = {
   name: 'Maria Souza',
@@ -53,6 +52,11 @@ describe('demo request schema', () => {
     ['company', MESSAGES.companyRequired],
   ] as const)('requires %s, in Portuguese', async (field, message) => {
     expect(await errorsOf({ [field]: '   ' })).toEqual({ [field]: message })
+  })
+
+  it('refuses a name or company with no letter or digit', async () => {
+    expect(await errorsOf({ name: '\u0001\u0002 --' })).toEqual({ name: MESSAGES.nameRequired })
+    expect(await errorsOf({ company: '...' })).toEqual({ company: MESSAGES.companyRequired })
   })
 
   it('bounds name, company, e-mail and message lengths', async () => {

@@ -33,9 +33,10 @@ export function StudioSetup() {
         </h1>
         <p className="mt-4 text-slate-700">
           Nenhum projeto está configurado, então o site está mostrando o conteúdo padrão que vem no
-          repositório, em <code className="font-mono text-sm">sanity/dataset/production.ndjson</code>.
-          Tudo funciona, mas para editar textos e números por aqui é preciso criar um projeto no
-          Sanity, importar esse conteúdo e apontar o site para ele.
+          repositório, em{' '}
+          <code className="font-mono text-sm">sanity/dataset/production.ndjson</code>. Tudo
+          funciona, mas para editar textos e números por aqui é preciso criar um projeto no Sanity,
+          importar esse conteúdo e apontar o site para ele.
         </p>
 
         <ol className="mt-8 space-y-4">
@@ -43,7 +44,9 @@ export function StudioSetup() {
             <p>Na pasta do site (o CLI do Sanity já está instalado com as dependências):</p>
             <Command>{`npx sanity login
 npx sanity projects create "Vigia" --dataset ${dataset} --dataset-visibility public`}</Command>
-            <p className="mt-2">Anote o <strong>project id</strong> que o comando mostra.</p>
+            <p className="mt-2">
+              Anote o <strong>project id</strong> que o comando mostra.
+            </p>
           </Step>
 
           <Step title="2. Importe o conteúdo padrão para o dataset">
@@ -57,8 +60,8 @@ npx sanity projects create "Vigia" --dataset ${dataset} --dataset-visibility pub
             <Command>{`npx sanity cors add http://localhost:3000 --credentials --project-id <project-id>
 npx sanity tokens add "Vigia pré-visualização" --role viewer --project-id <project-id>`}</Command>
             <p className="mt-2">
-              Repita o <code className="font-mono">cors add</code> com o endereço público do site.
-              O token (papel Viewer) é o que o modo rascunho usa para ler rascunhos.
+              Repita o <code className="font-mono">cors add</code> com o endereço público do site. O
+              token (papel Viewer) é o que o modo rascunho usa para ler rascunhos.
             </p>
           </Step>
 

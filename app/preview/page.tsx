@@ -1,0 +1,27 @@
+import type { Metadata } from 'next'
+import { draftMode } from 'next/headers'
+import { redirect } from 'next/navigation'
+
+import HomePage from '../page'
+
+import { DraftModeOverlay } from './draft-mode-overlay'
+
+// The page the Studio's Presentation tool frames: the home page plus Sanity's click-to-edit
+// overlay. A route of its own so the overlay's client code is part of this route's bundle only,
+// never of the public home page's (a client component reachable from "/" ships with "/", even
+// when it does not render).
+export const revalidate = 3600
+
+export const metadata: Metadata = { robots: { index: false, follow: false } }
+
+export default async function PreviewPage() {
+  const { isEnabled } = await draftMode()
+  // Prerendered (draft mode off) this is just a redirect; only editors render the preview.
+  if (!isEnabled) redirect('/')
+  return (
+    <>
+      <HomePage />
+      <DraftModeOverlay />
+    </>
+  )
+}

@@ -1,0 +1,62 @@
+import type { DemoRequestInput } from './demo-request'
+
+// Everything the form needs to render, with no dependencies, so the page's first load does not
+// pull in the validation library (see demo-request.ts).
+
+export const FLEET_SIZES = ['1-10', '11-50', '51-100', '101-500', '500+'] as const
+export type FleetSize = (typeof FLEET_SIZES)[number]
+
+export const FLEET_SIZE_LABELS: Record<FleetSize, string> = {
+  '1-10': '1 a 10 veículos',
+  '11-50': '11 a 50 veículos',
+  '51-100': '51 a 100 veículos',
+  '101-500': '101 a 500 veículos',
+  '500+': 'Mais de 500 veículos',
+}
+
+export const LIMITS = { name: 120, company: 120, email: 254, phone: 30, message: 2000 } as const
+
+export const MESSAGES = {
+  nameRequired: 'Informe seu nome.',
+  nameTooLong: `O nome pode ter no máximo ${LIMITS.name} caracteres.`,
+  emailRequired: 'Informe seu e-mail.',
+  emailInvalid: 'Informe um e-mail válido, como nome@empresa.com.br.',
+  emailTooLong: `O e-mail pode ter no máximo ${LIMITS.email} caracteres.`,
+  companyRequired: 'Informe o nome da empresa.',
+  companyTooLong: `O nome da empresa pode ter no máximo ${LIMITS.company} caracteres.`,
+  phoneInvalid: 'Informe um telefone válido com DDD, como (11) 99999-9999.',
+  fleetSizeInvalid: 'Escolha uma das faixas de tamanho de frota.',
+  messageTooLong: `A mensagem pode ter no máximo ${LIMITS.message} caracteres.`,
+} as const
+
+
+export const EMPTY_DEMO_REQUEST: DemoRequestInput = {
+  name: '',
+  email: '',
+  company: '',
+  phone: '',
+  fleetSize: '',
+  message: '',
+}
+
+export type DemoRequestField = keyof DemoRequestInput
+export const DEMO_REQUEST_FIELDS = Object.keys(EMPTY_DEMO_REQUEST) as DemoRequestField[]
+
+/** What the Server Action answers; `values` lets the form refill itself when JavaScript is off. */
+export type DemoRequestState =
+  | { status: 'idle' }
+  | { status: 'success' }
+  | {
+      status: 'invalid'
+      fieldErrors: Partial<Record<DemoRequestField, string>>
+      values: DemoRequestInput
+    }
+  | { status: 'error'; reason: 'store' | 'rate_limited'; message: string; values: DemoRequestInput }
+
+export const IDLE_STATE: DemoRequestState = { status: 'idle' }
+
+/** Form field names the action reads besides the schema's own. */
+export const HONEYPOT_FIELD = 'website'
+export const STARTED_AT_FIELD = 'startedAt'
+/** A person needs more than this to fill in the form; a script usually does not. */
+export const MIN_FILL_MS = 2000

@@ -1,0 +1,277 @@
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+
+import { expect, test, type APIRequestContext } from '@playwright/test'
+import { encodeSignatureHeader } from '@sanity/webhook'
+
+import { SERVERS } from './servers'
+
+/*
+ * Published edits reach visitors, against a production build whose content comes from the
+ * Content Lake double (tests/support/content-lake-double.mjs) instead of the bundled dataset.
+ *
+ * Runs only in the Playwright project named "lake", which needs:
+ * - the double on LAKE_DOUBLE_URL (default http://127.0.0.1:4010), started before the build with
+ *   `node tests/support/content-lake-double.mjs --port 4010 --set 'claim-accuracy.value=97,3%'`
+ *   so the built page differs from the bundled default;
+ * - a build made while it runs, with NEXT_PUBLIC_SANITY_PROJECT_ID=testproj,
+ *   SANITY_API_HOST=http://127.0.0.1:4010, SANITY_REVALIDATE_SECRET=test-secret and
+ *   SANITY_API_READ_TOKEN=test-read-token, served (`next start`, same env) on LAKE_BASE_URL
+ *   (default http://127.0.0.1:3102);
+ * - the default site server (SERVERS.site: no Sanity project) for the Studio's set-up page.
+ * The tests share the double's state, so they run in order, once.
+ */
+
+const SITE = process.env.LAKE_BASE_URL ?? 'http://127.0.0.1:3102'
+const LAKE = process.env.LAKE_DOUBLE_URL ?? 'http://127.0.0.1:4010'
+const SECRET = process.env.LAKE_REVALIDATE_SECRET ?? 'test-secret'
+
+const LAKE_PROJECT = 'lake'
+const ONLY_IN_LAKE = 'needs the Content Lake build: runs once, in the "lake" project'
+
+const CLAIM_ID = 'claim-accuracy'
+/** The figure as the double serves it from the start (its --set), different from the bundle. */
+const BUILT_FIGURE = '97,3%'
+
+function bundledFigure(): string {
+  const file = path.join(__dirname, '..', '..', 'sanity', 'dataset', 'production.ndjson')
+  const claim = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as { _id: string; value?: string })
+    .find((doc) => doc._id === CLAIM_ID)
+  if (!claim?.value) throw new Error(`The bundled dataset has no ${CLAIM_ID}.`)
+  return claim.value
+}
+
+async function lake(request: APIRequestContext, endpoint: string, data?: unknown) {
+  const response = data
+    ? await request.post(`${LAKE}${endpoint}`, { data })
+    : await request.get(`${LAKE}${endpoint}`)
+  expect(response.ok(), `${endpoint} on the Content Lake double`).toBe(true)
+  return response.json()
+}
+
+const mutate = (request: APIRequestContext, ...mutations: unknown[]) =>
+  lake(request, '/__mutate', { mutations })
+
+const setFigure = (request: APIRequestContext, value: string, id = CLAIM_ID) =>
+  mutate(request, { patch: { id, set: { value } } })
+
+const contentRequests = async (request: APIRequestContext): Promise<number> =>
+  (await lake(request, '/__requests')).count
+
+/** The home page's HTML as a visitor gets it. */
+async function homeHtml(request: APIRequestContext) {
+  const response = await request.get(`${SITE}/`)
+  expect(response.status()).toBe(200)
+  return response.text()
+}
+
+/** POSTs to /api/revalidate the way Sanity's webhook does; `sign: false` leaves the header out. */
+async function webhook(
+  request: APIRequestContext,
+  { secret = SECRET, at = Date.now(), sign = true } = {},
+) {
+  const body = JSON.stringify({ _type: 'claim', _id: CLAIM_ID })
+  const headers: Record<string, string> = { 'content-type': 'application/json' }
+  if (sign) headers['sanity-webhook-signature'] = await encodeSignatureHeader(body, at, secret)
+  return request.post(`${SITE}/api/revalidate`, { data: body, headers })
+}
+
+/** Waits (up to 5 s, the promise to editors) until visitors get `figure`. */
+async function expectFigureWithin5s(request: APIRequestContext, figure: string) {
+  await expect
+    .poll(async () => (await homeHtml(request)).includes(figure), {
+      timeout: 5_000,
+      intervals: [100, 250, 250, 500],
+    })
+    .toBe(true)
+}
+
+test.describe('editing: published edits go live', () => {
+  test.describe.configure({ mode: 'serial' })
+
+  test.beforeAll(async ({ request }, testInfo) => {
+    test.skip(testInfo.project.name !== LAKE_PROJECT, ONLY_IN_LAKE)
+    // The build read the double's initial state; undo whatever an earlier run changed.
+    await lake(request, '/__reset', {})
+  })
+
+  test('the page shows the Content Lake content, not the bundled default', async ({ page }) => {
+    expect(BUILT_FIGURE).not.toBe(bundledFigure())
+    await page.goto(`${SITE}/`)
+    await expect(page.locator('#tecnologia').getByText(BUILT_FIGURE, { exact: true })).toBeVisible()
+    await expect(page.getByText(bundledFigure(), { exact: true })).toHaveCount(0)
+  })
+
+  test('before the webhook, visitors get the cached page without any content request', async ({
+    request,
+  }) => {
+    await setFigure(request, '99,1%')
+    const before = await contentRequests(request)
+    for (let visitor = 0; visitor < 3; visitor++) {
+      const html = await homeHtml(request)
+      expect(html).toContain(BUILT_FIGURE)
+      expect(html).not.toContain('99,1%')
+    }
+    expect(await contentRequests(request)).toBe(before)
+  })
+
+  test('a correctly signed webhook publishes the change within 5 seconds', async ({ request }) => {
+    const before = await contentRequests(request)
+    const response = await webhook(request)
+    expect(response.status()).toBe(200)
+    expect(await response.json()).toMatchObject({ revalidated: ['sanity:claim'] })
+
+    await expectFigureWithin5s(request, '99,1%')
+    expect(await contentRequests(request)).toBeGreaterThan(before)
+
+    // Regenerated once, then cached again: more visitors, no more content requests.
+    const after = await contentRequests(request)
+    for (let visitor = 0; visitor < 3; visitor++) expect(await homeHtml(request)).toContain('99,1%')
+    expect(await contentRequests(request)).toBe(after)
+  })
+
+  test('unsigned, wrongly signed and stale webhooks are refused and change nothing', async ({
+    request,
+  }) => {
+    await setFigure(request, '95,0%')
+    const before = await contentRequests(request)
+
+    const unsigned = await webhook(request, { sign: false })
+    expect(unsigned.status()).toBe(401)
+    const wrong = await webhook(request, { secret: 'not-the-secret' })
+    expect(wrong.status()).toBe(401)
+    const stale = await webhook(request, { at: Date.now() - 6 * 60 * 1000 })
+    expect(stale.status()).toBe(401)
+    expect(await stale.json()).toEqual({ message: 'Stale signature timestamp' })
+
+    // Had any of them revalidated, a load now would regenerate the page with 95,0%.
+    await new Promise((resolve) => setTimeout(resolve, 1_000))
+    for (let visitor = 0; visitor < 2; visitor++) {
+      const html = await homeHtml(request)
+      expect(html).toContain('99,1%')
+      expect(html).not.toContain('95,0%')
+    }
+    expect(await contentRequests(request)).toBe(before)
+  })
+
+  test('a draft-only change is invisible on the public page', async ({ request }) => {
+    await setFigure(request, '96,2%')
+    await mutate(request, {
+      createOrReplace: {
+        _id: `drafts.${CLAIM_ID}`,
+        _type: 'claim',
+        value: '11,1%',
+        label: 'Rascunho',
+      },
+    })
+    expect((await webhook(request)).status()).toBe(200)
+
+    // The page was regenerated (it shows the new published figure), and not from the draft.
+    await expectFigureWithin5s(request, '96,2%')
+    const html = await homeHtml(request)
+    expect(html).not.toContain('11,1%')
+    expect(html).not.toContain('Rascunho')
+  })
+
+  test('draft mode shows an editor the draft, through the Presentation tool route', async ({
+    browser,
+    request,
+  }) => {
+    // What the Presentation tool stores before it opens the preview: a short-lived secret.
+    await mutate(request, {
+      createOrReplace: {
+        _id: 'drafts.sanity-preview-url-secret.e2e',
+        _type: 'sanity.previewUrlSecret',
+        secret: 'e2e-preview-secret',
+        studioUrl: `${SITE}/studio`,
+        _updatedAt: new Date().toISOString(),
+      },
+    })
+
+    const refused = await request.get(
+      `${SITE}/api/draft-mode/enable?sanity-preview-secret=wrong&sanity-preview-pathname=/preview`,
+      { maxRedirects: 0 },
+    )
+    expect(refused.status()).toBe(401)
+
+    const editor = await browser.newContext()
+    try {
+      const page = await editor.newPage()
+      await page.goto(
+        `${SITE}/api/draft-mode/enable?sanity-preview-secret=e2e-preview-secret&sanity-preview-pathname=/preview`,
+      )
+      await expect(page).toHaveURL(`${SITE}/preview`)
+      await expect(page.locator('#tecnologia').getByText('11,1%', { exact: true })).toBeVisible()
+      const exit = page.getByRole('link', { name: 'Modo rascunho: sair' })
+      await expect(exit).toBeVisible()
+
+      // Meanwhile visitors keep the published figure.
+      const html = await homeHtml(request)
+      expect(html).toContain('96,2%')
+      expect(html).not.toContain('11,1%')
+
+      await exit.click()
+      await expect(page).toHaveURL(`${SITE}/`)
+      await expect(page.locator('#tecnologia').getByText('96,2%', { exact: true })).toBeVisible()
+    } finally {
+      await editor.close()
+    }
+
+    // Outside draft mode the preview route is just a way back to the public page.
+    const preview = await request.get(`${SITE}/preview`, { maxRedirects: 0 })
+    expect(preview.status()).toBe(307)
+    expect(preview.headers().location).toMatch(/\/$/)
+  })
+})
+
+test.describe('editing: the Studio', () => {
+  test.beforeEach(({}, testInfo) => {
+    test.skip(testInfo.project.name !== LAKE_PROJECT, ONLY_IN_LAKE)
+  })
+
+  test('/studio serves the Studio when a project is configured', async ({ request }) => {
+    const response = await request.get(`${SITE}/studio`)
+    expect(response.status()).toBe(200)
+    const html = await response.text()
+    expect(html).toContain('<meta name="robots" content="noindex"/>')
+    expect(html).not.toContain('não está conectado')
+  })
+
+  test('/studio explains the set-up when no project is configured', async ({ page }) => {
+    const response = await page.goto(`${SERVERS.site.url}/studio`)
+    expect(response?.status()).toBe(200)
+    await expect(
+      page.getByRole('heading', {
+        level: 1,
+        name: 'O Studio ainda não está conectado a um projeto Sanity',
+      }),
+    ).toBeVisible()
+    await expect(page.getByText('sanity/dataset/production.ndjson').first()).toBeVisible()
+    await expect(page.getByText(/NEXT_PUBLIC_SANITY_PROJECT_ID=/)).toBeVisible()
+    await expect(page.getByText(/npx sanity projects create/)).toBeVisible()
+    await expect(
+      page.getByText(/npx sanity datasets import sanity\/dataset\/production\.ndjson/),
+    ).toBeVisible()
+  })
+
+  for (const [name, origin] of [
+    ['with the Content Lake', SITE],
+    ['on the bundled dataset', SERVERS.site.url],
+  ] as const) {
+    test(`the public page ships no Studio or draft-mode code (${name})`, async ({ request }) => {
+      const html = await (await request.get(`${origin}/`)).text()
+      const scripts = [...html.matchAll(/<script[^>]+src="([^"]+)"/g)].map((match) => match[1]!)
+      expect(scripts.length).toBeGreaterThan(0)
+      for (const src of scripts) {
+        const code = await (await request.get(new URL(src, origin).href)).text()
+        // Names the minifier keeps: the Studio's layout and the draft-mode overlay's export.
+        for (const marker of ['NextStudioLayout', 'VisualEditing', 'sanity-visual-editing']) {
+          expect(code.includes(marker), `${src} contains ${marker}`).toBe(false)
+        }
+      }
+    })
+  }
+})

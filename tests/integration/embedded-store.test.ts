@@ -1,0 +1,144 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+
+import { composeLeadRecord } from '@/lib/leads/compose'
+import { openPglite } from '@/lib/leads/db.mjs'
+import { closeEmbeddedLeadStores, createEmbeddedLeadStore } from '@/lib/leads/embedded-store'
+import { demoRequestSchema } from '@/lib/validations/demo-request'
+
+import { expectNoPersonalData, leadRecord, loggedText, PERSON } from './helpers/records'
+
+let root: string
+
+/** The rows of both tables, read as the owner with the store closed (one PGlite per folder). */
+async function storedRows(dataDir: string) {
+  await closeEmbeddedLeadStores()
+  const db = await openPglite(dataDir)
+  try {
+    const dados = await db.query(
+      'select nomewpp, telefone, atendimento_ia from public.dados_cliente order by id',
+    )
+    const chat = await db.query(
+      'select nomewpp, phone, user_message, message_type from public.chat_messages order by id',
+    )
+    const migrations = await db.query('select name from lead_store.migrations')
+    return { dados: dados.rows, chat: chat.rows, migrations: migrations.rows }
+  } finally {
+    await db.close()
+  }
+}
+
+beforeAll(() => {
+  root = fs.mkdtempSync(path.join(os.tmpdir(), 'embedded-leads-'))
+})
+afterEach(async () => {
+  vi.restoreAllMocks()
+  await closeEmbeddedLeadStores()
+}, 60_000)
+afterAll(() => {
+  fs.rmSync(root, { recursive: true, force: true })
+})
+
+describe('the embedded lead store', () => {
+  it('writes both rows, as SPEC section 7 says, and keeps them across a restart', async () => {
+    const dataDir = path.join(root, 'happy')
+    const record = leadRecord()
+    const store = createEmbeddedLeadStore({ dataDir })
+    expect(store.kind).toBe('embedded')
+    expect(await store.insertLead(record)).toEqual({ ok: true })
+
+    // A restart: the migration is not applied twice, the first row is still there.
+    await closeEmbeddedLeadStores()
+    const again = createEmbeddedLeadStore({ dataDir })
+    expect(
+      await again.insertLead(
+        leadRecord({ dadosCliente: { telefone: null }, chatMessage: { phone: null } }),
+      ),
+    ).toEqual({ ok: true })
+
+    const rows = await storedRows(dataDir)
+    expect(rows.migrations).toEqual([{ name: '20261122000000_demo_requests.sql' }])
+    expect(rows.dados).toEqual([record.dadosCliente, { ...record.dadosCliente, telefone: null }])
+    expect(rows.chat).toEqual([record.chatMessage, { ...record.chatMessage, phone: null }])
+  }, 60_000)
+
+  it('stops at the first insert when it is refused, and logs no personal data', async () => {
+    const dataDir = path.join(root, 'first-fails')
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {})
+    const store = createEmbeddedLeadStore({ dataDir })
+    const result = await store.insertLead(
+      leadRecord({ dadosCliente: { telefone: '(11) 98765-4321' } }),
+    )
+
+    expect(result).toEqual({ ok: false, step: 'dados_cliente', code: '42501' })
+    const rows = await storedRows(dataDir)
+    expect(rows.dados).toEqual([])
+    expect(rows.chat).toEqual([])
+    expect(errors).toHaveBeenCalledTimes(1)
+    expect(loggedText(errors.mock.calls)).toMatch(/step dados_cliente failed with code 42501/)
+    expectNoPersonalData(loggedText(errors.mock.calls))
+  }, 60_000)
+
+  it('keeps the first row when the second insert is refused', async () => {
+    const dataDir = path.join(root, 'second-fails')
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {})
+    const record = leadRecord({
+      chatMessage: { user_message: `${PERSON.message} ${'x'.repeat(4000)}` },
+    })
+    const result = await createEmbeddedLeadStore({ dataDir }).insertLead(record)
+
+    expect(result).toEqual({ ok: false, step: 'chat_messages', code: '42501' })
+    const rows = await storedRows(dataDir)
+    expect(rows.dados).toEqual([record.dadosCliente])
+    expect(rows.chat).toEqual([])
+    expect(loggedText(errors.mock.calls)).toMatch(/step chat_messages failed with code 42501/)
+    expectNoPersonalData(loggedText(errors.mock.calls))
+  }, 60_000)
+
+  it('answers store_unavailable, without throwing, when another live process holds the folder', async () => {
+    const dataDir = path.join(root, 'locked')
+    fs.mkdirSync(dataDir)
+    fs.writeFileSync(`${dataDir}.lock`, String(process.ppid))
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {})
+
+    const result = await createEmbeddedLeadStore({ dataDir }).insertLead(leadRecord())
+
+    expect(result).toEqual({ ok: false, step: 'dados_cliente', code: 'store_unavailable' })
+    expect(loggedText(errors.mock.calls)).toContain(`in use by process ${process.ppid}`)
+    expectNoPersonalData(loggedText(errors.mock.calls))
+    expect(fs.readdirSync(dataDir)).toEqual([])
+  })
+
+  it('stores the longest request the form accepts, composed by compose.ts', async () => {
+    const dataDir = path.join(root, 'longest')
+    const domain = ['a'.repeat(63), 'b'.repeat(63), 'c'.repeat(59), 'com'].join('.')
+    const input = {
+      name: 'N'.repeat(120),
+      email: `${'e'.repeat(254 - domain.length - 1)}@${domain}`,
+      company: 'C'.repeat(120),
+      phone: '(11) 98765-4321',
+      fleetSize: '500+' as const,
+      message: 'M'.repeat(2000),
+    }
+    expect(input.email).toHaveLength(254)
+    const parsed = await demoRequestSchema.safeParseAsync(input)
+    expect(parsed.success).toBe(true)
+    if (!parsed.success) return
+
+    const record = await composeLeadRecord(parsed.data, {
+      utm_source: 's'.repeat(100),
+      utm_medium: 'm'.repeat(100),
+      utm_campaign: 'c'.repeat(100),
+      referrer: `https://${'r'.repeat(300)}`,
+    })
+    expect(record.chatMessage.user_message.length).toBeGreaterThan(3000)
+
+    expect(await createEmbeddedLeadStore({ dataDir }).insertLead(record)).toEqual({ ok: true })
+    const rows = await storedRows(dataDir)
+    expect(rows.dados).toEqual([record.dadosCliente])
+    expect(rows.chat).toEqual([record.chatMessage])
+  }, 60_000)
+})

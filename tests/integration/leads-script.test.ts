@@ -1,0 +1,119 @@
+import { execFile } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { promisify } from 'node:util'
+
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
+
+import { applyMigrations, queryAsAnon } from '@/lib/leads/db.mjs'
+import { closeEmbeddedLeadStores, createEmbeddedLeadStore } from '@/lib/leads/embedded-store'
+import type { LeadRecord } from '@/lib/leads/types'
+
+import { createTestDatabase } from './helpers/database'
+import { leadRecord } from './helpers/records'
+
+const run = promisify(execFile)
+const script = path.resolve('scripts/leads.mjs')
+const root = fs.mkdtempSync(path.join(os.tmpdir(), 'leads-script-'))
+
+function leadsCommand(env: Record<string, string | undefined>, ...args: string[]) {
+  // The script reads DATABASE_URL when set; each case decides.
+  const base = { ...process.env }
+  delete base.DATABASE_URL
+  return run(process.execPath, [script, ...args], { env: { ...base, ...env }, cwd: root })
+}
+
+const older = leadRecord({
+  dadosCliente: { nomewpp: 'Primeira Pessoa', telefone: '5511911112222' },
+  chatMessage: { nomewpp: 'Primeira Pessoa', phone: '5511911112222' },
+})
+const half = leadRecord({ dadosCliente: { nomewpp: 'Segunda Pessoa', telefone: null } })
+const newer = leadRecord({
+  dadosCliente: { nomewpp: 'Terceira Pessoa', telefone: null },
+  chatMessage: { nomewpp: 'Terceira Pessoa', phone: null },
+})
+
+function expectNewestFirst(requests: unknown) {
+  expect(requests).toEqual([
+    expect.objectContaining({
+      nomewpp: 'Terceira Pessoa',
+      telefone: null,
+      chatMessage: expect.objectContaining({ user_message: newer.chatMessage.user_message }),
+    }),
+    // Its second insert failed: listed, and visibly without its chat message.
+    expect.objectContaining({ nomewpp: 'Segunda Pessoa', chatMessage: null }),
+    expect.objectContaining({
+      nomewpp: 'Primeira Pessoa',
+      telefone: '5511911112222',
+      atendimento_ia: older.dadosCliente.atendimento_ia,
+    }),
+  ])
+}
+
+afterEach(async () => {
+  vi.restoreAllMocks()
+  await closeEmbeddedLeadStores()
+}, 60_000)
+afterAll(() => {
+  fs.rmSync(root, { recursive: true, force: true })
+})
+
+describe('npm run leads', () => {
+  it('says so when the embedded store holds nothing yet', async () => {
+    const { stdout } = await leadsCommand({ LEADS_DATA_DIR: path.join(root, 'none') })
+    expect(stdout).toContain('No demo requests yet')
+  })
+
+  it('lists the embedded store newest first, while the store is open in another process', async () => {
+    const dataDir = path.join(root, 'embedded')
+    const store = createEmbeddedLeadStore({ dataDir })
+    vi.spyOn(console, 'error').mockImplementation(() => {})
+    // The middle one's second insert is refused by the policy (its text is too long).
+    const refusedSecond: LeadRecord = {
+      ...half,
+      chatMessage: { ...half.chatMessage, user_message: 'x'.repeat(4001) },
+    }
+    for (const record of [older, refusedSecond, newer]) await store.insertLead(record)
+
+    const { stdout } = await leadsCommand({ LEADS_DATA_DIR: dataDir }, '--json')
+    expectNewestFirst(JSON.parse(stdout))
+
+    const text = await leadsCommand({ LEADS_DATA_DIR: dataDir }, '--limit', '1')
+    expect(text.stdout).toContain('1 demo request from embedded store')
+    expect(text.stdout).toContain('Terceira Pessoa')
+    expect(text.stdout).not.toContain('Primeira Pessoa')
+    // The store still works: the script read a copy and left the folder alone.
+    expect(await store.insertLead(older)).toEqual({ ok: true })
+  }, 120_000)
+
+  it.runIf(process.env.DATABASE_URL)(
+    'lists a PostgreSQL database given by DATABASE_URL',
+    async () => {
+      const database = await createTestDatabase()
+      try {
+        await applyMigrations(database.db)
+        for (const record of [older, half, newer]) {
+          const { dadosCliente: d, chatMessage: c } = record
+          await queryAsAnon(
+            database.db,
+            'insert into public.dados_cliente (nomewpp, telefone, atendimento_ia) values ($1, $2, $3)',
+            [d.nomewpp, d.telefone, d.atendimento_ia],
+          )
+          if (record !== half) {
+            await queryAsAnon(
+              database.db,
+              'insert into public.chat_messages (nomewpp, phone, user_message, message_type) values ($1, $2, $3, $4)',
+              [c.nomewpp, c.phone, c.user_message, c.message_type],
+            )
+          }
+        }
+        const { stdout } = await leadsCommand({ DATABASE_URL: database.url }, '--json')
+        expectNewestFirst(JSON.parse(stdout))
+      } finally {
+        await database.close()
+      }
+    },
+    60_000,
+  )
+})

@@ -1,0 +1,248 @@
+import fs from 'node:fs'
+import path from 'node:path'
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { applyMigrations, queryAsAnon, readMigrations, type Database } from '@/lib/leads/db.mjs'
+
+import { backendLabel, createTestDatabase, sqlStateOf, type TestDatabase } from './helpers/database'
+
+const MIGRATION_SQL = fs.readFileSync(
+  path.resolve('supabase/migrations/20261122000000_demo_requests.sql'),
+  'utf8',
+)
+
+const INSERT_DADOS =
+  'insert into public.dados_cliente (nomewpp, telefone, atendimento_ia) values ($1, $2, $3)'
+const INSERT_CHAT =
+  'insert into public.chat_messages (nomewpp, phone, user_message, message_type) values ($1, $2, $3, $4)'
+
+async function count(db: Database, table: string): Promise<number> {
+  const { rows } = await db.query(`select count(*)::int as n from public.${table}`)
+  return Number(rows[0]?.n)
+}
+
+/** Inserts as anon must pass, reads and changes must be refused, the bounds must hold. */
+function describeAnonRules(setup: () => Database) {
+  it('lets anon insert a demo request into both tables', async () => {
+    const db = setup()
+    const before = [await count(db, 'dados_cliente'), await count(db, 'chat_messages')]
+    await queryAsAnon(db, INSERT_DADOS, ['Ana Souza', '5511999998888', 'Empresa: Frota Sul'])
+    await queryAsAnon(db, INSERT_CHAT, [
+      'Ana Souza',
+      '5511999998888',
+      'Solicitação de demonstração',
+      'contact_form',
+    ])
+    await queryAsAnon(db, INSERT_DADOS, ['Sem Telefone', null, 'Empresa: Frota Norte'])
+    await queryAsAnon(db, INSERT_CHAT, [
+      'Sem Telefone',
+      null,
+      'Solicitação de demonstração',
+      'contact_form',
+    ])
+    expect(await count(db, 'dados_cliente')).toBe(before[0]! + 2)
+    expect(await count(db, 'chat_messages')).toBe(before[1]! + 2)
+  })
+
+  it('admits the longest values the policy allows', async () => {
+    const db = setup()
+    await queryAsAnon(db, INSERT_DADOS, ['n'.repeat(120), '123456789012345', 'a'.repeat(4000)])
+    await queryAsAnon(db, INSERT_CHAT, [
+      'n'.repeat(120),
+      '1234567890',
+      'u'.repeat(4000),
+      'contact_form',
+    ])
+  })
+
+  it.each(['dados_cliente', 'chat_messages'])(
+    'refuses anon reading, changing or deleting %s',
+    async (table) => {
+      const db = setup()
+      const before = await count(db, table)
+      expect(await sqlStateOf(queryAsAnon(db, `select * from public.${table}`))).toBe('42501')
+      expect(await sqlStateOf(queryAsAnon(db, `select count(*) from public.${table}`))).toBe(
+        '42501',
+      )
+      expect(await sqlStateOf(queryAsAnon(db, `update public.${table} set nomewpp = 'x'`))).toBe(
+        '42501',
+      )
+      expect(await sqlStateOf(queryAsAnon(db, `delete from public.${table}`))).toBe('42501')
+      expect(await sqlStateOf(queryAsAnon(db, `truncate public.${table}`))).toBe('42501')
+      expect(await count(db, table)).toBe(before)
+    },
+  )
+
+  it('refuses reading back through insert ... returning', async () => {
+    const db = setup()
+    expect(
+      await sqlStateOf(queryAsAnon(db, `${INSERT_DADOS} returning *`, ['Ana', null, 'Empresa: X'])),
+    ).toBe('42501')
+  })
+
+  it('refuses anon writing columns it was not granted', async () => {
+    const db = setup()
+    expect(
+      await sqlStateOf(
+        queryAsAnon(
+          db,
+          `insert into public.dados_cliente (nomewpp, atendimento_ia, created_at) values ('Ana', 'x', '2000-01-01')`,
+        ),
+      ),
+    ).toBe('42501')
+  })
+
+  const refusedDados: [string, unknown[]][] = [
+    ['a name over 120 characters', ['n'.repeat(121), null, 'x']],
+    ['an empty name', ['', null, 'x']],
+    ['a missing name', [null, null, 'x']],
+    ['a phone with formatting', ['Ana', '(11) 99999-8888', 'x']],
+    ['a phone too short', ['Ana', '123456789', 'x']],
+    ['a phone too long', ['Ana', '1234567890123456', 'x']],
+    ['a combined text over 4000 characters', ['Ana', null, 'a'.repeat(4001)]],
+    ['an empty combined text', ['Ana', null, '']],
+  ]
+  it.each(refusedDados)('refuses a dados_cliente row with %s', async (_, params) => {
+    const db = setup()
+    const before = await count(db, 'dados_cliente')
+    expect(await sqlStateOf(queryAsAnon(db, INSERT_DADOS, params))).toBe('42501')
+    expect(await count(db, 'dados_cliente')).toBe(before)
+  })
+
+  const refusedChat: [string, unknown[]][] = [
+    ['a name over 120 characters', ['n'.repeat(121), null, 'x', 'contact_form']],
+    ['a phone with a plus sign', ['Ana', '+5511999998888', 'x', 'contact_form']],
+    ['a message over 4000 characters', ['Ana', null, 'u'.repeat(4001), 'contact_form']],
+    ['another message_type', ['Ana', null, 'x', 'text']],
+    ['no message_type', ['Ana', null, 'x', null]],
+  ]
+  it.each(refusedChat)('refuses a chat_messages row with %s', async (_, params) => {
+    const db = setup()
+    const before = await count(db, 'chat_messages')
+    expect(await sqlStateOf(queryAsAnon(db, INSERT_CHAT, params))).toBe('42501')
+    expect(await count(db, 'chat_messages')).toBe(before)
+  })
+}
+
+describe(`supabase/migrations on ${backendLabel}`, () => {
+  let t: TestDatabase
+  beforeAll(async () => {
+    t = await createTestDatabase()
+    expect(await applyMigrations(t.db)).toEqual((await readMigrations()).map((m) => m.name))
+  }, 120_000)
+  afterAll(async () => {
+    await t?.close()
+  })
+
+  describeAnonRules(() => t.db)
+
+  it('can be applied again and again without changing anything', async () => {
+    const policies = async () =>
+      (
+        await t.db.query(
+          `select tablename, policyname, permissive, cmd, roles::text, with_check
+           from pg_policies where schemaname = 'public' order by 1, 2`,
+        )
+      ).rows
+    const grants = async () =>
+      (
+        await t.db.query(
+          `select table_name, column_name, privilege_type from information_schema.column_privileges
+           where grantee = 'anon' and table_schema = 'public' order by 1, 2, 3`,
+        )
+      ).rows
+    const before = {
+      policies: await policies(),
+      grants: await grants(),
+      rows: await count(t.db, 'dados_cliente'),
+    }
+    expect(before.policies).toHaveLength(4)
+
+    await t.db.exec(MIGRATION_SQL)
+    await t.db.exec(MIGRATION_SQL)
+    expect(await applyMigrations(t.db)).toEqual([])
+
+    expect(await policies()).toEqual(before.policies)
+    expect(await grants()).toEqual(before.grants)
+    expect(await count(t.db, 'dados_cliente')).toBe(before.rows)
+  })
+})
+
+describe(`supabase/migrations over tables the WhatsApp agent made first, on ${backendLabel}`, () => {
+  let t: TestDatabase
+  beforeAll(async () => {
+    t = await createTestDatabase()
+    // What a WhatsApp agent project might already hold: serial ids, other columns, some of ours
+    // missing, rows, Supabase's default grants to anon and a wide-open policy.
+    await t.db.exec(`
+      do $$ begin
+        if not exists (select from pg_roles where rolname = 'anon') then create role anon nologin; end if;
+      exception when duplicate_object or unique_violation then null; end $$;
+      create table public.dados_cliente (
+        id serial primary key,
+        nomewpp varchar(255),
+        telefone varchar(50),
+        sessionid text default 'x'
+      );
+      create table public.chat_messages (
+        id bigserial primary key,
+        created_at timestamp default now(),
+        phone text,
+        nomewpp text,
+        bot_message text,
+        user_message text,
+        active boolean default true
+      );
+      insert into public.dados_cliente (nomewpp, telefone) values ('Cliente WhatsApp', '5511911112222');
+      insert into public.chat_messages (phone, nomewpp, bot_message, user_message)
+        values ('5511911112222', 'Cliente WhatsApp', 'Olá!', 'Oi');
+      grant all on public.dados_cliente, public.chat_messages to anon;
+      alter table public.dados_cliente enable row level security;
+      create policy "open to everyone" on public.dados_cliente for all to public using (true) with check (true);
+    `)
+    await applyMigrations(t.db)
+  }, 120_000)
+  afterAll(async () => {
+    await t?.close()
+  })
+
+  it('keeps the existing rows and columns and adds the missing ones', async () => {
+    const columns = async (table: string) =>
+      (
+        await t.db.query(
+          `select column_name from information_schema.columns
+           where table_schema = 'public' and table_name = $1`,
+          [table],
+        )
+      ).rows.map((row) => row.column_name)
+    expect(await columns('dados_cliente')).toEqual(
+      expect.arrayContaining([
+        'id',
+        'sessionid',
+        'created_at',
+        'nomewpp',
+        'telefone',
+        'atendimento_ia',
+      ]),
+    )
+    expect(await columns('chat_messages')).toEqual(
+      expect.arrayContaining([
+        'id',
+        'bot_message',
+        'active',
+        'nomewpp',
+        'phone',
+        'user_message',
+        'message_type',
+      ]),
+    )
+    const { rows } = await t.db.query(
+      `select nomewpp, telefone from public.dados_cliente where id = 1`,
+    )
+    expect(rows).toEqual([{ nomewpp: 'Cliente WhatsApp', telefone: '5511911112222' }])
+    expect(await count(t.db, 'chat_messages')).toBe(1)
+  })
+
+  describeAnonRules(() => t.db)
+})

@@ -1,0 +1,268 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import net from 'node:net'
+import path from 'node:path'
+
+import {
+  afterAll,
+  afterEach,
+  beforeAll,
+  beforeEach,
+  describe,
+  expect,
+  it,
+  vi,
+  type MockInstance,
+} from 'vitest'
+
+import { createSupabaseLeadStore } from '@/lib/leads/supabase-store'
+
+import { startPostgrestDouble } from '../support/postgrest-double.mjs'
+import { backendLabel, createTestDatabase, type TestDatabase } from './helpers/database'
+import { expectNoPersonalData, leadRecord, loggedText } from './helpers/records'
+
+type Double = Awaited<ReturnType<typeof startPostgrestDouble>>
+
+/** Talks to the double over HTTP, as the Playwright tests will. */
+async function control(double: Double, path: string, body?: unknown) {
+  const response = await fetch(`${double.url}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  expect(response.ok).toBe(true)
+  return response.json()
+}
+
+describe(`the Supabase lead store, through supabase-js and the PostgREST double on ${backendLabel}`, () => {
+  let database: TestDatabase | undefined
+  let double: Double
+  let errors: MockInstance<typeof console.error>
+
+  const store = (options: { anonKey?: string; timeoutMs?: number; url?: string } = {}) =>
+    createSupabaseLeadStore({
+      url: options.url ?? double.url,
+      anonKey: options.anonKey ?? double.anonKey,
+      timeoutMs: options.timeoutMs ?? 1000,
+    })
+
+  beforeAll(async () => {
+    if (process.env.DATABASE_URL) database = await createTestDatabase()
+    double = await startPostgrestDouble({ port: 0, databaseUrl: database?.url })
+  }, 120_000)
+  afterAll(async () => {
+    await double?.close()
+    await database?.close()
+  })
+  beforeEach(async () => {
+    await control(double, '/__reset', {})
+    errors = vi.spyOn(console, 'error').mockImplementation(() => {})
+  })
+  afterEach(() => {
+    // Whatever happened, the visitor's data stayed out of the log.
+    expectNoPersonalData(loggedText(errors.mock.calls))
+    vi.restoreAllMocks()
+  })
+
+  it('writes both rows with the anon key, as plain inserts (no read back)', async () => {
+    const record = leadRecord()
+    expect(await store().insertLead(record)).toEqual({ ok: true })
+
+    expect(await control(double, '/__rows/dados_cliente')).toEqual([
+      expect.objectContaining({ ...record.dadosCliente, id: 1 }),
+    ])
+    expect(await control(double, '/__rows/chat_messages')).toEqual([
+      expect.objectContaining({ ...record.chatMessage, id: 1 }),
+    ])
+    const requests = await control(double, '/__requests')
+    expect(requests).toEqual([
+      expect.objectContaining({
+        table: 'dados_cliente',
+        method: 'POST',
+        authorized: true,
+        status: 201,
+        outcome: 'inserted',
+      }),
+      expect.objectContaining({
+        table: 'chat_messages',
+        method: 'POST',
+        authorized: true,
+        status: 201,
+        outcome: 'inserted',
+      }),
+    ])
+    for (const request of requests) {
+      expect(request).toMatchObject({ hasApikey: true, hasAuthorization: true, query: '' })
+      expect(request.prefer ?? '').not.toMatch(/return=representation/)
+    }
+    expect(errors).not.toHaveBeenCalled()
+  })
+
+  it('stores a request without a phone with NULL in both tables', async () => {
+    const record = leadRecord({ dadosCliente: { telefone: null }, chatMessage: { phone: null } })
+    expect(await store().insertLead(record)).toEqual({ ok: true })
+    expect(await control(double, '/__rows/dados_cliente')).toEqual([
+      expect.objectContaining({ telefone: null }),
+    ])
+    expect(await control(double, '/__rows/chat_messages')).toEqual([
+      expect.objectContaining({ phone: null }),
+    ])
+  })
+
+  it('reports the database refusing the first insert, and never tries the second', async () => {
+    const result = await store().insertLead(
+      leadRecord({ dadosCliente: { telefone: '+55 11 98765-4321' } }),
+    )
+    expect(result).toEqual({ ok: false, step: 'dados_cliente', code: '42501' })
+    expect((await control(double, '/__requests')).map((r: { table: string }) => r.table)).toEqual([
+      'dados_cliente',
+    ])
+    expect(await control(double, '/__rows/dados_cliente')).toEqual([])
+    expect(loggedText(errors.mock.calls)).toMatch(
+      /supabase store, step dados_cliente failed with code 42501 \(HTTP 401\)/,
+    )
+  })
+
+  it('stops after a failed first insert: the second is never attempted', async () => {
+    await control(double, '/__control', { failTable: 'dados_cliente', mode: 'error' })
+    expect(await store().insertLead(leadRecord())).toEqual({
+      ok: false,
+      step: 'dados_cliente',
+      code: '23514',
+    })
+
+    const requests = await control(double, '/__requests')
+    expect(requests).toEqual([
+      expect.objectContaining({ table: 'dados_cliente', outcome: 'forced-error', status: 400 }),
+    ])
+    expect(await control(double, '/__rows/dados_cliente')).toEqual([])
+    expect(await control(double, '/__rows/chat_messages')).toEqual([])
+    expect(errors).toHaveBeenCalledTimes(1)
+  })
+
+  it('keeps the first row when the second insert fails', async () => {
+    const record = leadRecord()
+    await control(double, '/__control', {
+      failTable: 'chat_messages',
+      mode: 'error',
+      status: 409,
+      code: '23505',
+    })
+    expect(await store().insertLead(record)).toEqual({
+      ok: false,
+      step: 'chat_messages',
+      code: '23505',
+    })
+
+    expect(await control(double, '/__rows/dados_cliente')).toEqual([
+      expect.objectContaining(record.dadosCliente),
+    ])
+    expect(await control(double, '/__rows/chat_messages')).toEqual([])
+    expect(loggedText(errors.mock.calls)).toMatch(
+      /step chat_messages failed with code 23505 \(HTTP 409\)/,
+    )
+  })
+
+  it.each(['dados_cliente', 'chat_messages'] as const)(
+    'maps a 500 without a JSON body on %s to an error',
+    async (table) => {
+      await control(double, '/__control', { failTable: table, mode: '500' })
+      expect(await store().insertLead(leadRecord())).toEqual({
+        ok: false,
+        step: table,
+        code: 'http_500',
+      })
+      expect((await control(double, '/__rows/dados_cliente')).length).toBe(
+        table === 'chat_messages' ? 1 : 0,
+      )
+    },
+  )
+
+  it.each(['dados_cliente', 'chat_messages'] as const)(
+    'gives up on a hanging %s insert when the time budget runs out',
+    async (table) => {
+      await control(double, '/__control', { failTable: table, mode: 'hang' })
+      const started = Date.now()
+      const result = await store({ timeoutMs: 1000 }).insertLead(leadRecord())
+      const elapsed = Date.now() - started
+
+      expect(result).toEqual({ ok: false, step: table, code: 'timeout' })
+      expect(elapsed).toBeGreaterThanOrEqual(900)
+      expect(elapsed).toBeLessThan(3000)
+      const requests = await control(double, '/__requests')
+      expect(requests.at(-1)).toMatchObject({ table, outcome: 'hang' })
+      expect((await control(double, '/__rows/dados_cliente')).length).toBe(
+        table === 'chat_messages' ? 1 : 0,
+      )
+    },
+  )
+
+  it('is refused with a wrong anon key, and stores nothing', async () => {
+    expect(await store({ anonKey: 'not-the-anon-key' }).insertLead(leadRecord())).toEqual({
+      ok: false,
+      step: 'dados_cliente',
+      code: 'http_401',
+    })
+    expect(await control(double, '/__requests')).toEqual([
+      expect.objectContaining({
+        table: 'dados_cliente',
+        authorized: false,
+        status: 401,
+        outcome: 'unauthorized',
+      }),
+    ])
+    expect(await control(double, '/__rows/dados_cliente')).toEqual([])
+  })
+
+  it('reports a network error when nothing listens', async () => {
+    const port = await new Promise<number>((resolve) => {
+      const server = net.createServer().listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as net.AddressInfo
+        server.close(() => resolve(port))
+      })
+    })
+    expect(await store({ url: `http://127.0.0.1:${port}` }).insertLead(leadRecord())).toEqual({
+      ok: false,
+      step: 'dados_cliente',
+      code: 'network',
+    })
+  })
+
+  it('lets the anon key read nothing back through the REST interface', async () => {
+    expect(await store().insertLead(leadRecord())).toEqual({ ok: true })
+    const response = await fetch(`${double.url}/rest/v1/dados_cliente?select=*`, {
+      headers: { apikey: double.anonKey, authorization: `Bearer ${double.anonKey}` },
+    })
+    expect(response.status).toBe(401)
+    expect(await response.json()).toMatchObject({ code: '42501' })
+  })
+})
+
+describe('the PostgREST double as a command', () => {
+  let child: ChildProcess | undefined
+  afterAll(() => {
+    child?.kill('SIGTERM')
+  })
+
+  it('starts from the command line and takes inserts from supabase-js', async () => {
+    const script = path.resolve('tests/support/postgrest-double.mjs')
+    child = spawn(process.execPath, [script, '--port', '0', '--anon-key', 'cli-key'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    const url = await new Promise<string>((resolve, reject) => {
+      let output = ''
+      child!.stdout!.on('data', (chunk: Buffer) => {
+        output += chunk.toString()
+        const match = output.match(/listening on (http:\/\/\S+)/)
+        if (match?.[1]) resolve(match[1])
+      })
+      child!.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()))
+      child!.once('exit', (code) => reject(new Error(`The double exited (${code}): ${output}`)))
+    })
+
+    const record = leadRecord()
+    const result = await createSupabaseLeadStore({ url, anonKey: 'cli-key' }).insertLead(record)
+    expect(result).toEqual({ ok: true })
+    const rows = await (await fetch(`${url}/__rows/chat_messages`)).json()
+    expect(rows).toEqual([expect.objectContaining(record.chatMessage)])
+  }, 60_000)
+})

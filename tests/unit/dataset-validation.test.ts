@@ -1,0 +1,103 @@
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+
+import {
+  createSchema,
+  pathToString,
+  validateDocument,
+  type SanityDocument,
+  type Workspace,
+} from 'sanity'
+import { describe, expect, it } from 'vitest'
+
+import { schemaTypes } from '@/sanity/schema-types'
+
+// The bundled default content must be content an editor could publish: run every document
+// through the same validation the Studio runs before it lets an editor publish.
+
+const DATASET_FILE = path.join(__dirname, '..', '..', 'sanity', 'dataset', 'production.ndjson')
+
+const documents = readFileSync(DATASET_FILE, 'utf8')
+  .split('\n')
+  .filter((line) => line.trim() !== '')
+  .map((line) => JSON.parse(line) as SanityDocument)
+
+// The Studio compiles the schema types the same way (createSchema); a schema error here would
+// make the Studio refuse to start.
+const schema = createSchema({ name: 'default', types: schemaTypes })
+
+// validateDocument reads only the workspace's schema (and i18n, which falls back to English):
+// no client is needed because no rule in these schemas queries the Content Lake.
+const workspace = { schema } as unknown as Workspace
+
+async function errorsOf(
+  document: SanityDocument,
+  existingIds = new Set(documents.map((d) => d._id)),
+) {
+  const markers = await validateDocument({
+    document,
+    workspace,
+    environment: 'cli',
+    // Non-weak references must point at a document that exists, as they would be in the Lake.
+    getDocumentExists: async ({ id }) => existingIds.has(id),
+    getClient: () => {
+      throw new Error('No Content Lake in this test: a validation rule tried to query it.')
+    },
+  })
+  return markers
+    .filter((marker) => marker.level === 'error')
+    .map((marker) => `${document._id} ${pathToString(marker.path)}: ${marker.message}`)
+}
+
+describe('bundled dataset vs the Studio validation rules', () => {
+  it('compiles the schema without errors', () => {
+    const problems = (schema._validation ?? []).flatMap((group) =>
+      group.problems.filter((problem) => problem.severity === 'error'),
+    )
+    expect(problems).toEqual([])
+  })
+
+  it('has a document type in the schema for every document', () => {
+    const unknown = documents.filter((doc) => schema.get(doc._type)?.jsonType !== 'object')
+    expect(unknown.map((doc) => `${doc._id} (${doc._type})`)).toEqual([])
+  })
+
+  it('keeps the singletons under the fixed ids the Studio and the site use', () => {
+    for (const type of ['landingPage', 'siteSettings']) {
+      expect(documents.filter((doc) => doc._type === type).map((doc) => doc._id)).toEqual([type])
+    }
+  })
+
+  it.each(documents.map((doc) => [doc._id, doc] as const))(
+    '%s passes every rule',
+    async (_id, document) => {
+      expect(await errorsOf(document)).toEqual([])
+    },
+  )
+})
+
+describe('the validation this test relies on', () => {
+  const claim = documents.find((doc) => doc._type === 'claim')!
+  const landingPage = documents.find((doc) => doc._id === 'landingPage')!
+
+  it('rejects a figure too long for the layout', async () => {
+    const errors = await errorsOf({ ...claim, value: '98,5% de precisão em todas as rotas' })
+    expect(errors).toEqual([expect.stringMatching(/ value: .*16/)])
+  })
+
+  it('rejects a claim without its label', async () => {
+    expect(await errorsOf({ ...claim, label: undefined })).toEqual([
+      expect.stringContaining(' label: '),
+    ])
+  })
+
+  it('rejects a reference to a claim that does not exist', async () => {
+    const ids = new Set(documents.map((doc) => doc._id))
+    ids.delete('claim-accuracy')
+    const errors = await errorsOf(landingPage, ids)
+    expect(errors.length).toBeGreaterThan(0)
+    expect(errors.join('\n')).toMatch(
+      /tecnologia\.specs\[_key=="[^"]+"\]: Referenced document must be published/,
+    )
+  })
+})

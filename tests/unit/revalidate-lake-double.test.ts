@@ -1,0 +1,94 @@
+import { createClient } from '@sanity/client'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+
+import { startContentLakeDouble } from '../support/content-lake-double.mjs'
+
+// The Content Lake double the revalidation and draft-mode tests build the site against: it must
+// answer @sanity/client the way the real query API does, or those tests prove nothing.
+
+const TOKEN = 'double-token'
+let lake: Awaited<ReturnType<typeof startContentLakeDouble>>
+
+beforeAll(async () => {
+  lake = await startContentLakeDouble({
+    port: 0,
+    token: TOKEN,
+    documents: [
+      { _id: 'claim-a', _type: 'claim', value: '1%', label: 'A' },
+      { _id: 'drafts.claim-a', _type: 'claim', value: '2%', label: 'A' },
+      { _id: 'drafts.claim-new', _type: 'claim', value: '3%', label: 'Nova' },
+    ],
+  })
+})
+afterAll(() => lake.close())
+beforeEach(() => lake.reset())
+
+const client = (options: Parameters<typeof createClient>[0] = {}) =>
+  createClient({
+    projectId: 'testproj',
+    dataset: 'production',
+    apiVersion: '2025-09-01',
+    useCdn: false,
+    apiHost: lake.url,
+    useProjectHostname: false,
+    ...options,
+  })
+
+const values = (docs: Array<{ value: string }>) => docs.map((doc) => doc.value).sort()
+
+describe('content lake double', () => {
+  it('answers a query with parameters, published documents only by default', async () => {
+    const result = await client().fetch('*[_type == $type]{value}', { type: 'claim' })
+    expect(values(result)).toEqual(['1%'])
+  })
+
+  it('overlays drafts over published documents for the drafts perspective with a token', async () => {
+    const result = await client({ token: TOKEN, perspective: 'drafts' }).fetch(
+      '*[_type == "claim"]{_id, value}',
+    )
+    expect(result).toEqual(
+      expect.arrayContaining([
+        { _id: 'claim-a', value: '2%' },
+        { _id: 'claim-new', value: '3%' },
+      ]),
+    )
+    expect(result).toHaveLength(2)
+  })
+
+  it('keeps drafts private: without a token the drafts perspective sees published documents', async () => {
+    const result = await client({ perspective: 'drafts' }).fetch('*[_type == "claim"]{value}')
+    expect(values(result)).toEqual(['1%'])
+  })
+
+  it('refuses a wrong token with 401', async () => {
+    await expect(client({ token: 'nope' }).fetch('*')).rejects.toMatchObject({ statusCode: 401 })
+  })
+
+  it('answers long queries sent by POST', async () => {
+    const padding = ' '.repeat(12_000)
+    const result = await client().fetch(`*[_id == $id]${padding}{value}`, { id: 'claim-a' })
+    expect(result).toEqual([{ value: '1%' }])
+    expect(lake.requests().requests.at(-1)?.method).toBe('POST')
+  })
+
+  it('applies mutations, counts query requests, and resets to the initial dataset', async () => {
+    lake.mutate([{ patch: { id: 'claim-a', set: { value: '9%' } } }])
+    expect(await client().fetch('*[_id == "claim-a"][0].value')).toBe('9%')
+    expect(lake.requests().count).toBe(1)
+
+    const response = await fetch(`${lake.url}/__mutate`, {
+      method: 'POST',
+      body: JSON.stringify({ mutations: [{ delete: { id: 'claim-a' } }] }),
+    })
+    expect(response.status).toBe(200)
+    expect(await client().fetch('count(*)')).toBe(0)
+
+    await fetch(`${lake.url}/__reset`, { method: 'POST' })
+    expect(lake.requests().count).toBe(0)
+    expect(await client().fetch('*[_id == "claim-a"][0].value')).toBe('1%')
+  })
+
+  it('reports a GROQ syntax error as the API does', async () => {
+    await expect(client().fetch('*[')).rejects.toMatchObject({ statusCode: 400 })
+  })
+})

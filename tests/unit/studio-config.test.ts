@@ -1,0 +1,144 @@
+import { createClient } from '@sanity/client'
+import {
+  createMockAuthStore,
+  createWorkspaceFromConfig,
+  type CurrentUser,
+  type DocumentActionComponent,
+  type Workspace,
+} from 'sanity'
+import { createStructureBuilder, type StructureBuilder } from 'sanity/structure'
+import { beforeAll, describe, expect, it } from 'vitest'
+
+import * as studioConfigModule from '@/sanity.config'
+import { structure } from '@/sanity/structure'
+
+// The Studio's configuration, resolved the way the embedded Studio resolves it (a workspace with
+// its tools, templates and document actions), with a signed-in administrator and no network.
+
+const administrator: CurrentUser = {
+  id: 'editor',
+  name: 'Editor',
+  email: 'editor@example.com',
+  role: 'administrator',
+  roles: [{ name: 'administrator', title: 'Administrator' }],
+}
+
+let workspace: Workspace
+
+beforeAll(async () => {
+  const client = createClient({
+    projectId: 'test',
+    dataset: 'production',
+    apiVersion: '2025-09-01',
+    useCdn: false,
+  })
+  workspace = await createWorkspaceFromConfig({
+    ...studioConfigModule.default,
+    projectId: 'test',
+    auth: createMockAuthStore({ client, currentUser: administrator }),
+  })
+}, 60_000)
+
+const source = () => workspace.unstable_sources[0]!
+
+function actionsFor(schemaType: string) {
+  return source()
+    .document.actions({
+      schemaType,
+      documentId: schemaType,
+      schema: source().schema,
+      currentUser: administrator,
+    } as unknown as Parameters<ReturnType<typeof source>['document']['actions']>[0])
+    .map((action: DocumentActionComponent) => action.action)
+}
+
+describe('sanity.config.ts', () => {
+  it('has only a default export (named exports make `sanity schema extract` see no schema)', () => {
+    expect(Object.keys(studioConfigModule)).toEqual(['default'])
+  })
+
+  it('mounts the Studio at /studio with the structure, presentation and Vision tools', () => {
+    expect(workspace.basePath).toBe('/studio')
+    expect(workspace.tools.map((tool) => tool.name).slice(0, 3)).toEqual([
+      'structure',
+      'presentation',
+      'vision',
+    ])
+  })
+
+  it('points the Presentation tool at the site through the draft-mode route', () => {
+    const presentation = workspace.tools.find((tool) => tool.name === 'presentation')
+    expect(presentation?.options).toMatchObject({
+      previewUrl: { initial: '/preview', previewMode: { enable: '/api/draft-mode/enable' } },
+    })
+  })
+
+  it('knows every content type', () => {
+    for (const type of ['landingPage', 'siteSettings', 'claim', 'featureCard', 'market', 'link']) {
+      expect(source().schema.get(type), type).toBeDefined()
+    }
+  })
+})
+
+describe('singletons', () => {
+  it('cannot be created: no template and no "new document" option for them', () => {
+    const templateTypes = source().templates.map((template) => template.schemaType)
+    expect(templateTypes).toContain('claim')
+    expect(templateTypes).not.toContain('landingPage')
+    expect(templateTypes).not.toContain('siteSettings')
+
+    const options = source().document.resolveNewDocumentOptions({ type: 'global' })
+    expect(options.map((option) => option.templateId)).toEqual(['claim'])
+  })
+
+  it('can be published, but not deleted, duplicated or unpublished', () => {
+    for (const type of ['landingPage', 'siteSettings']) {
+      const actions = actionsFor(type)
+      expect(actions, type).toContain('publish')
+      expect(actions, type).not.toContain('delete')
+      expect(actions, type).not.toContain('duplicate')
+      expect(actions, type).not.toContain('unpublish')
+    }
+  })
+
+  it('leaves the other documents their usual actions', () => {
+    expect(actionsFor('claim')).toEqual(expect.arrayContaining(['publish', 'delete', 'duplicate']))
+  })
+})
+
+describe('desk structure', () => {
+  let items: Array<Record<string, unknown>>
+
+  beforeAll(async () => {
+    const S: StructureBuilder = createStructureBuilder({ source: source(), perspectiveStack: [] })
+    // The resolver context is not used by this structure.
+    const root = await structure(S, {} as Parameters<typeof structure>[1])
+    items = (root as ReturnType<StructureBuilder['list']>).serialize()
+      .items as unknown as typeof items
+  })
+
+  it('opens each singleton as its one document, under its fixed id', () => {
+    for (const [index, type] of [
+      [0, 'landingPage'],
+      [1, 'siteSettings'],
+    ] as const) {
+      const item = items[index]!
+      expect(item.id).toBe(type)
+      expect(item.child).toMatchObject({ type: 'document', options: { id: type, type } })
+    }
+  })
+
+  it('lists the claims after the singletons, previewed by value and label', () => {
+    expect(items.map((item) => item.id)).toEqual([
+      'landingPage',
+      'siteSettings',
+      expect.any(String),
+      'claim',
+    ])
+    expect(items[2]!.type).toBe('divider')
+    expect(source().schema.get('claim')?.preview?.select).toEqual({
+      title: 'value',
+      subtitle: 'label',
+    })
+  })
+})
