@@ -5,7 +5,7 @@ import { defineConfig } from '@playwright/test'
 
 import { BUILDS } from './scripts/e2e-builds.cjs'
 import { chromiumLaunchOptions } from './scripts/ensure-browser.cjs'
-import { SERVERS } from './tests/e2e/servers'
+import { POSTGREST_ANON_KEY, SERVERS } from './tests/e2e/servers'
 
 // End-to-end tests run against production builds served by `next start`, never `next dev`.
 // `npm test` (scripts/test.mjs) makes those builds first; `npx playwright test` on its own
@@ -41,6 +41,9 @@ function nextStart(
   }
 }
 
+/** Specs bound to one particular server and its test double; each has a project of its own. */
+const SERVER_BOUND_SPECS = [/demo-request-store\.spec\.ts/]
+
 export default defineConfig({
   testDir: 'tests/e2e',
   fullyParallel: true,
@@ -66,10 +69,12 @@ export default defineConfig({
   projects: [
     {
       name: 'desktop',
+      testIgnore: SERVER_BOUND_SPECS,
       use: { viewport: { width: 1280, height: 800 } },
     },
     {
       name: 'mobile',
+      testIgnore: SERVER_BOUND_SPECS,
       // Below Tailwind's md breakpoint (768 px): the navigation collapses into the menu button.
       use: {
         viewport: { width: 375, height: 812 },
@@ -78,10 +83,36 @@ export default defineConfig({
         hasTouch: true,
       },
     },
+    {
+      // The Supabase path of the demo request: its spec drives one shared PostgREST double, so it
+      // runs once (at 375 px: the form's phone layout), serially, not once per width.
+      name: 'leads',
+      testMatch: /demo-request-store\.spec\.ts/,
+      use: { viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true },
+    },
   ],
 
   // One `next start` per server in tests/e2e/servers.ts, each on its own fixed port.
   // To add one (e.g. the same build with SUPABASE_URL pointed at a PostgREST double, or the
   // Content Lake build), add it to SERVERS and append `nextStart(BUILDS.<build>, SERVERS.<name>.port, {...env})`.
-  webServer: [nextStart(BUILDS.site, SERVERS.site.port)],
+  webServer: [
+    nextStart(BUILDS.site, SERVERS.site.port, {
+      // Its own embedded store, emptied by scripts/test.mjs, never the developer's .data/leads.
+      LEADS_DATA_DIR: '.data/e2e/site',
+    }),
+    {
+      command: `node tests/support/postgrest-double.mjs --host 127.0.0.1 --port ${SERVERS.postgrest.port} --anon-key ${POSTGREST_ANON_KEY}`,
+      url: `${SERVERS.postgrest.url}/__health`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'ignore' as const,
+      stderr: 'pipe' as const,
+    },
+    nextStart(BUILDS.site, SERVERS.leads.port, {
+      SUPABASE_URL: SERVERS.postgrest.url,
+      SUPABASE_ANON_KEY: POSTGREST_ANON_KEY,
+      // Short, so the "backend hangs" test fails over in 2 s (production default: 8 s).
+      SUPABASE_TIMEOUT_MS: '2000',
+    }),
+  ],
 })

@@ -93,7 +93,6 @@ export function DemoForm({ title }: { title?: string | null }) {
   const [sonner, setSonner] = useState<Sonner | null>(null)
   const [toastToShow, setToastToShow] = useState<'success' | 'error' | null>(null)
   const inFlight = useRef(false)
-  const formRef = useRef<HTMLFormElement>(null)
   const thanksRef = useRef<HTMLHeadingElement>(null)
 
   const initialValues = 'values' in serverState ? serverState.values : EMPTY_DEMO_REQUEST
@@ -141,9 +140,10 @@ export function DemoForm({ title }: { title?: string | null }) {
     void loadSonner().then(setSonner)
   }
 
-  const send = handleSubmit(async () => {
-    const form = formRef.current
-    if (!form) return
+  const send = handleSubmit(async (_values, event) => {
+    // The raw form, hidden fields included: the server validates and trims it again.
+    const form = event?.target
+    if (!(form instanceof HTMLFormElement)) return
     setPending(true)
     setFailure(null)
     warmUp()
@@ -196,8 +196,8 @@ export function DemoForm({ title }: { title?: string | null }) {
             Obrigado pelo seu interesse!
           </h3>
           <p className="mx-auto mt-3 max-w-md text-slate-600">
-            Recebemos sua solicitação. Nossa equipe entrará em contato em até 24 horas para
-            agendar a sua demonstração.
+            Recebemos sua solicitação. Nossa equipe entrará em contato em até 24 horas para agendar
+            a sua demonstração.
           </p>
           {/* A link so that it also works without JavaScript (a fresh page shows the form). */}
           <ButtonLink
@@ -213,7 +213,6 @@ export function DemoForm({ title }: { title?: string | null }) {
         </div>
       ) : (
         <form
-          ref={formRef}
           action={formAction}
           onSubmit={(event) => {
             // A second click while the first is still validating or sending does nothing.
@@ -287,7 +286,10 @@ export function DemoForm({ title }: { title?: string | null }) {
           </div>
 
           <Field id="demo-fleet-size" label="Tamanho da frota" error={errorOf('fleetSize')}>
-            <Select {...fieldA11y('demo-fleet-size', errorOf('fleetSize'))} {...register('fleetSize')}>
+            <Select
+              {...fieldA11y('demo-fleet-size', errorOf('fleetSize'))}
+              {...register('fleetSize')}
+            >
               <option value="">Selecione...</option>
               {FLEET_SIZES.map((size) => (
                 <option key={size} value={size}>
@@ -310,7 +312,14 @@ export function DemoForm({ title }: { title?: string | null }) {
           {/* Honeypot: invisible to people and to assistive technology, tempting to bots. */}
           <div aria-hidden="true" className="absolute -left-[9999px] h-px w-px overflow-hidden">
             <label htmlFor="demo-website">Site</label>
-            <input id="demo-website" name={HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
+            <input
+              id="demo-website"
+              name={HONEYPOT_FIELD}
+              type="text"
+              tabIndex={-1}
+              autoComplete="off"
+              defaultValue=""
+            />
           </div>
           <input type="hidden" name={STARTED_AT_FIELD} value={startedAt} />
           {Object.entries(attribution).map(([key, value]) => (
@@ -323,7 +332,13 @@ export function DemoForm({ title }: { title?: string | null }) {
             </p>
           ) : null}
 
-          <Button type="submit" size="lg" className="w-full" disabled={pending} aria-disabled={pending}>
+          <Button
+            type="submit"
+            size="lg"
+            className="w-full"
+            disabled={pending}
+            aria-disabled={pending}
+          >
             {pending ? (
               <>
                 <LoaderCircle aria-hidden="true" className="animate-spin" />

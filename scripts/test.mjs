@@ -76,7 +76,14 @@ const steps = [
         run(bin('next'), ['build'], { ...build.env, NEXT_DIST_DIR: build.distDir }),
       ),
   ]),
-  ['End-to-end tests (Playwright)', () => run(bin('playwright'), ['test', ...playwrightArgs])],
+  [
+    'End-to-end tests (Playwright)',
+    () => {
+      // The test servers' own embedded lead stores start empty on every run.
+      rmSync(path.join(root, '.data', 'e2e'), { recursive: true, force: true })
+      return run(bin('playwright'), ['test', ...playwrightArgs])
+    },
+  ],
 ]
 
 const started = Date.now()

@@ -10,7 +10,7 @@ export function Hero({ hero }: { hero: LandingPage['hero'] }) {
   return (
     <section
       id="inicio"
-      aria-labelledby="inicio-titulo"
+      aria-labelledby={hero?.headline ? 'inicio-titulo' : undefined}
       className="relative overflow-hidden bg-navy-950 pt-header text-white"
     >
       {/* Decorative glow; pure CSS so it costs no request and no layout shift. */}
@@ -25,12 +25,14 @@ export function Hero({ hero }: { hero: LandingPage['hero'] }) {
               {hero.eyebrow}
             </p>
           ) : null}
-          <h1
-            id="inicio-titulo"
-            className="mt-5 text-4xl leading-tight font-extrabold tracking-tight text-balance sm:text-5xl lg:text-6xl"
-          >
-            {hero?.headline}
-          </h1>
+          {hero?.headline ? (
+            <h1
+              id="inicio-titulo"
+              className="mt-5 text-4xl leading-tight font-extrabold tracking-tight text-balance sm:text-5xl lg:text-6xl"
+            >
+              {hero.headline}
+            </h1>
+          ) : null}
           {hero?.description ? (
             <p className="mt-6 max-w-2xl text-lg text-pretty text-slate-300 sm:text-xl">
               {hero.description}

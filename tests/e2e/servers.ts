@@ -10,4 +10,11 @@ function server(offset: number) {
 export const SERVERS = {
   /** The site on the bundled dataset (BUILDS.site): the default baseURL of every test. */
   site: server(0),
+  /** The same build with leads going to Supabase, i.e. to the PostgREST double below. */
+  leads: server(1),
+  /** tests/support/postgrest-double.mjs: Supabase's REST interface over a migrated PGlite. */
+  postgrest: server(50),
 }
+
+/** The anon key the double accepts and the `leads` server sends. */
+export const POSTGREST_ANON_KEY = 'test-anon-key'

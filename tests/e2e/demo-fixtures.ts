@@ -1,0 +1,145 @@
+import { randomInt } from 'node:crypto'
+
+import type { Locator, Page } from '@playwright/test'
+
+import { expect, test as base } from './fixtures'
+import { SERVERS } from './servers'
+
+/** SPEC section 8, word for word. */
+export const TOAST = {
+  successTitle: 'Solicitação enviada com sucesso!',
+  successDescription: 'Nossa equipe entrará em contato em até 24 horas.',
+  errorTitle: 'Erro ao enviar solicitação',
+  errorDescription: 'Tente novamente ou entre em contato pelo WhatsApp.',
+}
+
+export const VALID = {
+  name: 'Maria Souza',
+  email: 'maria@transportadora.com.br',
+  company: 'Transportadora Horizonte',
+  phone: '(11) 99999-8888',
+  fleetSize: '51-100',
+  message: 'Temos 80 caminhões rodando à noite.',
+}
+
+export type DemoValues = typeof VALID
+
+/** The server action refuses (silently) a form sent faster than a person could fill it. */
+const MIN_FILL_MS = 2000
+
+export function demoForm(page: Page): Locator {
+  return page.getByRole('form', { name: 'Solicitar demonstração' })
+}
+
+export function field(page: Page, name: keyof DemoValues): Locator {
+  const form = demoForm(page)
+  const labels: Record<keyof DemoValues, string | RegExp> = {
+    name: /^Nome/,
+    email: /^E-mail/,
+    company: /^Empresa/,
+    phone: /^Telefone/,
+    fleetSize: /^Tamanho da frota/,
+    message: /^Mensagem/,
+  }
+  return form.getByLabel(labels[name])
+}
+
+export function submitButton(page: Page): Locator {
+  return demoForm(page).getByRole('button', { name: /Solicitar Demonstração|Enviando/ })
+}
+
+/** The form is hydrated once React has switched off the browser's own validation bubbles. */
+export async function openDemoForm(page: Page, path = '/') {
+  await page.goto(`${path}#contato`)
+  await expect(demoForm(page)).toHaveAttribute('novalidate', '')
+  return Date.now()
+}
+
+export async function fillDemoForm(page: Page, values: Partial<DemoValues> = VALID) {
+  for (const [key, value] of Object.entries(values) as Array<[keyof DemoValues, string]>) {
+    if (key === 'fleetSize') await field(page, key).selectOption(value)
+    else await field(page, key).fill(value)
+  }
+}
+
+/** Waits out the minimum fill time counted from `openedAt`, as a person would take. */
+export async function waitLikeAPerson(page: Page, openedAt: number) {
+  const left = MIN_FILL_MS + 300 - (Date.now() - openedAt)
+  if (left > 0) await page.waitForTimeout(left)
+}
+
+export function toast(page: Page, title: string): Locator {
+  return page
+    .getByRole('region', { name: /Notifications/ })
+    .getByRole('listitem')
+    .filter({ hasText: title })
+}
+
+export async function expectErrorToast(page: Page) {
+  const item = toast(page, TOAST.errorTitle)
+  await expect(item).toBeVisible({ timeout: 15_000 })
+  await expect(item).toContainText(TOAST.errorDescription)
+  await expect(item).toHaveAttribute('data-type', 'error')
+}
+
+export async function expectSuccessToast(page: Page) {
+  const item = toast(page, TOAST.successTitle)
+  await expect(item).toBeVisible({ timeout: 15_000 })
+  await expect(item).toContainText(TOAST.successDescription)
+  await expect(item).toHaveAttribute('data-type', 'success')
+}
+
+export async function expectValuesKept(page: Page, values: DemoValues = VALID) {
+  for (const [key, value] of Object.entries(values) as Array<[keyof DemoValues, string]>) {
+    await expect(field(page, key)).toHaveValue(value)
+  }
+}
+
+export async function expectThankYou(page: Page) {
+  await expect(page.getByRole('heading', { name: 'Obrigado pelo seu interesse!' })).toBeVisible({
+    timeout: 15_000,
+  })
+  await expect(page.getByText(/entrará em contato em até 24 horas/).first()).toBeVisible()
+}
+
+/** The PostgREST double behind the `leads` server (see tests/support/postgrest-double.mjs). */
+export const postgrest = {
+  async call(path: string, body?: unknown) {
+    const response = await fetch(`${SERVERS.postgrest.url}${path}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
+    if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`)
+    return response.json()
+  },
+  reset: () => postgrest.call('/__reset', {}),
+  fail: (failTable: 'dados_cliente' | 'chat_messages', mode: 'error' | '500' | 'hang') =>
+    postgrest.call('/__control', { failTable, mode }),
+  rows: (table: 'dados_cliente' | 'chat_messages') =>
+    postgrest.call(`/__rows/${table}`) as Promise<Array<Record<string, unknown>>>,
+  requests: () =>
+    postgrest.call('/__requests') as Promise<
+      Array<{ table: string; method: string; outcome: string }>
+    >,
+}
+
+type DemoFixtures = {
+  /** A client address of the test's own, so per-IP rate limiting never couples two tests. */
+  clientIp: string
+}
+
+export const test = base.extend<DemoFixtures>({
+  clientIp: [
+    async ({ context }, provide) => {
+      // The servers trust one proxy hop (TRUSTED_PROXY_HOPS=1): the right-most X-Forwarded-For
+      // entry is the client, as a real proxy in front of `next start` would write it.
+      const ip = `198.51.${randomInt(0, 255)}.${randomInt(1, 254)}`
+      await context.setExtraHTTPHeaders({ 'x-forwarded-for': ip })
+      await provide(ip)
+    },
+    { auto: true },
+  ],
+})
+
+export { expect }

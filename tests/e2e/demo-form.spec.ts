@@ -1,0 +1,143 @@
+// The demo-request form as a visitor meets it, on the default server (embedded lead store), at
+// both widths. The Supabase path and its failures are in demo-request-store.spec.ts.
+import {
+  demoForm,
+  expect,
+  expectSuccessToast,
+  expectThankYou,
+  field,
+  fillDemoForm,
+  openDemoForm,
+  submitButton,
+  test,
+  VALID,
+  waitLikeAPerson,
+} from './demo-fixtures'
+import { expectNoAxeViolations } from './fixtures'
+
+test('has the fields of SPEC section 3, labelled, with the right types and hints', async ({
+  page,
+}) => {
+  await openDemoForm(page)
+  for (const name of ['name', 'email', 'company'] as const) {
+    await expect(field(page, name)).toHaveAttribute('required', '')
+    await expect(field(page, name)).toHaveAttribute('aria-required', 'true')
+  }
+  await expect(field(page, 'email')).toHaveAttribute('type', 'email')
+  await expect(field(page, 'email')).toHaveAttribute('autocomplete', 'email')
+  await expect(field(page, 'name')).toHaveAttribute('autocomplete', 'name')
+  await expect(field(page, 'company')).toHaveAttribute('autocomplete', 'organization')
+  await expect(field(page, 'phone')).toHaveAttribute('placeholder', '(11) 99999-9999')
+  await expect(field(page, 'phone')).not.toHaveAttribute('required', /.*/)
+  await expect(field(page, 'message')).toHaveAttribute('rows', '4')
+  const options = await field(page, 'fleetSize').locator('option').allTextContents()
+  expect(options).toEqual([
+    'Selecione...',
+    '1 a 10 veículos',
+    '11 a 50 veículos',
+    '51 a 100 veículos',
+    '101 a 500 veículos',
+    'Mais de 500 veículos',
+  ])
+  const values = await field(page, 'fleetSize')
+    .locator('option')
+    .evaluateAll((nodes) => nodes.map((node) => (node as HTMLOptionElement).value))
+  expect(values).toEqual(['', '1-10', '11-50', '51-100', '101-500', '500+'])
+})
+
+test('empty required fields get Portuguese messages beside them, announced and focused', async ({
+  page,
+}) => {
+  await openDemoForm(page)
+  await submitButton(page).click()
+  const expected = {
+    name: 'Informe seu nome.',
+    email: 'Informe seu e-mail.',
+    company: 'Informe o nome da empresa.',
+  } as const
+  for (const [name, message] of Object.entries(expected) as Array<
+    [keyof typeof expected, string]
+  >) {
+    await expect(field(page, name)).toHaveAttribute('aria-invalid', 'true')
+    await expect(field(page, name)).toHaveAccessibleDescription(message)
+  }
+  await expect(field(page, 'name')).toBeFocused()
+  await expectNoAxeViolations(page)
+})
+
+test('invalid values are explained and nothing is sent', async ({ page }) => {
+  const posts: string[] = []
+  page.on('request', (request) => {
+    if (request.method() === 'POST') posts.push(request.url())
+  })
+  await openDemoForm(page)
+  await fillDemoForm(page, { ...VALID, email: 'maria@empresa', phone: '(11) 1234' })
+  await submitButton(page).click()
+  await expect(field(page, 'email')).toHaveAccessibleDescription(
+    'Informe um e-mail válido, como nome@empresa.com.br.',
+  )
+  await expect(field(page, 'phone')).toHaveAccessibleDescription(
+    'Informe um telefone válido com DDD, como (11) 99999-9999.',
+  )
+  expect(posts).toEqual([])
+
+  // Fixing the values clears the messages.
+  await field(page, 'email').fill(VALID.email)
+  await field(page, 'phone').fill(VALID.phone)
+  await expect(field(page, 'email')).not.toHaveAttribute('aria-invalid', 'true')
+  await expect(field(page, 'phone')).not.toHaveAttribute('aria-invalid', 'true')
+})
+
+test('a valid request shows the toast and the thank-you view, and can start over', async ({
+  page,
+}) => {
+  const openedAt = await openDemoForm(page)
+  await fillDemoForm(page)
+  await waitLikeAPerson(page, openedAt)
+  await submitButton(page).click()
+  await expectSuccessToast(page)
+  await expectThankYou(page)
+  await expectNoAxeViolations(page)
+  await page.getByRole('link', { name: 'Enviar Nova Solicitação' }).click()
+  await expect(demoForm(page)).toBeVisible()
+  await expect(field(page, 'name')).toHaveValue('')
+})
+
+test.describe('with JavaScript disabled', () => {
+  test.use({ javaScriptEnabled: false })
+
+  test('the browser checks the required fields itself', async ({ page }) => {
+    await page.goto('/#contato')
+    await expect(demoForm(page)).not.toHaveAttribute('novalidate', /.*/)
+    await submitButton(page).click()
+    const missing = await field(page, 'name').evaluate(
+      (input: HTMLInputElement) => input.validity.valueMissing,
+    )
+    expect(missing).toBe(true)
+    await expect(page).toHaveURL(/#contato$/)
+  })
+
+  test('the form posts to the Server Action and the answer is the thank-you view', async ({
+    page,
+  }) => {
+    await page.goto('/#contato')
+    await fillDemoForm(page)
+    await submitButton(page).click()
+    await expectThankYou(page)
+  })
+
+  test('a server-side refusal comes back with the errors and every value typed', async ({
+    page,
+  }) => {
+    await page.goto('/#contato')
+    const invalid = { ...VALID, phone: '(11) 1234' }
+    await fillDemoForm(page, invalid)
+    await submitButton(page).click()
+    await expect(field(page, 'phone')).toHaveAccessibleDescription(
+      'Informe um telefone válido com DDD, como (11) 99999-9999.',
+    )
+    for (const [name, value] of Object.entries(invalid) as Array<[keyof typeof VALID, string]>) {
+      await expect(field(page, name)).toHaveValue(value)
+    }
+  })
+})

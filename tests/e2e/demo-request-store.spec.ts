@@ -1,0 +1,269 @@
+// The demo request end to end on the Supabase path: the `leads` server runs supabase-js,
+// unmodified, against the PostgREST double (tests/support/postgrest-double.mjs), whose rows and
+// request log the tests read. One double serves the file, so its tests run one at a time.
+import { SERVERS } from './servers'
+import {
+  demoForm,
+  expect,
+  expectErrorToast,
+  expectSuccessToast,
+  expectThankYou,
+  expectValuesKept,
+  field,
+  fillDemoForm,
+  openDemoForm,
+  postgrest,
+  submitButton,
+  test,
+  waitLikeAPerson,
+} from './demo-fixtures'
+import { expectNoAxeViolations } from './fixtures'
+
+test.use({ baseURL: SERVERS.leads.url })
+test.describe.configure({ mode: 'serial' })
+
+test.beforeEach(async () => {
+  await postgrest.reset()
+})
+
+async function sendValid(page: import('@playwright/test').Page, path = '/') {
+  const openedAt = await openDemoForm(page, path)
+  await fillDemoForm(page)
+  await waitLikeAPerson(page, openedAt)
+  await submitButton(page).click()
+}
+
+test('a valid request lands in both tables exactly as specified', async ({ page }) => {
+  await sendValid(page, '/?utm_source=google&utm_medium=cpc&utm_campaign=frotas-2026')
+
+  await expectSuccessToast(page)
+  await expectThankYou(page)
+
+  const [cliente] = await postgrest.rows('dados_cliente')
+  const [chat] = await postgrest.rows('chat_messages')
+  const origin = 'Origem: utm_source=google, utm_medium=cpc, utm_campaign=frotas-2026'
+  expect(cliente).toMatchObject({
+    nomewpp: 'Maria Souza',
+    telefone: '5511999998888',
+    atendimento_ia: `Empresa: Transportadora Horizonte | Tamanho da frota: 51 a 100 veículos | E-mail: maria@transportadora.com.br | Mensagem: Temos 80 caminhões rodando à noite. | ${origin}`,
+  })
+  expect(chat).toMatchObject({
+    nomewpp: 'Maria Souza',
+    phone: '5511999998888',
+    message_type: 'contact_form',
+    user_message: `Solicitação de demonstração pelo site | Empresa: Transportadora Horizonte | E-mail: maria@transportadora.com.br | Tamanho da frota: 51 a 100 veículos | Mensagem: Temos 80 caminhões rodando à noite. | ${origin}`,
+  })
+  // Both inserts carried the anon key the way supabase-js sends it, and nothing else was called.
+  const requests = await postgrest.requests()
+  expect(requests.map((r) => [r.method, r.table, r.outcome])).toEqual([
+    ['POST', 'dados_cliente', 'inserted'],
+    ['POST', 'chat_messages', 'inserted'],
+  ])
+  await expectNoAxeViolations(page)
+
+  // "Enviar Nova Solicitação" brings back an empty form.
+  await page.getByRole('link', { name: 'Enviar Nova Solicitação' }).click()
+  await expect(field(page, 'name')).toBeFocused()
+  for (const name of ['name', 'email', 'company', 'phone', 'fleetSize', 'message'] as const) {
+    await expect(field(page, name)).toHaveValue('')
+  }
+})
+
+test('an omitted phone is stored as NULL and blanks as "Não informado"', async ({ page }) => {
+  const openedAt = await openDemoForm(page)
+  await fillDemoForm(page, { name: 'Ana', email: 'ana@viacao.com.br', company: 'Viação Sol' })
+  await waitLikeAPerson(page, openedAt)
+  await submitButton(page).click()
+  await expectThankYou(page)
+
+  const [cliente] = await postgrest.rows('dados_cliente')
+  const [chat] = await postgrest.rows('chat_messages')
+  expect(cliente?.telefone).toBeNull()
+  expect(chat?.phone).toBeNull()
+  expect(cliente?.atendimento_ia).toBe(
+    'Empresa: Viação Sol | Tamanho da frota: Não informado | E-mail: ana@viacao.com.br | Mensagem: Não informado',
+  )
+})
+
+test('the first insert failing: error toast, console error, values kept, no second insert', async ({
+  page,
+  consoleErrors,
+}) => {
+  await postgrest.fail('dados_cliente', 'error')
+  await sendValid(page)
+
+  await expectErrorToast(page)
+  await expectValuesKept(page)
+  await expect(demoForm(page)).toBeVisible()
+  expect(consoleErrors.some((line) => line.includes('Erro ao enviar solicitação'))).toBe(true)
+  const requests = await postgrest.requests()
+  expect(requests.map((r) => r.table)).toEqual(['dados_cliente'])
+  expect(await postgrest.rows('dados_cliente')).toEqual([])
+  expect(await postgrest.rows('chat_messages')).toEqual([])
+})
+
+test('the second insert failing keeps the first row and the visitor’s values', async ({
+  page,
+  consoleErrors,
+}) => {
+  await postgrest.fail('chat_messages', 'error')
+  await sendValid(page)
+
+  await expectErrorToast(page)
+  await expectValuesKept(page)
+  expect(consoleErrors.some((line) => line.includes('Erro ao enviar solicitação'))).toBe(true)
+  expect(await postgrest.rows('dados_cliente')).toHaveLength(1)
+  expect(await postgrest.rows('chat_messages')).toEqual([])
+
+  // The visitor resends once the service is back: nothing was lost on screen.
+  await postgrest.call('/__control', { failTable: null, mode: null })
+  await submitButton(page).click()
+  await expectThankYou(page)
+  expect(await postgrest.rows('chat_messages')).toHaveLength(1)
+})
+
+test('a 500 from the backend is a failure like any other', async ({ page }) => {
+  await postgrest.fail('dados_cliente', '500')
+  await sendValid(page)
+  await expectErrorToast(page)
+  await expectValuesKept(page)
+})
+
+test('a backend that hangs is given up on, and the form stays filled', async ({ page }) => {
+  await postgrest.fail('dados_cliente', 'hang')
+  await sendValid(page)
+  await expectErrorToast(page)
+  await expectValuesKept(page)
+  expect(await postgrest.rows('dados_cliente')).toEqual([])
+})
+
+test('a network failure keeps every value', async ({ page, consoleErrors }) => {
+  await page.route(
+    (url) => url.pathname === '/',
+    (route) =>
+      route.request().method() === 'POST' ? route.abort('internetdisconnected') : route.continue(),
+  )
+  await sendValid(page)
+  await expectErrorToast(page)
+  await expectValuesKept(page)
+  expect(consoleErrors.some((line) => line.includes('Erro ao enviar solicitação'))).toBe(true)
+})
+
+test('no answer within 10 seconds is reported as a failure', async ({ page }) => {
+  test.setTimeout(45_000)
+  // The request never comes back (a dead mobile connection): the client gives up by itself.
+  await page.route(
+    (url) => url.pathname === '/',
+    async (route) => {
+      if (route.request().method() !== 'POST') return route.continue()
+      await new Promise(() => {})
+    },
+  )
+  await sendValid(page)
+  await expect(submitButton(page)).toHaveText(/Enviando/)
+  await expect(submitButton(page)).toBeDisabled()
+  await expectErrorToast(page)
+  await expectValuesKept(page)
+  await expect(submitButton(page)).toBeEnabled()
+})
+
+test('a double click sends one request', async ({ page }) => {
+  const posts: string[] = []
+  page.on('request', (request) => {
+    if (request.method() === 'POST') posts.push(request.url())
+  })
+  const openedAt = await openDemoForm(page)
+  await fillDemoForm(page)
+  await waitLikeAPerson(page, openedAt)
+  await submitButton(page).dblclick()
+  await expectThankYou(page)
+  expect(posts).toHaveLength(1)
+  expect(await postgrest.rows('dados_cliente')).toHaveLength(1)
+  expect(await postgrest.rows('chat_messages')).toHaveLength(1)
+})
+
+test('a filled honeypot gets the same thank-you and stores nothing', async ({ page }) => {
+  const openedAt = await openDemoForm(page)
+  await fillDemoForm(page)
+  await page.locator('input[name="website"]').evaluate((input: HTMLInputElement) => {
+    input.value = 'https://spam.example'
+  })
+  await waitLikeAPerson(page, openedAt)
+  await submitButton(page).click()
+  await expectThankYou(page)
+  expect(await postgrest.requests()).toEqual([])
+})
+
+test('a form sent faster than a person can type gets the thank-you and stores nothing', async ({
+  page,
+}) => {
+  await openDemoForm(page)
+  await fillDemoForm(page)
+  await submitButton(page).click()
+  await expectThankYou(page)
+  expect(await postgrest.requests()).toEqual([])
+})
+
+test('more than five requests a minute from one address are refused in Portuguese', async ({
+  page,
+}) => {
+  test.setTimeout(60_000)
+  for (let attempt = 1; attempt <= 5; attempt += 1) {
+    const openedAt = attempt === 1 ? await openDemoForm(page) : Date.now()
+    await fillDemoForm(page)
+    await waitLikeAPerson(page, openedAt)
+    await submitButton(page).click()
+    await expectThankYou(page)
+    await page.getByRole('link', { name: 'Enviar Nova Solicitação' }).click()
+  }
+  const openedAt = Date.now()
+  await fillDemoForm(page)
+  await waitLikeAPerson(page, openedAt)
+  await submitButton(page).click()
+  await expectErrorToast(page)
+  await expect(demoForm(page).getByText(/muitas solicitações em sequência/)).toBeVisible()
+  await expectValuesKept(page)
+  expect(await postgrest.rows('dados_cliente')).toHaveLength(5)
+})
+
+test('another address is not held back by a neighbour’s limit', async ({ page }) => {
+  // The previous test used up its address's allowance; this test has an address of its own.
+  await sendValid(page)
+  await expectThankYou(page)
+  expect(await postgrest.rows('dados_cliente')).toHaveLength(1)
+})
+
+test('a Server Action call from a foreign origin is refused and stores nothing', async ({
+  page,
+  request,
+}) => {
+  // Capture the real action request the form makes, then replay it from another origin.
+  let action: { headers: Record<string, string>; body: string } | undefined
+  await page.route(
+    (url) => url.pathname === '/',
+    async (route) => {
+      if (route.request().method() === 'POST' && !action) {
+        action = { headers: route.request().headers(), body: route.request().postData() ?? '' }
+        return route.abort()
+      }
+      return route.continue()
+    },
+  )
+  await sendValid(page)
+  await expect.poll(() => action).toBeDefined()
+  // Drop the length: Playwright sets its own for the body it sends.
+  const headers = Object.fromEntries(
+    Object.entries(action!.headers).filter(([name]) => name !== 'content-length'),
+  )
+  const replay = await request.post(`${SERVERS.leads.url}/`, {
+    headers: { ...headers, origin: 'https://evil.example' },
+    data: action!.body,
+  })
+  expect(replay.status()).toBeGreaterThanOrEqual(400)
+  expect(await postgrest.requests()).toEqual([])
+
+  // The same request from our own origin is accepted, so the refusal above was the origin check.
+  const genuine = await request.post(`${SERVERS.leads.url}/`, { headers, data: action!.body })
+  expect(genuine.status()).toBe(200)
+  await expect.poll(async () => (await postgrest.rows('dados_cliente')).length).toBe(1)
+})
