@@ -1,7 +1,7 @@
 'use client'
 
 import { CircleCheck, LoaderCircle, Send } from 'lucide-react'
-import { useActionState, useEffect, useRef, useState } from 'react'
+import { useActionState, useEffect, useRef, useState, type CSSProperties } from 'react'
 import { useForm } from 'react-hook-form'
 import type { Resolver } from 'react-hook-form'
 
@@ -45,6 +45,11 @@ class SubmitTimeoutError extends Error {
 }
 
 type Sonner = typeof import('sonner')
+
+const TOASTER_COLORS = {
+  '--success-text': '#065f2c',
+  '--error-text': '#991b1b',
+} as CSSProperties
 
 // The validation library and the toasts load when the visitor first touches the form, not with
 // the page: a visitor on a weak signal gets a usable page sooner, and the form is ready long
@@ -95,6 +100,8 @@ export function DemoForm({ title }: { title?: string | null }) {
   const inFlight = useRef(false)
   const thanksRef = useRef<HTMLHeadingElement>(null)
 
+  // Also written into the markup (defaultValue), because register() fills the fields only once
+  // hydrated: with JavaScript off, the refused values must come back in the HTML itself.
   const initialValues = 'values' in serverState ? serverState.values : EMPTY_DEMO_REQUEST
   const serverErrors = serverState.status === 'invalid' ? serverState.fieldErrors : {}
 
@@ -180,7 +187,14 @@ export function DemoForm({ title }: { title?: string | null }) {
 
   return (
     <div className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
-      {sonner ? <sonner.Toaster position="top-center" richColors closeButton /> : null}
+      {sonner ? (
+        <sonner.Toaster
+          position="top-center"
+          richColors
+          // Darker text than sonner's rich colours, for 4.5:1 contrast at its 13 px size.
+          style={TOASTER_COLORS}
+        />
+      ) : null}
       {/* Announces the outcome for screen readers; the toasts say the same for sighted visitors. */}
       <p role="status" aria-live="polite" className="sr-only">
         {submitted ? TOASTS.success.title : failure ? TOASTS.error.title : ''}
@@ -247,6 +261,7 @@ export function DemoForm({ title }: { title?: string | null }) {
               <Input
                 {...fieldA11y('demo-name', errorOf('name'), true)}
                 {...register('name')}
+                defaultValue={initialValues.name}
                 required
                 maxLength={LIMITS.name}
                 autoComplete="name"
@@ -256,6 +271,7 @@ export function DemoForm({ title }: { title?: string | null }) {
               <Input
                 {...fieldA11y('demo-email', errorOf('email'), true)}
                 {...register('email')}
+                defaultValue={initialValues.email}
                 type="email"
                 required
                 maxLength={LIMITS.email}
@@ -267,6 +283,7 @@ export function DemoForm({ title }: { title?: string | null }) {
               <Input
                 {...fieldA11y('demo-company', errorOf('company'), true)}
                 {...register('company')}
+                defaultValue={initialValues.company}
                 required
                 maxLength={LIMITS.company}
                 autoComplete="organization"
@@ -276,6 +293,7 @@ export function DemoForm({ title }: { title?: string | null }) {
               <Input
                 {...fieldA11y('demo-phone', errorOf('phone'))}
                 {...register('phone')}
+                defaultValue={initialValues.phone}
                 type="tel"
                 maxLength={LIMITS.phone}
                 autoComplete="tel"
@@ -289,6 +307,7 @@ export function DemoForm({ title }: { title?: string | null }) {
             <Select
               {...fieldA11y('demo-fleet-size', errorOf('fleetSize'))}
               {...register('fleetSize')}
+              defaultValue={initialValues.fleetSize}
             >
               <option value="">Selecione...</option>
               {FLEET_SIZES.map((size) => (
@@ -303,6 +322,7 @@ export function DemoForm({ title }: { title?: string | null }) {
             <Textarea
               {...fieldA11y('demo-message', errorOf('message'))}
               {...register('message')}
+              defaultValue={initialValues.message}
               rows={4}
               maxLength={LIMITS.message}
               placeholder="Conte um pouco sobre a sua operação: rotas, turnos, principais desafios."

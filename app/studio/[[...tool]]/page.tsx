@@ -1,9 +1,10 @@
 import type { Metadata } from 'next'
-import { NextStudio, metadata as studioMetadata } from 'next-sanity/studio'
+import { metadata as studioMetadata } from 'next-sanity/studio'
+import { preloadModule } from 'react-dom'
 
-import config from '@/sanity.config'
 import { isSanityConfigured } from '@/sanity/env'
 
+import { Studio } from './studio'
 import { StudioSetup } from './studio-setup'
 
 // The Studio is a client app: the HTML is the same for everyone, so serve it as a static shell.
@@ -16,8 +17,19 @@ export const metadata: Metadata = {
   title: 'Vigia Studio',
 }
 
+// Sanity's bridge to its dashboard, loaded the way next-sanity's <NextStudio /> server component
+// loads it (that component is not used here: it would pull the whole Studio into this route's
+// first load, set-up page included).
+const BRIDGE_SCRIPT = 'https://core.sanity-cdn.com/bridge.js'
+
 export default function StudioPage() {
   // Without a project the Studio could only show a connection error; explain the set-up instead.
   if (!isSanityConfigured) return <StudioSetup />
-  return <NextStudio config={config} />
+  preloadModule(BRIDGE_SCRIPT, { as: 'script' })
+  return (
+    <>
+      <script src={BRIDGE_SCRIPT} async type="module" data-sanity-core />
+      <Studio />
+    </>
+  )
 }

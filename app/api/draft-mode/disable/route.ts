@@ -1,9 +1,10 @@
 import { draftMode } from 'next/headers'
-import { NextResponse, type NextRequest } from 'next/server'
+import { redirect } from 'next/navigation'
 
 /** Leaves draft mode (clears Next's bypass cookie) and goes back to the public page. */
-export async function GET(request: NextRequest) {
+export async function GET() {
   const draft = await draftMode()
   draft.disable()
-  return NextResponse.redirect(new URL('/', request.url))
+  // A relative redirect: behind a proxy the request's own URL can name an internal host.
+  redirect('/')
 }
