@@ -6,7 +6,10 @@ import { useEffect } from 'react'
 // in the browser. SPEC section 2: the missing route is logged as an error with its path.
 export function NotFoundLogger() {
   useEffect(() => {
-    console.error('404 Error: User attempted to access non-existent route:', window.location.pathname)
+    console.error(
+      '404 Error: User attempted to access non-existent route:',
+      window.location.pathname,
+    )
   }, [])
   return null
 }

@@ -13,7 +13,10 @@ export const revalidate = 3600
 // Satori reads WOFF/TTF, not WOFF2, hence @fontsource/inter beside the variable font the page uses.
 function font(weight: 700 | 800) {
   return readFile(
-    path.join(process.cwd(), `node_modules/@fontsource/inter/files/inter-latin-${weight}-normal.woff`),
+    path.join(
+      process.cwd(),
+      `node_modules/@fontsource/inter/files/inter-latin-${weight}-normal.woff`,
+    ),
   )
 }
 
@@ -25,43 +28,43 @@ export default async function OpenGraphImage() {
     font(800),
   ])
   return new ImageResponse(
-    (
+    <div
+      style={{
+        width: '100%',
+        height: '100%',
+        display: 'flex',
+        flexDirection: 'column',
+        justifyContent: 'space-between',
+        padding: 72,
+        background: 'linear-gradient(135deg, #07142b 0%, #13305c 100%)',
+        color: 'white',
+        fontFamily: 'Inter',
+      }}
+    >
       <div
-        style={{
-          width: '100%',
-          height: '100%',
-          display: 'flex',
-          flexDirection: 'column',
-          justifyContent: 'space-between',
-          padding: 72,
-          background: 'linear-gradient(135deg, #07142b 0%, #13305c 100%)',
-          color: 'white',
-          fontFamily: 'Inter',
-        }}
+        style={{ display: 'flex', alignItems: 'center', gap: 20, fontSize: 40, fontWeight: 700 }}
       >
-        <div style={{ display: 'flex', alignItems: 'center', gap: 20, fontSize: 40, fontWeight: 700 }}>
-          <div
-            style={{
-              width: 72,
-              height: 72,
-              borderRadius: 16,
-              background: '#fbbf24',
-              display: 'flex',
-            }}
-          />
-          <div style={{ display: 'flex', flexDirection: 'column' }}>
-            <span>{settings?.brandName ?? 'Vigia'}</span>
-            <span style={{ fontSize: 24, color: '#cbd5e1' }}>{settings?.tagline ?? ''}</span>
-          </div>
-        </div>
-        <div style={{ fontSize: 68, fontWeight: 800, lineHeight: 1.1, maxWidth: 1000 }}>
-          {page?.hero?.headline ?? settings?.seo?.title ?? ''}
-        </div>
-        <div style={{ fontSize: 28, color: '#fbbf24', fontWeight: 700 }}>
-          Fadiga · Sonolência · Distração, em tempo real
+        <div
+          style={{
+            width: 72,
+            height: 72,
+            borderRadius: 16,
+            background: '#fbbf24',
+            display: 'flex',
+          }}
+        />
+        <div style={{ display: 'flex', flexDirection: 'column' }}>
+          <span>{settings?.brandName ?? 'Vigia'}</span>
+          <span style={{ fontSize: 24, color: '#cbd5e1' }}>{settings?.tagline ?? ''}</span>
         </div>
       </div>
-    ),
+      <div style={{ fontSize: 68, fontWeight: 800, lineHeight: 1.1, maxWidth: 1000 }}>
+        {page?.hero?.headline ?? settings?.seo?.title ?? ''}
+      </div>
+      <div style={{ fontSize: 28, color: '#fbbf24', fontWeight: 700 }}>
+        Fadiga · Sonolência · Distração, em tempo real
+      </div>
+    </div>,
     {
       ...size,
       fonts: [

@@ -3,5 +3,7 @@ import type { MetadataRoute } from 'next'
 import { serverEnv } from '@/lib/env'
 
 export default function sitemap(): MetadataRoute.Sitemap {
-  return [{ url: new URL('/', serverEnv.siteUrl).toString(), changeFrequency: 'weekly', priority: 1 }]
+  return [
+    { url: new URL('/', serverEnv.siteUrl).toString(), changeFrequency: 'weekly', priority: 1 },
+  ]
 }

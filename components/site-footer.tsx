@@ -59,7 +59,9 @@ export function SiteFooter({ settings }: { settings: SiteSettings | null }) {
 
         {socialLinks.length > 0 ? (
           <div>
-            <h2 className="text-sm font-semibold tracking-wide text-white uppercase">Redes sociais</h2>
+            <h2 className="text-sm font-semibold tracking-wide text-white uppercase">
+              Redes sociais
+            </h2>
             <ul className="mt-4 flex gap-3">
               {socialLinks.map((link) => {
                 const icon = SOCIAL_ICONS[link.platform!]!
@@ -70,7 +72,12 @@ export function SiteFooter({ settings }: { settings: SiteSettings | null }) {
                       aria-label={icon.label}
                       className="grid size-11 place-items-center rounded-lg bg-white/10 text-white hover:bg-white/20"
                     >
-                      <svg aria-hidden="true" viewBox="0 0 24 24" className="size-5" fill="currentColor">
+                      <svg
+                        aria-hidden="true"
+                        viewBox="0 0 24 24"
+                        className="size-5"
+                        fill="currentColor"
+                      >
                         <path d={icon.path} />
                       </svg>
                     </a>

@@ -10,7 +10,9 @@ type Props = { settings: SiteSettings | null }
 
 export function SiteHeader({ settings }: Props) {
   const navigation = (settings?.navigation ?? []).flatMap((item) =>
-    item.label && item.anchor ? [{ key: item._key, label: item.label, href: `#${item.anchor}` }] : [],
+    item.label && item.anchor
+      ? [{ key: item._key, label: item.label, href: `#${item.anchor}` }]
+      : [],
   )
   const cta = settings?.headerCta
 
@@ -24,7 +26,9 @@ export function SiteHeader({ settings }: Props) {
           <span className="flex min-w-0 flex-col leading-tight">
             <span className="truncate text-lg font-bold text-navy-950">{settings?.brandName}</span>
             {settings?.tagline ? (
-              <span className="truncate text-xs font-medium text-slate-600">{settings.tagline}</span>
+              <span className="truncate text-xs font-medium text-slate-600">
+                {settings.tagline}
+              </span>
             ) : null}
           </span>
         </a>
@@ -54,7 +58,9 @@ export function SiteHeader({ settings }: Props) {
               </ButtonLink>
             </div>
           ) : null}
-          {navigation.length > 0 || cta ? <MobileMenu items={navigation} cta={cta ?? null} /> : null}
+          {navigation.length > 0 || cta ? (
+            <MobileMenu items={navigation} cta={cta ?? null} />
+          ) : null}
         </div>
       </Container>
     </header>

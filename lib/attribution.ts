@@ -23,7 +23,8 @@ export function firstTouchAttribution(): Attribution {
   if (document.referrer) {
     try {
       const referrer = new URL(document.referrer)
-      if (referrer.origin !== window.location.origin) attribution.referrer = referrer.href.slice(0, 200)
+      if (referrer.origin !== window.location.origin)
+        attribution.referrer = referrer.href.slice(0, 200)
     } catch {
       // An unparsable referrer tells us nothing.
     }

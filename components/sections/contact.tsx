@@ -37,7 +37,10 @@ export function Contact({ contato, contact, form }: Props) {
                 {contact.email ? (
                   <li className="flex gap-3">
                     <Mail aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-signal-400" />
-                    <a href={`mailto:${contact.email}`} className="break-all underline-offset-4 hover:underline">
+                    <a
+                      href={`mailto:${contact.email}`}
+                      className="break-all underline-offset-4 hover:underline"
+                    >
                       {contact.email}
                     </a>
                   </li>
@@ -46,7 +49,10 @@ export function Contact({ contato, contact, form }: Props) {
                   <li className="flex gap-3">
                     <Phone aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-signal-400" />
                     <span>
-                      <a href={phoneHref ?? undefined} className="underline-offset-4 hover:underline">
+                      <a
+                        href={phoneHref ?? undefined}
+                        className="underline-offset-4 hover:underline"
+                      >
                         {contact.phone}
                       </a>
                       {contact.hours ? (

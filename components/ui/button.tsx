@@ -10,8 +10,7 @@ export const buttonVariants = cva(
       variant: {
         primary: 'bg-brand-700 text-white hover:bg-brand-800 focus-visible:outline-brand-600',
         signal: 'bg-signal-400 text-navy-950 hover:bg-signal-300 focus-visible:outline-signal-300',
-        outline:
-          'border border-white/40 text-white hover:bg-white/10 focus-visible:outline-white',
+        outline: 'border border-white/40 text-white hover:bg-white/10 focus-visible:outline-white',
         ghost: 'text-navy-900 hover:bg-slate-100 focus-visible:outline-brand-600',
         whatsapp:
           'bg-whatsapp-700 text-white hover:bg-whatsapp-800 focus-visible:outline-whatsapp-700',
@@ -36,7 +35,9 @@ export function Button({
   type = 'button',
   ...props
 }: ComponentProps<'button'> & ButtonVariants) {
-  return <button type={type} className={cn(buttonVariants({ variant, size }), className)} {...props} />
+  return (
+    <button type={type} className={cn(buttonVariants({ variant, size }), className)} {...props} />
+  )
 }
 
 /** An anchor styled as a button: section links and external chats are links, not buttons. */

@@ -3,7 +3,9 @@ import type { ReactNode } from 'react'
 import { cn } from '@/lib/utils'
 
 export function Container({ className, children }: { className?: string; children: ReactNode }) {
-  return <div className={cn('mx-auto w-full max-w-6xl px-4 sm:px-6 lg:px-8', className)}>{children}</div>
+  return (
+    <div className={cn('mx-auto w-full max-w-6xl px-4 sm:px-6 lg:px-8', className)}>{children}</div>
+  )
 }
 
 /** The opening of every content section: eyebrow, h2 and introduction, each optional. */

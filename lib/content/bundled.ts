@@ -3,7 +3,12 @@ import path from 'node:path'
 
 import { evaluate, parse } from 'groq-js'
 
-export const BUNDLED_DATASET_FILE = path.join(process.cwd(), 'sanity', 'dataset', 'production.ndjson')
+export const BUNDLED_DATASET_FILE = path.join(
+  process.cwd(),
+  'sanity',
+  'dataset',
+  'production.ndjson',
+)
 
 type SanityDocument = { _id: string; _type: string; [key: string]: unknown }
 

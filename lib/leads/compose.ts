@@ -12,7 +12,12 @@ export type Attribution = {
 
 export const ATTRIBUTION_KEYS = ['utm_source', 'utm_medium', 'utm_campaign', 'referrer'] as const
 // Bounded so the combined texts always fit the database policy (see the migration).
-export const ATTRIBUTION_MAX_LENGTH = { utm_source: 100, utm_medium: 100, utm_campaign: 100, referrer: 200 }
+export const ATTRIBUTION_MAX_LENGTH = {
+  utm_source: 100,
+  utm_medium: 100,
+  utm_campaign: 100,
+  referrer: 200,
+}
 
 const NOT_GIVEN = 'Não informado'
 

@@ -29,7 +29,6 @@ export const MESSAGES = {
   messageTooLong: `A mensagem pode ter no máximo ${LIMITS.message} caracteres.`,
 } as const
 
-
 export const EMPTY_DEMO_REQUEST: DemoRequestInput = {
   name: '',
   email: '',

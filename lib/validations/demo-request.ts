@@ -33,15 +33,13 @@ const requiredText = (max: number, required: string, tooLong: string) =>
 
 export const demoRequestSchema = z.object({
   name: requiredText(LIMITS.name, MESSAGES.nameRequired, MESSAGES.nameTooLong),
-  email: z
-    .string()
-    .check(
-      z.trim(),
-      // abort: a blank field gets only "required", not also "invalid".
-      z.minLength(1, { error: MESSAGES.emailRequired, abort: true }),
-      z.maxLength(LIMITS.email, { error: MESSAGES.emailTooLong, abort: true }),
-      z.email(MESSAGES.emailInvalid),
-    ),
+  email: z.string().check(
+    z.trim(),
+    // abort: a blank field gets only "required", not also "invalid".
+    z.minLength(1, { error: MESSAGES.emailRequired, abort: true }),
+    z.maxLength(LIMITS.email, { error: MESSAGES.emailTooLong, abort: true }),
+    z.email(MESSAGES.emailInvalid),
+  ),
   company: requiredText(LIMITS.company, MESSAGES.companyRequired, MESSAGES.companyTooLong),
   phone: z
     .string()

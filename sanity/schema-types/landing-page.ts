@@ -54,7 +54,10 @@ export const landingPageType = defineType({
         text('description', 'Descrição', 320),
         string('primaryCta', 'Botão principal', 32),
         string('secondaryCta', 'Botão secundário', 32),
-        { ...claimListField('stats', 'Números em destaque', 3), validation: (rule) => rule.required().length(3).unique() },
+        {
+          ...claimListField('stats', 'Números em destaque', 3),
+          validation: (rule) => rule.required().length(3).unique(),
+        },
       ],
     }),
     defineField({

@@ -83,7 +83,8 @@ export const linkType = defineType({
     defineField({
       name: 'href',
       title: 'Endereço',
-      description: 'Uma URL completa, um caminho ("/privacidade") ou "#" enquanto a página não existe.',
+      description:
+        'Uma URL completa, um caminho ("/privacidade") ou "#" enquanto a página não existe.',
       type: 'string',
       validation: (rule) =>
         rule

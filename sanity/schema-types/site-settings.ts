@@ -76,9 +76,7 @@ export const siteSettingsType = defineType({
           description: 'Só dígitos, com código do país e DDD: 5512999990000.',
           type: 'string',
           validation: (rule) =>
-            rule
-              .required()
-              .regex(/^\d{12,13}$/, { name: 'dígitos com DDI e DDD' }),
+            rule.required().regex(/^\d{12,13}$/, { name: 'dígitos com DDI e DDD' }),
         }),
         defineField({
           name: 'whatsappGreeting',

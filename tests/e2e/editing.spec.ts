@@ -79,6 +79,18 @@ async function webhook(
   return request.post(`${SITE}/api/revalidate`, { data: body, headers })
 }
 
+/** Fails if any script the page at `url` loads contains one of `markers`. */
+async function expectNoScriptContains(request: APIRequestContext, url: string, markers: string[]) {
+  const html = await (await request.get(url)).text()
+  const scripts = [...html.matchAll(/<script[^>]+src="([^"]+)"/g)].map((match) => match[1]!)
+  expect(scripts.length).toBeGreaterThan(0)
+  for (const src of scripts) {
+    const code = await (await request.get(new URL(src, url).href)).text()
+    for (const marker of markers)
+      expect(code.includes(marker), `${src} contains ${marker}`).toBe(false)
+  }
+}
+
 /** Waits (up to 5 s, the promise to editors) until visitors get `figure`. */
 async function expectFigureWithin5s(request: APIRequestContext, figure: string) {
   await expect
@@ -232,15 +244,16 @@ test.describe('editing: the Studio', () => {
     test.skip(testInfo.project.name !== LAKE_PROJECT, ONLY_IN_LAKE)
   })
 
-  test('/studio serves the Studio when a project is configured', async ({ request }) => {
-    const response = await request.get(`${SITE}/studio`)
-    expect(response.status()).toBe(200)
-    const html = await response.text()
-    expect(html).toContain('<meta name="robots" content="noindex"/>')
-    expect(html).not.toContain('não está conectado')
+  test('/studio serves the Studio when a project is configured', async ({ page }) => {
+    const response = await page.goto(`${SITE}/studio`)
+    expect(response?.status()).toBe(200)
+    expect(await response?.text()).toContain('<meta name="robots" content="noindex"/>')
+    // The Studio app itself loads after the page, then mounts its full-height layout.
+    await expect(page.locator('[data-ui="NextStudioLayout"]')).toBeAttached({ timeout: 20_000 })
+    await expect(page.getByText('não está conectado')).toHaveCount(0)
   })
 
-  test('/studio explains the set-up when no project is configured', async ({ page }) => {
+  test('/studio explains the set-up when no project is configured', async ({ page, request }) => {
     const response = await page.goto(`${SERVERS.site.url}/studio`)
     expect(response?.status()).toBe(200)
     await expect(
@@ -255,6 +268,8 @@ test.describe('editing: the Studio', () => {
     await expect(
       page.getByText(/npx sanity datasets import sanity\/dataset\/production\.ndjson/),
     ).toBeVisible()
+    // A light static page: the Studio's code is not even downloaded.
+    await expectNoScriptContains(request, `${SERVERS.site.url}/studio`, ['NextStudioLayout'])
   })
 
   for (const [name, origin] of [
@@ -262,16 +277,12 @@ test.describe('editing: the Studio', () => {
     ['on the bundled dataset', SERVERS.site.url],
   ] as const) {
     test(`the public page ships no Studio or draft-mode code (${name})`, async ({ request }) => {
-      const html = await (await request.get(`${origin}/`)).text()
-      const scripts = [...html.matchAll(/<script[^>]+src="([^"]+)"/g)].map((match) => match[1]!)
-      expect(scripts.length).toBeGreaterThan(0)
-      for (const src of scripts) {
-        const code = await (await request.get(new URL(src, origin).href)).text()
-        // Names the minifier keeps: the Studio's layout and the draft-mode overlay's export.
-        for (const marker of ['NextStudioLayout', 'VisualEditing', 'sanity-visual-editing']) {
-          expect(code.includes(marker), `${src} contains ${marker}`).toBe(false)
-        }
-      }
+      // Names the minifier keeps: the Studio's layout and the draft-mode overlay's export.
+      await expectNoScriptContains(request, `${origin}/`, [
+        'NextStudioLayout',
+        'VisualEditing',
+        'sanity-visual-editing',
+      ])
     })
   }
 })
