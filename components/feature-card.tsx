@@ -43,3 +43,22 @@ export function FeatureCard({
     </article>
   )
 }
+
+/** The cards of a section in a responsive grid; nothing at all when none has content. */
+export function FeatureCardGrid({
+  cards,
+  className,
+}: {
+  cards: Card[] | null | undefined
+  className: string
+}) {
+  const present = presentCards(cards)
+  if (present.length === 0) return null
+  return (
+    <div className={cn('mt-12 grid gap-6', className)}>
+      {present.map((card) => (
+        <FeatureCard key={card._key} card={card} />
+      ))}
+    </div>
+  )
+}

@@ -1,28 +1,15 @@
 import { ClaimFigure, presentClaims } from '@/components/claim-figure'
-import { FeatureCard, presentCards } from '@/components/feature-card'
+import { FeatureCardGrid } from '@/components/feature-card'
 import { Icon } from '@/components/icon'
-import { Section, SectionHeading } from '@/components/ui/section'
+import { Section } from '@/components/ui/section'
 import type { LandingPage } from '@/lib/content'
 
 export function Benefits({ beneficios }: { beneficios: LandingPage['beneficios'] }) {
-  const cards = presentCards(beneficios?.cards)
   const roiFigures = presentClaims(beneficios?.roiFigures)
   const markets = (beneficios?.markets ?? []).filter((market) => Boolean(market.name))
   return (
-    <Section id="beneficios" labelled={Boolean(beneficios?.heading)} className="bg-slate-50">
-      <SectionHeading
-        id="beneficios"
-        eyebrow={beneficios?.eyebrow}
-        heading={beneficios?.heading}
-        intro={beneficios?.intro}
-      />
-      {cards.length > 0 ? (
-        <div className="mt-12 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-          {cards.map((card) => (
-            <FeatureCard key={card._key} card={card} />
-          ))}
-        </div>
-      ) : null}
+    <Section id="beneficios" intro={beneficios} className="bg-slate-50">
+      <FeatureCardGrid cards={beneficios?.cards} className="sm:grid-cols-2 lg:grid-cols-3" />
 
       <div className="mt-12 grid gap-6 lg:grid-cols-5">
         {roiFigures.length > 0 || beneficios?.roiTitle ? (

@@ -2,7 +2,7 @@ import { Check, Clock, Mail, MapPin, MessageCircle, Phone } from 'lucide-react'
 import type { ReactNode } from 'react'
 
 import { ButtonLink } from '@/components/ui/button'
-import { Section, SectionHeading } from '@/components/ui/section'
+import { Section } from '@/components/ui/section'
 import type { LandingPage, SiteSettings } from '@/lib/content'
 import { whatsappChatUrl } from '@/lib/whatsapp'
 
@@ -17,13 +17,7 @@ export function Contact({ contato, contact, form }: Props) {
   const offers = (contato?.offers ?? []).filter(Boolean)
   const phoneHref = contact?.phone ? `tel:+55${contact.phone.replace(/\D/g, '')}` : null
   return (
-    <Section id="contato" labelled={Boolean(contato?.heading)}>
-      <SectionHeading
-        id="contato"
-        eyebrow={contato?.eyebrow}
-        heading={contato?.heading}
-        intro={contato?.intro}
-      />
+    <Section id="contato" intro={contato}>
       <div className="mt-12 grid gap-8 lg:grid-cols-5">
         <div className="lg:col-span-3">{form}</div>
 

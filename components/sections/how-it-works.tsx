@@ -1,18 +1,12 @@
 import { Icon } from '@/components/icon'
 import { presentCards } from '@/components/feature-card'
-import { Section, SectionHeading } from '@/components/ui/section'
+import { Section } from '@/components/ui/section'
 import type { LandingPage } from '@/lib/content'
 
 export function HowItWorks({ comoFunciona }: { comoFunciona: LandingPage['comoFunciona'] }) {
   const steps = presentCards(comoFunciona?.steps)
   return (
-    <Section id="como-funciona" labelled={Boolean(comoFunciona?.heading)} className="bg-slate-50">
-      <SectionHeading
-        id="como-funciona"
-        eyebrow={comoFunciona?.eyebrow}
-        heading={comoFunciona?.heading}
-        intro={comoFunciona?.intro}
-      />
+    <Section id="como-funciona" intro={comoFunciona} className="bg-slate-50">
       {steps.length > 0 ? (
         <ol className="mt-12 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
           {steps.map((step, index) => (

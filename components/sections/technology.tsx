@@ -1,26 +1,13 @@
 import { ClaimFigure, presentClaims } from '@/components/claim-figure'
-import { FeatureCard, presentCards } from '@/components/feature-card'
-import { Section, SectionHeading } from '@/components/ui/section'
+import { FeatureCardGrid } from '@/components/feature-card'
+import { Section } from '@/components/ui/section'
 import type { LandingPage } from '@/lib/content'
 
 export function Technology({ tecnologia }: { tecnologia: LandingPage['tecnologia'] }) {
-  const cards = presentCards(tecnologia?.cards)
   const specs = presentClaims(tecnologia?.specs)
   return (
-    <Section id="tecnologia" labelled={Boolean(tecnologia?.heading)}>
-      <SectionHeading
-        id="tecnologia"
-        eyebrow={tecnologia?.eyebrow}
-        heading={tecnologia?.heading}
-        intro={tecnologia?.intro}
-      />
-      {cards.length > 0 ? (
-        <div className="mt-12 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-          {cards.map((card) => (
-            <FeatureCard key={card._key} card={card} />
-          ))}
-        </div>
-      ) : null}
+    <Section id="tecnologia" intro={tecnologia}>
+      <FeatureCardGrid cards={tecnologia?.cards} className="sm:grid-cols-2 lg:grid-cols-3" />
       {specs.length > 0 ? (
         <div className="mt-12 rounded-2xl bg-navy-950 p-6 text-white sm:p-10">
           {tecnologia?.specTitle ? (

@@ -8,76 +8,59 @@ export function Container({ className, children }: { className?: string; childre
   )
 }
 
-/** The opening of every content section: eyebrow, h2 and introduction, each optional. */
-export function SectionHeading({
-  id,
-  eyebrow,
-  heading,
-  intro,
-  tone = 'light',
-}: {
-  id: string
+type SectionIntro = {
   eyebrow?: string | null
   heading?: string | null
   intro?: string | null
-  tone?: 'light' | 'dark'
-}) {
-  if (!eyebrow && !heading && !intro) return null
+} | null
+
+/** The opening of every content section: eyebrow, h2 and introduction, each optional. */
+function SectionHeading({ id, intro }: { id: string; intro: SectionIntro }) {
+  if (!intro?.eyebrow && !intro?.heading && !intro?.intro) return null
   return (
     <div className="mx-auto max-w-3xl text-center">
-      {eyebrow ? (
-        <p
-          className={cn(
-            'text-sm font-semibold tracking-wide uppercase',
-            tone === 'dark' ? 'text-signal-400' : 'text-brand-700',
-          )}
-        >
-          {eyebrow}
+      {intro.eyebrow ? (
+        <p className="text-sm font-semibold tracking-wide text-brand-700 uppercase">
+          {intro.eyebrow}
         </p>
       ) : null}
-      {heading ? (
+      {intro.heading ? (
         <h2
           id={`${id}-titulo`}
-          className={cn(
-            'mt-2 text-3xl font-bold tracking-tight text-balance sm:text-4xl',
-            tone === 'dark' ? 'text-white' : 'text-navy-950',
-          )}
+          className="mt-2 text-3xl font-bold tracking-tight text-balance text-navy-950 sm:text-4xl"
         >
-          {heading}
+          {intro.heading}
         </h2>
       ) : null}
-      {intro ? (
-        <p
-          className={cn(
-            'mt-4 text-lg text-pretty',
-            tone === 'dark' ? 'text-slate-300' : 'text-slate-600',
-          )}
-        >
-          {intro}
-        </p>
+      {intro.intro ? (
+        <p className="mt-4 text-lg text-pretty text-slate-600">{intro.intro}</p>
       ) : null}
     </div>
   )
 }
 
+/** A content section: its anchor, its CMS-written opening (labelling it), then its content. */
 export function Section({
   id,
+  intro,
   className,
-  labelled,
   children,
 }: {
   id: string
+  intro: SectionIntro
   className?: string
-  labelled: boolean
   children: ReactNode
 }) {
   return (
     <section
       id={id}
-      aria-labelledby={labelled ? `${id}-titulo` : undefined}
+      aria-labelledby={intro?.heading ? `${id}-titulo` : undefined}
       className={cn('py-16 sm:py-24', className)}
     >
-      <Container>{children}</Container>
+      <Container>
+        <SectionHeading id={id} intro={intro} />
+        {children}
+      </Container>
     </section>
   )
 }

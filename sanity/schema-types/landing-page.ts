@@ -1,18 +1,6 @@
 import { defineArrayMember, defineField, defineType } from 'sanity'
 
-import { claimListField } from './objects'
-
-const text = (name: string, title: string, max: number, rows = 3) =>
-  defineField({
-    name,
-    title,
-    type: 'text',
-    rows,
-    validation: (rule) => rule.required().max(max),
-  })
-
-const string = (name: string, title: string, max: number) =>
-  defineField({ name, title, type: 'string', validation: (rule) => rule.required().max(max) })
+import { claimListField, requiredString as string, requiredText as text } from './objects'
 
 // Every section opens the same way: a small eyebrow, the heading and an introduction.
 const sectionIntro = [

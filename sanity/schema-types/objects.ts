@@ -2,6 +2,26 @@ import { defineArrayMember, defineField, defineType } from 'sanity'
 
 import { ICON_NAMES } from '../lib/icon-names'
 
+/** A required single-line text of at most `max` characters, so a long value cannot break the layout. */
+export const requiredString = (name: string, title: string, max: number, description?: string) =>
+  defineField({
+    name,
+    title,
+    description,
+    type: 'string',
+    validation: (rule) => rule.required().max(max),
+  })
+
+/** A required multi-line text of at most `max` characters. */
+export const requiredText = (name: string, title: string, max: number, rows = 3) =>
+  defineField({
+    name,
+    title,
+    type: 'text',
+    rows,
+    validation: (rule) => rule.required().max(max),
+  })
+
 const iconField = defineField({
   name: 'icon',
   title: 'Ícone',

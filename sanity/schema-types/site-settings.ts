@@ -1,5 +1,7 @@
 import { defineArrayMember, defineField, defineType } from 'sanity'
 
+import { requiredString } from './objects'
+
 const SECTION_ANCHORS = [
   { title: 'Sobre', value: 'sobre' },
   { title: 'Como Funciona', value: 'como-funciona' },
@@ -7,15 +9,6 @@ const SECTION_ANCHORS = [
   { title: 'Benefícios', value: 'beneficios' },
   { title: 'Contato', value: 'contato' },
 ]
-
-const requiredString = (name: string, title: string, max: number, description?: string) =>
-  defineField({
-    name,
-    title,
-    description,
-    type: 'string',
-    validation: (rule) => rule.required().max(max),
-  })
 
 export const siteSettingsType = defineType({
   name: 'siteSettings',
