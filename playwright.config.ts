@@ -42,7 +42,7 @@ function nextStart(
 }
 
 /** Specs bound to one particular server and its test double; each has a project of its own. */
-const SERVER_BOUND_SPECS = [/demo-request-store\.spec\.ts/]
+const SERVER_BOUND_SPECS = [/demo-request-store\.spec\.ts/, /editing\.spec\.ts/]
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -90,6 +90,13 @@ export default defineConfig({
       testMatch: /demo-request-store\.spec\.ts/,
       use: { viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true },
     },
+    {
+      // Publishing through the webhook, against the lake build and its Content Lake double
+      // (started by scripts/test.mjs); its tests share the double's state and run once, in order.
+      name: 'lake',
+      testMatch: /editing\.spec\.ts/,
+      use: { viewport: { width: 1280, height: 800 } },
+    },
   ],
 
   // One `next start` per server in tests/e2e/servers.ts, each on its own fixed port.
@@ -114,5 +121,6 @@ export default defineConfig({
       // Short, so the "backend hangs" test fails over in 2 s (production default: 8 s).
       SUPABASE_TIMEOUT_MS: '2000',
     }),
+    nextStart(BUILDS.lake, SERVERS.lake.port, { LEADS_DATA_DIR: '.data/e2e/lake' }),
   ],
 })

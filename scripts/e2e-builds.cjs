@@ -22,12 +22,51 @@ const EMBEDDED_DEFAULTS = {
   SUPABASE_ANON_KEY: '',
 }
 
+/**
+ * Where the end-to-end servers listen: fixed ports from 3100 (E2E_PORT_BASE moves them), so a
+ * failing test names a URL one can open. tests/e2e/servers.ts names each offset.
+ */
+const PORT_BASE = Number(process.env.E2E_PORT_BASE ?? 3100)
+function portFor(offset) {
+  const port = PORT_BASE + offset
+  return { port, url: `http://127.0.0.1:${port}` }
+}
+
+/** tests/support/content-lake-double.mjs, which the lake build reads its content from. */
+const LAKE_DOUBLE = portFor(60)
+
 const BUILDS = {
   /** The site on the bundled NDJSON dataset: what a fresh clone serves. */
   site: {
     distDir: '.next-test',
     env: { ...EMBEDDED_DEFAULTS },
   },
+  /**
+   * The site on a Sanity project, i.e. on the Content Lake double, with the publish webhook and
+   * draft mode configured. SANITY_API_HOST, the secret and the token are read at run time too, so
+   * `next start` gets the same env.
+   */
+  lake: {
+    distDir: '.next-lake',
+    env: {
+      ...EMBEDDED_DEFAULTS,
+      NEXT_PUBLIC_SANITY_PROJECT_ID: 'testproj',
+      SANITY_API_HOST: LAKE_DOUBLE.url,
+      SANITY_REVALIDATE_SECRET: 'test-secret',
+      SANITY_API_READ_TOKEN: 'test-read-token',
+    },
+    /**
+     * Content is fetched at build time, so scripts/test.mjs starts this double before the build
+     * and keeps it for the end-to-end tests. Its accuracy figure differs from the bundled one, so
+     * a page showing it cannot be the bundled default. The build folder is removed first: Next
+     * would otherwise reuse the fetch cache of an earlier run, whose tests changed the content.
+     */
+    contentLakeDouble: {
+      port: LAKE_DOUBLE.port,
+      url: LAKE_DOUBLE.url,
+      args: ['--token', 'test-read-token', '--set', 'claim-accuracy.value=97,3%'],
+    },
+  },
 }
 
-module.exports = { BUILDS }
+module.exports = { BUILDS, portFor }

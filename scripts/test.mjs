@@ -7,12 +7,13 @@
 // Exits non-zero as soon as a step fails.
 
 import { spawn } from 'node:child_process'
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { rmSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 import { BUILDS } from './e2e-builds.cjs'
 import { ensureChromium } from './ensure-browser.cjs'
+import { withProjectFilesRestored } from './lib/project-files.mjs'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const bin = (name) => path.join(root, 'node_modules', '.bin', name)
@@ -38,26 +39,34 @@ function run(command, args, env = {}) {
   })
 }
 
+/** Test doubles started here; they outlive their step (the E2E tests use them) and die with us. */
+const doubles = []
+process.on('exit', () => {
+  for (const child of doubles) child.kill('SIGTERM')
+})
+
 /**
- * `next build` with a distDir other than .next rewrites tsconfig.json (adds `<distDir>/types`
- * to include) and next-env.d.ts (points it at that distDir). Both belong to the developer's
- * setup, not to the test build, so put them back exactly as they were.
+ * The Content Lake double a build reads from (content is fetched at build time, before Playwright
+ * starts its web servers), kept running for the end-to-end tests that change its content.
  */
-async function withProjectFilesRestored(task) {
-  const files = ['tsconfig.json', 'next-env.d.ts'].map((name) => {
-    const file = path.join(root, name)
-    return { file, before: existsSync(file) ? readFileSync(file, 'utf8') : null }
-  })
-  try {
-    await task()
-  } finally {
-    for (const { file, before } of files) {
-      const now = existsSync(file) ? readFileSync(file, 'utf8') : null
-      if (now === before) continue
-      if (before === null) rmSync(file)
-      else writeFileSync(file, before)
+async function startContentLakeDouble({ port, url, args }) {
+  const child = spawn(
+    process.execPath,
+    ['tests/support/content-lake-double.mjs', '--host', '127.0.0.1', '--port', String(port), ...args],
+    { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] },
+  )
+  doubles.push(child)
+  const deadline = Date.now() + 30_000
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`The Content Lake double exited (${child.exitCode}).`)
+    try {
+      if ((await fetch(`${url}/__health`)).ok) return
+    } catch {
+      // Not listening yet.
     }
+    await new Promise((resolve) => setTimeout(resolve, 200))
   }
+  throw new Error(`The Content Lake double did not answer on ${url} within 30 s.`)
 }
 
 const steps = [
@@ -71,10 +80,16 @@ const steps = [
   ],
   ...Object.entries(BUILDS).map(([name, build]) => [
     `Production build "${name}" into ${build.distDir}`,
-    () =>
-      withProjectFilesRestored(() =>
+    async () => {
+      if (build.contentLakeDouble) {
+        await startContentLakeDouble(build.contentLakeDouble)
+        rmSync(path.join(root, build.distDir), { recursive: true, force: true })
+      }
+      // A build into another distDir rewrites tsconfig.json and next-env.d.ts: restored after.
+      await withProjectFilesRestored(root, () =>
         run(bin('next'), ['build'], { ...build.env, NEXT_DIST_DIR: build.distDir }),
-      ),
+      )
+    },
   ]),
   [
     'End-to-end tests (Playwright)',

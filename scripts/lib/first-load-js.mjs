@@ -94,7 +94,9 @@ function isFrameworkModule(moduleKey) {
  * @returns {Promise<Set<string>>}
  */
 export async function frameworkChunks(distDir, appPage = '/page') {
-  const buildManifest = JSON.parse(await readFile(path.join(distDir, 'build-manifest.json'), 'utf8'))
+  const buildManifest = JSON.parse(
+    await readFile(path.join(distDir, 'build-manifest.json'), 'utf8'),
+  )
   /** @type {Set<string>} */
   const framework = new Set(buildManifest.rootMainFiles ?? [])
 

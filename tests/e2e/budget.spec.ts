@@ -18,7 +18,9 @@ test(`first-load JS of / is at most ${formatKiB(FIRST_LOAD_JS_BUDGET_BYTES)} gzi
     baseUrl: SERVERS.site.url,
     distDir: path.join(__dirname, '..', '..', BUILDS.site.distDir),
   })
-  const breakdown = result.scripts.map((script) => `${script.file} ${script.share} ${script.gzipBytes} B`)
+  const breakdown = result.scripts.map(
+    (script) => `${script.file} ${script.share} ${script.gzipBytes} B`,
+  )
   // A page with no scripts at all would pass the budget while proving nothing.
   expect(result.frameworkBytes, breakdown.join('\n')).toBeGreaterThan(0)
   expect(result.siteBytes, breakdown.join('\n')).toBeGreaterThan(0)
@@ -44,7 +46,9 @@ test('the home page loads nothing from another origin, before or after touching 
   // The HTML itself names only our own origin for scripts, styles, fonts and icons.
   const referenced = await page.evaluate(() =>
     [
-      ...Array.from(document.querySelectorAll('script[src]'), (element) => element.getAttribute('src')),
+      ...Array.from(document.querySelectorAll('script[src]'), (element) =>
+        element.getAttribute('src'),
+      ),
       ...Array.from(document.querySelectorAll('link[href]'), (element) =>
         element.getAttribute('rel') === 'canonical' ? null : element.getAttribute('href'),
       ),

@@ -4,30 +4,23 @@ import path from 'node:path'
 import { expect, test, type APIRequestContext } from '@playwright/test'
 import { encodeSignatureHeader } from '@sanity/webhook'
 
-import { SERVERS } from './servers'
+import { LAKE_REVALIDATE_SECRET, SERVERS } from './servers'
 
 /*
  * Published edits reach visitors, against a production build whose content comes from the
  * Content Lake double (tests/support/content-lake-double.mjs) instead of the bundled dataset.
  *
- * Runs only in the Playwright project named "lake", which needs:
- * - the double on LAKE_DOUBLE_URL (default http://127.0.0.1:4010), started before the build with
- *   `node tests/support/content-lake-double.mjs --port 4010 --set 'claim-accuracy.value=97,3%'`
- *   so the built page differs from the bundled default;
- * - a build made while it runs, with NEXT_PUBLIC_SANITY_PROJECT_ID=testproj,
- *   SANITY_API_HOST=http://127.0.0.1:4010, SANITY_REVALIDATE_SECRET=test-secret and
- *   SANITY_API_READ_TOKEN=test-read-token, served (`next start`, same env) on LAKE_BASE_URL
- *   (default http://127.0.0.1:3102);
+ * Runs only in the Playwright project named "lake" (playwright.config.ts), which needs:
+ * - the double on SERVERS.lakeDouble, started by scripts/test.mjs before the build with
+ *   `--set 'claim-accuracy.value=97,3%'` so the built page differs from the bundled default;
+ * - the "lake" build (scripts/e2e-builds.cjs) made while it runs and served on SERVERS.lake;
  * - the default site server (SERVERS.site: no Sanity project) for the Studio's set-up page.
  * The tests share the double's state, so they run in order, once.
  */
 
-const SITE = process.env.LAKE_BASE_URL ?? 'http://127.0.0.1:3102'
-const LAKE = process.env.LAKE_DOUBLE_URL ?? 'http://127.0.0.1:4010'
-const SECRET = process.env.LAKE_REVALIDATE_SECRET ?? 'test-secret'
-
-const LAKE_PROJECT = 'lake'
-const ONLY_IN_LAKE = 'needs the Content Lake build: runs once, in the "lake" project'
+const SITE = SERVERS.lake.url
+const LAKE = SERVERS.lakeDouble.url
+const SECRET = LAKE_REVALIDATE_SECRET
 
 const CLAIM_ID = 'claim-accuracy'
 /** The figure as the double serves it from the start (its --set), different from the bundle. */
@@ -104,8 +97,7 @@ async function expectFigureWithin5s(request: APIRequestContext, figure: string) 
 test.describe('editing: published edits go live', () => {
   test.describe.configure({ mode: 'serial' })
 
-  test.beforeAll(async ({ request }, testInfo) => {
-    test.skip(testInfo.project.name !== LAKE_PROJECT, ONLY_IN_LAKE)
+  test.beforeAll(async ({ request }) => {
     // The build read the double's initial state; undo whatever an earlier run changed.
     await lake(request, '/__reset', {})
   })
@@ -240,10 +232,6 @@ test.describe('editing: published edits go live', () => {
 })
 
 test.describe('editing: the Studio', () => {
-  test.beforeEach(({}, testInfo) => {
-    test.skip(testInfo.project.name !== LAKE_PROJECT, ONLY_IN_LAKE)
-  })
-
   test('/studio serves the Studio when a project is configured', async ({ page }) => {
     const response = await page.goto(`${SITE}/studio`)
     expect(response?.status()).toBe(200)

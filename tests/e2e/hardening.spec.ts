@@ -40,8 +40,9 @@ function expectCommonHeaders(response: APIResponse) {
   )
   expect(headers['x-powered-by']).toBeUndefined()
   // One policy per response: a second header would be combined with the first by the browser.
-  expect(response.headersArray().filter((h) => h.name.toLowerCase() === 'content-security-policy'))
-    .toHaveLength(1)
+  expect(
+    response.headersArray().filter((h) => h.name.toLowerCase() === 'content-security-policy'),
+  ).toHaveLength(1)
 }
 
 /** The directives no route may loosen, the Studio's included. */
@@ -99,7 +100,8 @@ async function watchCspViolations(page: Page): Promise<() => Promise<string[]>> 
     if (message.text().includes('Content Security Policy')) fromConsole.push(message.text())
   })
   await page.addInitScript(() => {
-    const store = ((window as unknown as { __cspViolations: string[] }).__cspViolations = [])
+    const store: string[] = []
+    ;(window as unknown as { __cspViolations: string[] }).__cspViolations = store
     document.addEventListener('securitypolicyviolation', (event) => {
       store.push(`${event.violatedDirective} blocked ${event.blockedURI || 'inline'}`)
     })

@@ -14,8 +14,7 @@ const SITE_URL = 'http://localhost:3000/'
 function bundledSettings() {
   const file = path.join(__dirname, '..', '..', 'sanity', 'dataset', 'production.ndjson')
   const doc = parseDataset(readFileSync(file, 'utf8')).find((d) => d._id === 'siteSettings') as
-    | SiteSettings
-    | undefined
+    SiteSettings | undefined
   const { brandName, seo, contact } = doc ?? {}
   if (!brandName || !seo?.title || !seo.description || !contact?.phone || !contact.email) {
     throw new Error('The bundled siteSettings document lacks a field the SEO tests check.')
@@ -89,7 +88,7 @@ test.describe('metadata of the home page', () => {
   test('JSON-LD describes the Organization and its ContactPoint', async ({ page }) => {
     const scripts = await page.locator('script[type="application/ld+json"]').allTextContents()
     expect(scripts).toHaveLength(1)
-    const data = JSON.parse(scripts[0]!)
+    const data = JSON.parse(scripts[0] ?? '')
     expect(data['@context']).toBe('https://schema.org')
     expect(data['@type']).toBe('Organization')
     expect(data.name).toBe(settings.brandName)
@@ -97,9 +96,7 @@ test.describe('metadata of the home page', () => {
 
     const contact = data.contactPoint
     expect(contact['@type']).toBe('ContactPoint')
-    expect(contact.telephone.replace(/\D/g, '')).toBe(
-      `55${settings.phone.replace(/\D/g, '')}`,
-    )
+    expect(contact.telephone.replace(/\D/g, '')).toBe(`55${settings.phone.replace(/\D/g, '')}`)
     expect(contact.email).toBe(settings.email)
     expect(contact.areaServed).toBe('BR')
     expect(contact.hoursAvailable).toEqual({

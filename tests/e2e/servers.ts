@@ -1,11 +1,8 @@
-// Where each `next start` of the end-to-end tests listens. Fixed ports, so a failing test names
-// a URL one can open; E2E_PORT_BASE moves them all when 3100 and up are taken on a machine.
-const base = Number(process.env.E2E_PORT_BASE ?? 3100)
+import { BUILDS, portFor } from '../../scripts/e2e-builds.cjs'
 
-function server(offset: number) {
-  const port = base + offset
-  return { port, url: `http://127.0.0.1:${port}` }
-}
+// Where each `next start` and test double of the end-to-end tests listens (ports from 3100;
+// E2E_PORT_BASE moves them all when those are taken).
+const server = portFor
 
 export const SERVERS = {
   /** The site on the bundled dataset (BUILDS.site): the default baseURL of every test. */
@@ -14,7 +11,14 @@ export const SERVERS = {
   leads: server(1),
   /** tests/support/postgrest-double.mjs: Supabase's REST interface over a migrated PGlite. */
   postgrest: server(50),
+  /** The "lake" build: content from the Content Lake double below, publish webhook enabled. */
+  lake: server(2),
+  /** tests/support/content-lake-double.mjs, started by scripts/test.mjs before the lake build. */
+  lakeDouble: { port: BUILDS.lake.contentLakeDouble.port, url: BUILDS.lake.contentLakeDouble.url },
 }
+
+/** What the lake build is configured with (scripts/e2e-builds.cjs). */
+export const LAKE_REVALIDATE_SECRET = BUILDS.lake.env.SANITY_REVALIDATE_SECRET
 
 /** The anon key the double accepts and the `leads` server sends. */
 export const POSTGREST_ANON_KEY = 'test-anon-key'
