@@ -68,12 +68,6 @@ const commonHeaders = [
 
 const nextConfig: NextConfig = {
   poweredByHeader: false,
-  experimental: {
-    // The page's whole stylesheet (Tailwind, ~8 KiB gzip) comes inside the HTML: no
-    // render-blocking request, so the first paint happens before the framework's scripts run.
-    // Lighthouse mobile LCP went from 2.7 s to ~1 s with it (`npm run bench`).
-    inlineCss: true,
-  },
   // `npm run typecheck` checks the whole repo (tests included) as its own CI step; checking again
   // inside every `next build` (the test suite builds twice) would only cost minutes on 2 cores.
   typescript: { ignoreBuildErrors: true },

@@ -52,13 +52,21 @@ process.on('exit', () => {
 async function startContentLakeDouble({ port, url, args }) {
   const child = spawn(
     process.execPath,
-    ['tests/support/content-lake-double.mjs', '--host', '127.0.0.1', '--port', String(port), ...args],
+    [
+      'tests/support/content-lake-double.mjs',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      ...args,
+    ],
     { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] },
   )
   doubles.push(child)
   const deadline = Date.now() + 30_000
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`The Content Lake double exited (${child.exitCode}).`)
+    if (child.exitCode !== null)
+      throw new Error(`The Content Lake double exited (${child.exitCode}).`)
     try {
       if ((await fetch(`${url}/__health`)).ok) return
     } catch {
