@@ -1,17 +1,26 @@
 import {
   expect,
   expectLandedOn,
+  expectNoAxeViolations,
   gotoHome,
   isNarrow,
   menuButton,
   NAV_ENTRIES,
+  openNavigation,
   test,
 } from './fixtures'
 
+// Runs in the mobile project only (playwright.config.ts): the menu button exists below the md
+// breakpoint alone.
 test.describe('mobile menu', () => {
   test.beforeEach(async ({ page }) => {
-    test.skip(!isNarrow(page), 'The menu button only exists below the md breakpoint.')
+    expect(isNarrow(page), 'this spec needs a viewport below the md breakpoint').toBe(true)
     await gotoHome(page)
+  })
+
+  test('is axe clean when open', async ({ page }) => {
+    await openNavigation(page)
+    await expectNoAxeViolations(page)
   })
 
   test('starts closed and names the panel it controls', async ({ page }) => {
