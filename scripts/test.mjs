@@ -42,7 +42,9 @@ function run(command, args, env = {}) {
 /** Test doubles started here; they outlive their step (the E2E tests use them) and die with us. */
 const doubles = []
 process.on('exit', () => {
-  for (const child of doubles) child.kill('SIGTERM')
+  // SIGKILL: a double holds nothing worth flushing, and one left behind would serve the next
+  // run stale content.
+  for (const child of doubles) child.kill('SIGKILL')
 })
 
 /**
@@ -50,6 +52,13 @@ process.on('exit', () => {
  * starts its web servers), kept running for the end-to-end tests that change its content.
  */
 async function startContentLakeDouble({ port, url, args }) {
+  // Something already answering there (a double left over by another run) would be built from
+  // and tested against instead of ours: refuse rather than test stale content.
+  const stale = await fetch(`${url}/__health`).then(
+    () => true,
+    () => false,
+  )
+  if (stale) throw new Error(`Port ${port} is already taken (${url}); stop what runs there.`)
   const child = spawn(
     process.execPath,
     [

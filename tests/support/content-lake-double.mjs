@@ -319,7 +319,12 @@ export async function startContentLakeDouble({
       store = new Map(initial.map((doc) => [doc._id, structuredClone(doc)]))
       requestLog = []
     },
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    // Next's fetch keeps connections alive: without closing them, close() would wait forever.
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve())
+        server.closeAllConnections()
+      }),
   }
   return controls
 }
