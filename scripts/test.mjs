@@ -131,3 +131,6 @@ for (const [title, step] of steps) {
   console.log(`✔ ${title} (${((Date.now() - stepStarted) / 1000).toFixed(1)} s)`)
 }
 console.log(`\nAll tests passed in ${((Date.now() - started) / 1000).toFixed(0)} s.`)
+// Exit explicitly: the doubles started above are child processes that would otherwise keep this
+// process (and CI) waiting forever; the 'exit' handler stops them.
+process.exit(0)
