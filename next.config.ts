@@ -22,7 +22,8 @@ const sanityOrigins = [
  */
 const siteCsp = [
   "default-src 'self'",
-  "script-src 'self' 'unsafe-inline'",
+  // React's development build evaluates code to rebuild server call stacks; production never does.
+  `script-src 'self' 'unsafe-inline'${isProduction ? '' : " 'unsafe-eval'"}`,
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob:",
   "font-src 'self'",
