@@ -286,13 +286,7 @@ export async function startPostgrestDouble(options = {}) {
     }
 
     const known = await tableColumns(table)
-    if (known.length === 0) {
-      return answer(
-        404,
-        'bad-request',
-        pgrstError('PGRST205', `Could not find the table 'public.${table}' in the schema cache`),
-      )
-    }
+    if (known.length === 0) return answer(404, 'bad-request', unknownTableError(table))
     // supabase-js names the columns of an array body in ?columns=; a single object names its own.
     const columnsParam = url.searchParams.get('columns')
     const columns = columnsParam
@@ -334,13 +328,7 @@ export async function startPostgrestDouble(options = {}) {
    */
   async function select(table, url, answer) {
     const known = await tableColumns(table)
-    if (known.length === 0) {
-      return answer(
-        404,
-        'bad-request',
-        pgrstError('PGRST205', `Could not find the table 'public.${table}' in the schema cache`),
-      )
-    }
+    if (known.length === 0) return answer(404, 'bad-request', unknownTableError(table))
     const extra = [...url.searchParams.keys()].find((key) => key !== 'select')
     if (extra !== undefined) {
       return answer(
@@ -448,6 +436,11 @@ function postgresErrorBody(error) {
 }
 
 /** @param {string} code @param {string} message */
+/** PostgREST's answer for a table it does not know (both for inserts and selects). */
+function unknownTableError(table) {
+  return pgrstError('PGRST205', `Could not find the table 'public.${table}' in the schema cache`)
+}
+
 function pgrstError(code, message) {
   return { code, details: null, hint: null, message }
 }
