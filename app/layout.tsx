@@ -4,7 +4,7 @@ import type { ReactNode } from 'react'
 import { getSiteSettings } from '@/lib/content'
 import { metadataFromSettings } from '@/lib/site-metadata'
 
-import { inter } from './fonts'
+import { inter } from './fonts/inter'
 import './globals.css'
 
 // Title, description, canonical and social cards come from the site-settings document.

@@ -5,7 +5,8 @@
 //      embedded lead store), unless `-- --no-build` and a build is already there;
 //   2. serves it with `next start` on a free port, leads going to a fresh .bench/leads;
 //   3. measures first-load JS of `/` (scripts/lib/first-load-js.mjs, the same code as the budget
-//      test in `npm test`), Lighthouse 12 mobile and desktop (median of 3 runs each), throughput
+//      test in `npm test`), Lighthouse 12 mobile and desktop (median of 3 runs each) through an
+//      HTTPS + HTTP/2 proxy as in production (scripts/lib/h2-proxy.mjs says why), throughput
 //      of `/` from the ISR cache (autocannon, 50 connections, 10 s), and the demo-request Server
 //      Action (200 submissions, 20 at a time) with the rows it stored counted afterwards;
 //   4. prints one markdown table, writes .bench/results.json, and exits non-zero when a budget
@@ -40,6 +41,7 @@ import { openPglite } from '../lib/leads/db.mjs'
 import { BUILDS } from './e2e-builds.cjs'
 import { chromiumArgs, ensureChromium } from './ensure-browser.cjs'
 import { FIRST_LOAD_JS_BUDGET_BYTES, formatKiB, measureFirstLoadJs } from './lib/first-load-js.mjs'
+import { startHttp2Proxy } from './lib/h2-proxy.mjs'
 import { withProjectFilesRestored } from './lib/project-files.mjs'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
@@ -189,7 +191,13 @@ const CATEGORY_KEYS = {
 /** One Lighthouse run through its CLI, in a Chromium of its own. */
 async function lighthouseRun(url, preset, index, chromePath) {
   const output = path.join(OUT_DIR, 'lighthouse', `${preset}-${index}.json`)
-  const chromeFlags = ['--headless=new', '--disable-gpu', ...chromiumArgs()]
+  // The proxy's certificate is self-signed for 127.0.0.1.
+  const chromeFlags = [
+    '--headless=new',
+    '--disable-gpu',
+    '--allow-insecure-localhost',
+    ...chromiumArgs(),
+  ]
   if (!chromeFlags.includes('--no-sandbox')) chromeFlags.push('--no-sandbox')
   await run(
     bin('lighthouse'),
@@ -399,11 +407,17 @@ mkdirSync(path.join(OUT_DIR, 'lighthouse'), { recursive: true })
 const port = await freePort()
 console.log(`▶ next start on port ${port}`)
 const server = await startServer(port)
+const proxy = await startHttp2Proxy(server.baseUrl).catch(async (error) => {
+  await server.stop()
+  throw error
+})
 const results = {
   date: new Date().toISOString(),
   machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, node: process.version },
   build: DIST_DIR,
-  url: `${server.baseUrl}/`,
+  // What a visitor loads (HTTPS, HTTP/2) and the origin behind it.
+  url: `${proxy.origin}/`,
+  originUrl: `${server.baseUrl}/`,
 }
 try {
   console.log('▶ First-load JS')
@@ -420,12 +434,13 @@ try {
   console.log(
     `▶ Throughput of / (${THROUGHPUT.connections} connections, ${THROUGHPUT.durationSeconds} s)`,
   )
-  results.throughput = await throughput(results.url)
+  results.throughput = await throughput(results.originUrl)
   console.log(
     `▶ Server Action (${SUBMISSIONS.total} submissions, ${SUBMISSIONS.concurrency} at a time)`,
   )
   results.serverAction = await serverAction(server.baseUrl)
 } finally {
+  await proxy.stop()
   await server.stop()
 }
 results.serverAction.rows = await countRows()
