@@ -29,7 +29,7 @@ export function SiteFooter({ settings }: { settings: SiteSettings | null }) {
   const year = new Date().getFullYear()
 
   return (
-    <footer className="bg-navy-950 text-slate-300">
+    <footer className="bg-navy-950 text-slate-300 render-when-visible">
       <div className="mx-auto grid w-full max-w-6xl gap-10 px-4 py-14 sm:px-6 md:grid-cols-3 lg:px-8">
         <div>
           <p className="flex items-center gap-2.5 text-lg font-bold text-white">

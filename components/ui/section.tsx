@@ -55,7 +55,7 @@ export function Section({
     <section
       id={id}
       aria-labelledby={intro?.heading ? `${id}-titulo` : undefined}
-      className={cn('py-16 sm:py-24', className)}
+      className={cn('py-16 render-when-visible sm:py-24', className)}
     >
       <Container>
         <SectionHeading id={id} intro={intro} />

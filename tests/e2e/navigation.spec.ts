@@ -105,3 +105,38 @@ test.describe('smooth scrolling', () => {
     expect(behavior).toBe('auto')
   })
 })
+
+test.describe('rendering below the fold', () => {
+  // The first frame lays out only the header and the hero (app/globals.css, render-when-visible);
+  // the landing tests above prove that anchors still land, this proves the saving is in place.
+  test('sections after the hero wait until they are needed, and all render once a target is named', async ({
+    page,
+  }) => {
+    await gotoHome(page)
+    const visibility = () =>
+      page.evaluate((ids) => {
+        const style = (element: Element | null) =>
+          element ? getComputedStyle(element).contentVisibility : 'missing'
+        return {
+          hero: style(document.getElementById('inicio')),
+          sections: ids.map((id) => style(document.getElementById(id))),
+          footer: style(document.querySelector('footer')),
+        }
+      }, SECTION_IDS)
+    expect(await visibility()).toEqual({
+      hero: 'visible',
+      sections: SECTION_IDS.map(() => 'auto'),
+      footer: 'auto',
+    })
+
+    await page.evaluate(() => {
+      window.location.hash = 'contato'
+    })
+    await expect(page).toHaveURL(/#contato$/)
+    expect(await visibility()).toEqual({
+      hero: 'visible',
+      sections: SECTION_IDS.map(() => 'visible'),
+      footer: 'visible',
+    })
+  })
+})
