@@ -13,10 +13,20 @@ const sanityOrigins = [
 ]
 
 /**
+ * Where the page's Content Lake images come from (components/content-image.tsx builds their URLs
+ * on it): Sanity's image CDN, or SANITY_IMAGE_HOST in its place. Only when a project is
+ * configured: on the bundled dataset every image is our own file.
+ */
+const contentImageOrigin = process.env.NEXT_PUBLIC_SANITY_PROJECT_ID?.trim()
+  ? new URL(process.env.SANITY_IMAGE_HOST?.trim() || 'https://cdn.sanity.io').origin
+  : undefined
+
+/**
  * The public pages are prerendered and served from the ISR cache, so the HTML is the same for
  * every visitor and cannot carry a per-request nonce or hash list that Next would compute; its
  * inline bootstrap scripts (the RSC payload) therefore need 'unsafe-inline'. Everything else is
- * as tight as the page allows: only our own origin for scripts, styles, fonts, images and fetches
+ * as tight as the page allows: only our own origin for scripts, styles, fonts, images (plus the
+ * one image host above when content comes from Sanity) and fetches
  * (the Server Action posts to the same origin), no plugins, no <base> hijacking, forms post only
  * to us, and no framing (clickjacking). https://nextjs.org/docs/app/guides/content-security-policy
  */
@@ -25,7 +35,7 @@ const siteCsp = [
   // React's development build evaluates code to rebuild server call stacks; production never does.
   `script-src 'self' 'unsafe-inline'${isProduction ? '' : " 'unsafe-eval'"}`,
   "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
+  `img-src 'self' data: blob:${contentImageOrigin ? ` ${contentImageOrigin}` : ''}`,
   "font-src 'self'",
   "connect-src 'self'",
   "object-src 'none'",

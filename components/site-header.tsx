@@ -1,5 +1,6 @@
 import { ShieldCheck } from 'lucide-react'
 
+import { ContentImage } from '@/components/content-image'
 import { ButtonLink } from '@/components/ui/button'
 import { Container } from '@/components/ui/section'
 import type { SiteSettings } from '@/lib/content'
@@ -20,9 +21,19 @@ export function SiteHeader({ settings }: Props) {
     <header className="fixed inset-x-0 top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur supports-[backdrop-filter]:bg-white/85">
       <Container className="flex h-header items-center justify-between gap-4">
         <a href="#inicio" className="flex min-w-0 items-center gap-2.5 rounded-md">
-          <span className="grid size-10 shrink-0 place-items-center rounded-lg bg-navy-950 text-signal-400">
-            <ShieldCheck aria-hidden="true" className="size-6" />
-          </span>
+          {settings?.logo?.asset ? (
+            // The brand name is written beside it, so the logo is decorative here.
+            <ContentImage
+              image={{ ...settings.logo, alt: '' }}
+              sizes="40px"
+              aspectRatio={1}
+              className="size-10 shrink-0 rounded-lg object-cover"
+            />
+          ) : (
+            <span className="grid size-10 shrink-0 place-items-center rounded-lg bg-navy-950 text-signal-400">
+              <ShieldCheck aria-hidden="true" className="size-6" />
+            </span>
+          )}
           <span className="flex min-w-0 flex-col leading-tight">
             <span className="truncate text-lg font-bold text-navy-950">{settings?.brandName}</span>
             {settings?.tagline ? (

@@ -85,6 +85,8 @@ export const serverEnv = {
   leadsDataDir: optional('LEADS_DATA_DIR') ?? '.data/leads',
   /** Replaces api.sanity.io, for a proxy or a local Content Lake test double. */
   sanityApiHost: url('SANITY_API_HOST'),
+  /** Replaces Sanity's image CDN (https://cdn.sanity.io), for a proxy or the test double. */
+  sanityImageHost: url('SANITY_IMAGE_HOST'),
   /**
    * Shared with the Sanity webhook that calls POST /api/revalidate. Unset, the route refuses
    * every call (500) rather than accept unsigned ones.

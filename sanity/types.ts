@@ -15,6 +15,22 @@
 export declare const internalGroqTypeReferenceTo: unique symbol
 
 // Source: sanity/schema.json
+export type SanityImageAssetReference = {
+  _ref: string
+  _type: 'reference'
+  _weak?: boolean
+  [internalGroqTypeReferenceTo]?: 'sanity.imageAsset'
+}
+
+export type Visual = {
+  asset?: SanityImageAssetReference
+  media?: unknown
+  hotspot?: SanityImageHotspot
+  crop?: SanityImageCrop
+  alt?: string
+  _type: 'image'
+}
+
 export type Link = {
   _type: 'link'
   label?: string
@@ -107,6 +123,14 @@ export type SiteSettings = {
   _rev: string
   brandName?: string
   tagline?: string
+  logo?: {
+    asset?: SanityImageAssetReference
+    media?: unknown
+    hotspot?: SanityImageHotspot
+    crop?: SanityImageCrop
+    alt?: string
+    _type: 'image'
+  }
   navigation?: Array<{
     label?: string
     anchor?: 'sobre' | 'como-funciona' | 'tecnologia' | 'beneficios' | 'contato'
@@ -140,7 +164,31 @@ export type SiteSettings = {
   seo?: {
     title?: string
     description?: string
+    shareImage?: {
+      asset?: SanityImageAssetReference
+      media?: unknown
+      hotspot?: SanityImageHotspot
+      crop?: SanityImageCrop
+      alt?: string
+      _type: 'image'
+    }
   }
+}
+
+export type SanityImageCrop = {
+  _type: 'sanity.imageCrop'
+  top?: number
+  bottom?: number
+  left?: number
+  right?: number
+}
+
+export type SanityImageHotspot = {
+  _type: 'sanity.imageHotspot'
+  x?: number
+  y?: number
+  height?: number
+  width?: number
 }
 
 export type LandingPage = {
@@ -155,6 +203,14 @@ export type LandingPage = {
     description?: string
     primaryCta?: string
     secondaryCta?: string
+    visual?: {
+      asset?: SanityImageAssetReference
+      media?: unknown
+      hotspot?: SanityImageHotspot
+      crop?: SanityImageCrop
+      alt?: string
+      _type: 'image'
+    }
     stats?: Array<
       {
         _key: string
@@ -165,6 +221,7 @@ export type LandingPage = {
     eyebrow?: string
     heading?: string
     intro?: string
+    visual?: Visual
     points?: Array<
       {
         _key: string
@@ -175,6 +232,7 @@ export type LandingPage = {
     eyebrow?: string
     heading?: string
     intro?: string
+    visual?: Visual
     steps?: Array<
       {
         _key: string
@@ -185,6 +243,7 @@ export type LandingPage = {
     eyebrow?: string
     heading?: string
     intro?: string
+    visual?: Visual
     cards?: Array<
       {
         _key: string
@@ -201,6 +260,7 @@ export type LandingPage = {
     eyebrow?: string
     heading?: string
     intro?: string
+    visual?: Visual
     cards?: Array<
       {
         _key: string
@@ -224,6 +284,7 @@ export type LandingPage = {
     eyebrow?: string
     heading?: string
     intro?: string
+    visual?: Visual
     formTitle?: string
     detailsTitle?: string
     offerTitle?: string
@@ -268,22 +329,6 @@ export type SanityImageMetadata = {
   thumbHash?: string
   hasAlpha?: boolean
   isOpaque?: boolean
-}
-
-export type SanityImageHotspot = {
-  _type: 'sanity.imageHotspot'
-  x?: number
-  y?: number
-  height?: number
-  width?: number
-}
-
-export type SanityImageCrop = {
-  _type: 'sanity.imageCrop'
-  top?: number
-  bottom?: number
-  left?: number
-  right?: number
 }
 
 export type SanityFileAsset = {
@@ -352,19 +397,21 @@ export type Slug = {
 }
 
 export type AllSanitySchemaTypes =
+  | SanityImageAssetReference
+  | Visual
   | Link
   | Market
   | ClaimReference
   | FeatureCard
   | Claim
   | SiteSettings
+  | SanityImageCrop
+  | SanityImageHotspot
   | LandingPage
   | SanityImagePaletteSwatch
   | SanityImagePalette
   | SanityImageDimensions
   | SanityImageMetadata
-  | SanityImageHotspot
-  | SanityImageCrop
   | SanityFileAsset
   | SanityAssetSourceData
   | SanityImageAsset
@@ -373,10 +420,28 @@ export type AllSanitySchemaTypes =
 
 // Source: sanity/lib/queries.ts
 // Variable: SITE_SETTINGS_QUERY
-// Query: *[_type == "siteSettings" && _id == "siteSettings"][0]{    brandName,    tagline,    navigation[]{_key, label, anchor},    headerCta,    contact{email, phone, hours, whatsappNumber, whatsappGreeting, location, coverage},    footer{      description,      legalLinks[]{_key, label, href},      socialLinks[]{_key, platform, href}    },    seo{title, description}  }
+// Query: *[_type == "siteSettings" && _id == "siteSettings"][0]{    brandName,    tagline,    logo{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},    navigation[]{_key, label, anchor},    headerCta,    contact{email, phone, hours, whatsappNumber, whatsappGreeting, location, coverage},    footer{      description,      legalLinks[]{_key, label, href},      socialLinks[]{_key, platform, href}    },    seo{title, description, shareImage{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}}  }
 export type SITE_SETTINGS_QUERY_RESULT = {
   brandName: string | null
   tagline: string | null
+  logo: {
+    alt: string | null
+    crop: SanityImageCrop | null
+    hotspot: SanityImageHotspot | null
+    asset: {
+      _id: string
+      url: string | null
+      extension: string | null
+      metadata: {
+        lqip: string | null
+        hasAlpha: boolean | null
+        dimensions: {
+          width: number | null
+          height: number | null
+        } | null
+      } | null
+    } | null
+  } | null
   navigation: Array<{
     _key: string
     label: string | null
@@ -408,12 +473,30 @@ export type SITE_SETTINGS_QUERY_RESULT = {
   seo: {
     title: string | null
     description: string | null
+    shareImage: {
+      alt: string | null
+      crop: SanityImageCrop | null
+      hotspot: SanityImageHotspot | null
+      asset: {
+        _id: string
+        url: string | null
+        extension: string | null
+        metadata: {
+          lqip: string | null
+          hasAlpha: boolean | null
+          dimensions: {
+            width: number | null
+            height: number | null
+          } | null
+        } | null
+      } | null
+    } | null
   } | null
 } | null
 
 // Source: sanity/lib/queries.ts
 // Variable: LANDING_PAGE_QUERY
-// Query: *[_type == "landingPage" && _id == "landingPage"][0]{    hero{      eyebrow, headline, description, primaryCta, secondaryCta,      "stats": stats[]->{_id, value, label, sourceNote}    },    sobre{eyebrow, heading, intro, points[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}},    comoFunciona{eyebrow, heading, intro, steps[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}},    tecnologia{      eyebrow, heading, intro,      cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},      specTitle,      "specs": specs[]->{_id, value, label, sourceNote}    },    beneficios{      eyebrow, heading, intro,      cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},      roiTitle, roiDescription,      "roiFigures": roiFigures[]->{_id, value, label, sourceNote},      marketsTitle,      markets[]{_key, icon, name, description, badge}    },    contato{eyebrow, heading, intro, formTitle, detailsTitle, offerTitle, offers, whatsappCta}  }
+// Query: *[_type == "landingPage" && _id == "landingPage"][0]{    hero{      eyebrow, headline, description, primaryCta, secondaryCta,      visual{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},      "stats": stats[]->{_id, value, label, sourceNote}    },    sobre{eyebrow, heading, intro, visual{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}, points[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}},    comoFunciona{eyebrow, heading, intro, visual{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}, steps[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}},    tecnologia{      eyebrow, heading, intro, visual{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},      cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},      specTitle,      "specs": specs[]->{_id, value, label, sourceNote}    },    beneficios{      eyebrow, heading, intro, visual{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},      cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},      roiTitle, roiDescription,      "roiFigures": roiFigures[]->{_id, value, label, sourceNote},      marketsTitle,      markets[]{_key, icon, name, description, badge}    },    contato{eyebrow, heading, intro, visual{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}, formTitle, detailsTitle, offerTitle, offers, whatsappCta}  }
 export type LANDING_PAGE_QUERY_RESULT = {
   hero: {
     eyebrow: string | null
@@ -421,6 +504,24 @@ export type LANDING_PAGE_QUERY_RESULT = {
     description: string | null
     primaryCta: string | null
     secondaryCta: string | null
+    visual: {
+      alt: string | null
+      crop: SanityImageCrop | null
+      hotspot: SanityImageHotspot | null
+      asset: {
+        _id: string
+        url: string | null
+        extension: string | null
+        metadata: {
+          lqip: string | null
+          hasAlpha: boolean | null
+          dimensions: {
+            width: number | null
+            height: number | null
+          } | null
+        } | null
+      } | null
+    } | null
     stats: Array<{
       _id: string
       value: string | null
@@ -432,6 +533,24 @@ export type LANDING_PAGE_QUERY_RESULT = {
     eyebrow: string | null
     heading: string | null
     intro: string | null
+    visual: {
+      alt: string | null
+      crop: SanityImageCrop | null
+      hotspot: SanityImageHotspot | null
+      asset: {
+        _id: string
+        url: string | null
+        extension: string | null
+        metadata: {
+          lqip: string | null
+          hasAlpha: boolean | null
+          dimensions: {
+            width: number | null
+            height: number | null
+          } | null
+        } | null
+      } | null
+    } | null
     points: Array<{
       _key: string
       icon:
@@ -472,6 +591,24 @@ export type LANDING_PAGE_QUERY_RESULT = {
     eyebrow: string | null
     heading: string | null
     intro: string | null
+    visual: {
+      alt: string | null
+      crop: SanityImageCrop | null
+      hotspot: SanityImageHotspot | null
+      asset: {
+        _id: string
+        url: string | null
+        extension: string | null
+        metadata: {
+          lqip: string | null
+          hasAlpha: boolean | null
+          dimensions: {
+            width: number | null
+            height: number | null
+          } | null
+        } | null
+      } | null
+    } | null
     steps: Array<{
       _key: string
       icon:
@@ -512,6 +649,24 @@ export type LANDING_PAGE_QUERY_RESULT = {
     eyebrow: string | null
     heading: string | null
     intro: string | null
+    visual: {
+      alt: string | null
+      crop: SanityImageCrop | null
+      hotspot: SanityImageHotspot | null
+      asset: {
+        _id: string
+        url: string | null
+        extension: string | null
+        metadata: {
+          lqip: string | null
+          hasAlpha: boolean | null
+          dimensions: {
+            width: number | null
+            height: number | null
+          } | null
+        } | null
+      } | null
+    } | null
     cards: Array<{
       _key: string
       icon:
@@ -559,6 +714,24 @@ export type LANDING_PAGE_QUERY_RESULT = {
     eyebrow: string | null
     heading: string | null
     intro: string | null
+    visual: {
+      alt: string | null
+      crop: SanityImageCrop | null
+      hotspot: SanityImageHotspot | null
+      asset: {
+        _id: string
+        url: string | null
+        extension: string | null
+        metadata: {
+          lqip: string | null
+          hasAlpha: boolean | null
+          dimensions: {
+            width: number | null
+            height: number | null
+          } | null
+        } | null
+      } | null
+    } | null
     cards: Array<{
       _key: string
       icon:
@@ -638,6 +811,24 @@ export type LANDING_PAGE_QUERY_RESULT = {
     eyebrow: string | null
     heading: string | null
     intro: string | null
+    visual: {
+      alt: string | null
+      crop: SanityImageCrop | null
+      hotspot: SanityImageHotspot | null
+      asset: {
+        _id: string
+        url: string | null
+        extension: string | null
+        metadata: {
+          lqip: string | null
+          hasAlpha: boolean | null
+          dimensions: {
+            width: number | null
+            height: number | null
+          } | null
+        } | null
+      } | null
+    } | null
     formTitle: string | null
     detailsTitle: string | null
     offerTitle: string | null
@@ -650,7 +841,7 @@ export type LANDING_PAGE_QUERY_RESULT = {
 import '@sanity/client'
 declare module '@sanity/client' {
   interface SanityQueries {
-    '\n  *[_type == "siteSettings" && _id == "siteSettings"][0]{\n    brandName,\n    tagline,\n    navigation[]{_key, label, anchor},\n    headerCta,\n    contact{email, phone, hours, whatsappNumber, whatsappGreeting, location, coverage},\n    footer{\n      description,\n      legalLinks[]{_key, label, href},\n      socialLinks[]{_key, platform, href}\n    },\n    seo{title, description}\n  }\n': SITE_SETTINGS_QUERY_RESULT
-    '\n  *[_type == "landingPage" && _id == "landingPage"][0]{\n    hero{\n      eyebrow, headline, description, primaryCta, secondaryCta,\n      "stats": stats[]->{_id, value, label, sourceNote}\n    },\n    sobre{eyebrow, heading, intro, points[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}},\n    comoFunciona{eyebrow, heading, intro, steps[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}},\n    tecnologia{\n      eyebrow, heading, intro,\n      cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n      specTitle,\n      "specs": specs[]->{_id, value, label, sourceNote}\n    },\n    beneficios{\n      eyebrow, heading, intro,\n      cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n      roiTitle, roiDescription,\n      "roiFigures": roiFigures[]->{_id, value, label, sourceNote},\n      marketsTitle,\n      markets[]{_key, icon, name, description, badge}\n    },\n    contato{eyebrow, heading, intro, formTitle, detailsTitle, offerTitle, offers, whatsappCta}\n  }\n': LANDING_PAGE_QUERY_RESULT
+    '\n  *[_type == "siteSettings" && _id == "siteSettings"][0]{\n    brandName,\n    tagline,\n    logo{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n    navigation[]{_key, label, anchor},\n    headerCta,\n    contact{email, phone, hours, whatsappNumber, whatsappGreeting, location, coverage},\n    footer{\n      description,\n      legalLinks[]{_key, label, href},\n      socialLinks[]{_key, platform, href}\n    },\n    seo{title, description, shareImage{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}}\n  }\n': SITE_SETTINGS_QUERY_RESULT
+    '\n  *[_type == "landingPage" && _id == "landingPage"][0]{\n    hero{\n      eyebrow, headline, description, primaryCta, secondaryCta,\n      visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n      "stats": stats[]->{_id, value, label, sourceNote}\n    },\n    sobre{eyebrow, heading, intro, visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}, points[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}},\n    comoFunciona{eyebrow, heading, intro, visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}, steps[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}},\n    tecnologia{\n      eyebrow, heading, intro, visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n      cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n      specTitle,\n      "specs": specs[]->{_id, value, label, sourceNote}\n    },\n    beneficios{\n      eyebrow, heading, intro, visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n      cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n      roiTitle, roiDescription,\n      "roiFigures": roiFigures[]->{_id, value, label, sourceNote},\n      marketsTitle,\n      markets[]{_key, icon, name, description, badge}\n    },\n    contato{eyebrow, heading, intro, visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}, formTitle, detailsTitle, offerTitle, offers, whatsappCta}\n  }\n': LANDING_PAGE_QUERY_RESULT
   }
 }

@@ -18,6 +18,7 @@
 const EMBEDDED_DEFAULTS = {
   NEXT_PUBLIC_SANITY_PROJECT_ID: '',
   SANITY_API_HOST: '',
+  SANITY_IMAGE_HOST: '',
   SUPABASE_URL: '',
   SUPABASE_ANON_KEY: '',
 }
@@ -52,6 +53,9 @@ const BUILDS = {
       ...EMBEDDED_DEFAULTS,
       NEXT_PUBLIC_SANITY_PROJECT_ID: 'testproj',
       SANITY_API_HOST: LAKE_DOUBLE.url,
+      // Image URLs on the double too, so the browser never calls the internet (and the CSP
+      // names exactly this host).
+      SANITY_IMAGE_HOST: LAKE_DOUBLE.url,
       SANITY_REVALIDATE_SECRET: 'test-secret',
       SANITY_API_READ_TOKEN: 'test-read-token',
     },

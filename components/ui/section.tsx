@@ -1,5 +1,7 @@
 import type { ReactNode } from 'react'
 
+import { ContentImage } from '@/components/content-image'
+import type { ContentImage as ContentImageValue } from '@/lib/content/image-url'
 import { cn } from '@/lib/utils'
 
 export function Container({ className, children }: { className?: string; children: ReactNode }) {
@@ -12,6 +14,7 @@ type SectionIntro = {
   eyebrow?: string | null
   heading?: string | null
   intro?: string | null
+  visual?: ContentImageValue | null
 } | null
 
 /** The opening of every content section: eyebrow, h2 and introduction, each optional. */
@@ -34,6 +37,13 @@ function SectionHeading({ id, intro }: { id: string; intro: SectionIntro }) {
       ) : null}
       {intro.intro ? (
         <p className="mt-4 text-lg text-pretty text-slate-600">{intro.intro}</p>
+      ) : null}
+      {intro.visual?.asset ? (
+        <ContentImage
+          image={intro.visual}
+          sizes="(min-width: 768px) 768px, calc(100vw - 2rem)"
+          className="mx-auto mt-10 h-auto w-full rounded-2xl"
+        />
       ) : null}
     </div>
   )

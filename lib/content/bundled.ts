@@ -3,6 +3,8 @@ import path from 'node:path'
 
 import { evaluate, parse } from 'groq-js'
 
+import { resolveBundledAssets } from './bundled-assets.mjs'
+
 export const BUNDLED_DATASET_FILE = path.join(
   process.cwd(),
   'sanity',
@@ -12,15 +14,39 @@ export const BUNDLED_DATASET_FILE = path.join(
 
 type SanityDocument = { _id: string; _type: string; [key: string]: unknown }
 
+const PUBLIC_DIR = path.join(process.cwd(), 'public')
+
+/**
+ * The bundled dataset as the Content Lake would hold it after `sanity dataset import`: each
+ * `_sanityAsset` image becomes a reference to an asset document, whose URL is the file's path
+ * under public/ (served by Next, resized by next/image when it is a bitmap).
+ */
+export function withBundledAssets(documents: SanityDocument[]): SanityDocument[] {
+  return resolveBundledAssets(documents, {
+    datasetDir: path.dirname(BUNDLED_DATASET_FILE),
+    assetUrl: ({ file }) => {
+      const relative = path.relative(PUBLIC_DIR, file)
+      if (relative.startsWith('..') || path.isAbsolute(relative)) {
+        throw new Error(`Bundled image ${file} must be inside public/ so the site can serve it.`)
+      }
+      return `/${relative.split(path.sep).join('/')}`
+    },
+  })
+}
+
 let datasetPromise: Promise<SanityDocument[]> | undefined
 
-/** Parses an NDJSON export, keeping only published documents (drafts never reach the page). */
+/**
+ * Parses an NDJSON export, keeping only published documents (drafts never reach the page), with
+ * its images resolved the way `sanity dataset import` would (withBundledAssets).
+ */
 export function parseDataset(ndjson: string): SanityDocument[] {
-  return ndjson
+  const documents = ndjson
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as SanityDocument)
     .filter((doc) => !doc._id.startsWith('drafts.') && !doc._id.startsWith('versions.'))
+  return withBundledAssets(documents)
 }
 
 function loadBundledDataset(): Promise<SanityDocument[]> {

@@ -6,12 +6,20 @@ const claimFields = /* groq */ `_id, value, label, sourceNote`
 
 const cardFields = /* groq */ `_key, icon, title, description, "claim": claim->{${claimFields}}`
 
-const sectionIntroFields = /* groq */ `eyebrow, heading, intro`
+// An image as components/sanity-image.tsx needs it: the editor's crop and hotspot, the alt text,
+// and from the asset document its URL (the bundled path's local file), size and blur placeholder.
+const imageFields = /* groq */ `
+  alt, crop, hotspot,
+  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}
+`
+
+const sectionIntroFields = /* groq */ `eyebrow, heading, intro, visual{${imageFields}}`
 
 export const SITE_SETTINGS_QUERY = defineQuery(`
   *[_type == "siteSettings" && _id == "siteSettings"][0]{
     brandName,
     tagline,
+    logo{${imageFields}},
     navigation[]{_key, label, anchor},
     headerCta,
     contact{email, phone, hours, whatsappNumber, whatsappGreeting, location, coverage},
@@ -20,7 +28,7 @@ export const SITE_SETTINGS_QUERY = defineQuery(`
       legalLinks[]{_key, label, href},
       socialLinks[]{_key, platform, href}
     },
-    seo{title, description}
+    seo{title, description, shareImage{${imageFields}}}
   }
 `)
 
@@ -28,6 +36,7 @@ export const LANDING_PAGE_QUERY = defineQuery(`
   *[_type == "landingPage" && _id == "landingPage"][0]{
     hero{
       eyebrow, headline, description, primaryCta, secondaryCta,
+      visual{${imageFields}},
       "stats": stats[]->{${claimFields}}
     },
     sobre{${sectionIntroFields}, points[]{${cardFields}}},

@@ -1,12 +1,20 @@
 import { defineArrayMember, defineField, defineType } from 'sanity'
 
-import { claimListField, requiredString as string, requiredText as text } from './objects'
+import {
+  claimListField,
+  imageField,
+  requiredString as string,
+  requiredText as text,
+} from './objects'
 
 // Every section opens the same way: a small eyebrow, the heading and an introduction.
 const sectionIntro = [
   string('eyebrow', 'Chamada curta', 40),
   string('heading', 'Título', 90),
   text('intro', 'Introdução', 320),
+  imageField('visual', 'Imagem da seção (opcional)', {
+    description: 'Mostrada abaixo da introdução, na largura do texto.',
+  }),
 ]
 
 const cards = (name: string, title: string, count: number) =>
@@ -42,6 +50,11 @@ export const landingPageType = defineType({
         text('description', 'Descrição', 320),
         string('primaryCta', 'Botão principal', 32),
         string('secondaryCta', 'Botão secundário', 32),
+        imageField('visual', 'Imagem do destaque', {
+          required: true,
+          description:
+            'Ao lado do título no computador, abaixo dos números no celular. Uma foto ou captura do app; o ponto de interesse (hotspot) fica sempre visível.',
+        }),
         {
           ...claimListField('stats', 'Números em destaque', 3),
           validation: (rule) => rule.required().length(3).unique(),

@@ -123,3 +123,38 @@ export const claimListField = (name: string, title: string, max: number) =>
     of: [defineArrayMember({ type: 'reference', to: [{ type: 'claim' }] })],
     validation: (rule) => rule.max(max).unique(),
   })
+
+/** How long an alt text may be: a sentence a screen reader reads in one breath. */
+export const ALT_MAX_LENGTH = 160
+
+/**
+ * An image an editor manages: hotspot and crop in the Studio, and a required alt text in
+ * Portuguese, the one a screen reader and a search engine get instead of the picture.
+ */
+export const imageField = (
+  name: string,
+  title: string,
+  { required = false, description }: { required?: boolean; description?: string } = {},
+) =>
+  defineField({
+    name,
+    title,
+    description,
+    type: 'image',
+    options: { hotspot: true },
+    fields: [
+      defineField({
+        name: 'alt',
+        title: 'Texto alternativo',
+        description:
+          'Em português: o que a imagem mostra, para quem não pode vê-la (leitores de tela, buscadores).',
+        type: 'string',
+        validation: (rule) =>
+          rule
+            .required()
+            .error('Descreva a imagem: o texto alternativo é obrigatório.')
+            .max(ALT_MAX_LENGTH),
+      }),
+    ],
+    validation: (rule) => (required ? rule.required() : rule),
+  })

@@ -1,6 +1,6 @@
 import { defineArrayMember, defineField, defineType } from 'sanity'
 
-import { requiredString } from './objects'
+import { imageField, requiredString } from './objects'
 
 const SECTION_ANCHORS = [
   { title: 'Sobre', value: 'sobre' },
@@ -23,6 +23,12 @@ export const siteSettingsType = defineType({
   fields: [
     { ...requiredString('brandName', 'Nome da marca', 32), group: 'brand' },
     { ...requiredString('tagline', 'Slogan', 48), group: 'brand' },
+    {
+      ...imageField('logo', 'Logotipo (opcional)', {
+        description: 'Quadrado, mostrado com 40 px no cabeçalho. Sem logotipo, o site usa o ícone padrão.',
+      }),
+      group: 'brand',
+    },
     defineField({
       name: 'navigation',
       title: 'Navegação',
@@ -155,6 +161,10 @@ export const siteSettingsType = defineType({
           type: 'text',
           rows: 3,
           validation: (rule) => rule.required().max(170),
+        }),
+        imageField('shareImage', 'Imagem de compartilhamento (opcional)', {
+          description:
+            'Usada quando a página é compartilhada (WhatsApp, LinkedIn), cortada em 1200 × 630 px ao redor do hotspot. Sem ela, o site gera uma a partir do título e da imagem do destaque.',
         }),
       ],
     }),

@@ -24,6 +24,14 @@
  *   sees them; without it "drafts" and "raw" answer with published documents only, and a wrong
  *   token gets 401 like the real API.
  *
+ * Image CDN (what the site's <img> URLs point at when SANITY_IMAGE_HOST is the double):
+ *   GET  /images/<projectId>/<dataset>/<sha1>-<w>x<h>.<ext>?<transformations>
+ *        -> the uploaded file as it is (no resizing: the transformations are only recorded in
+ *           the URL the page renders), 404 for an unknown asset.
+ *   The bundled dataset's `_sanityAsset` images are "imported" at start the way
+ *   `sanity dataset import` does (lib/content/bundled-assets.mjs): each becomes an asset
+ *   reference plus a sanity.imageAsset document with the id Sanity would give it.
+ *
  * Control endpoints (tests only):
  *   POST /__mutate    body {"mutations": [...]} in Sanity's mutation format:
  *                     {"createOrReplace": doc}, {"createIfNotExists": doc}, {"delete": {"id"}},
@@ -37,7 +45,8 @@
  * CLI:
  *   node tests/support/content-lake-double.mjs [--port 4010] [--host 127.0.0.1]
  *        [--file sanity/dataset/production.ndjson] [--dataset production]
- *        [--token test-read-token] [--set <documentId>.<dot.path>=<string value>]...
+ *        [--token test-read-token] [--project-id testproj]
+ *        [--set <documentId>.<dot.path>=<string value>]...
  *   --set changes a document before the first request, e.g. --set 'claim-accuracy.value=97,3%'
  *   so a build against the double is visibly different from the bundled default.
  *
@@ -53,7 +62,31 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 
 import { evaluate, parse } from 'groq-js'
 
+import { resolveBundledAssets } from '../../lib/content/bundled-assets.mjs'
+
 const DEFAULT_TOKEN = 'test-read-token'
+const IMAGE_PATH = /^\/images\/[^/]+\/[^/]+\/([0-9a-f]+-\d+x\d+\.[a-z]+)$/
+const IMAGE_TYPES = { svg: 'image/svg+xml', png: 'image/png', jpg: 'image/jpeg' }
+
+/**
+ * Uploads the `_sanityAsset` images of an NDJSON export, as `sanity dataset import` would.
+ * Returns the documents with asset references and asset documents, and the files by CDN name.
+ * @param {LakeDocument[]} documents
+ * @param {{datasetDir: string, baseUrl: string, projectId: string, dataset: string}} options
+ */
+export function importAssets(documents, { datasetDir, baseUrl, projectId, dataset }) {
+  /** @type {Map<string, string>} */
+  const imageFiles = new Map()
+  const imported = resolveBundledAssets(documents, {
+    datasetDir,
+    assetUrl: ({ sha1, width, height, extension, file }) => {
+      const name = `${sha1}-${width}x${height}.${extension}`
+      imageFiles.set(name, file)
+      return `${baseUrl}/images/${projectId}/${dataset}/${name}`
+    },
+  })
+  return { documents: imported, imageFiles }
+}
 const QUERY_PATH = /^\/v(?:X|\d{4}-\d{2}-\d{2}|1)\/data\/query\/([^/]+)\/?$/
 
 /**
@@ -186,6 +219,7 @@ async function readBody(req) {
  *   host?: string,
  *   dataset?: string,
  *   token?: string,
+ *   imageFiles?: Map<string, string>,
  *   log?: (line: string) => void,
  * }} LakeOptions
  */
@@ -201,6 +235,7 @@ export async function startContentLakeDouble({
   host = '127.0.0.1',
   dataset = 'production',
   token = DEFAULT_TOKEN,
+  imageFiles = new Map(),
   log = () => {},
 } = {}) {
   const initial = structuredClone(documents)
@@ -277,6 +312,17 @@ export async function startContentLakeDouble({
       if (queryMatch && (req.method === 'GET' || req.method === 'POST')) {
         return await handleQuery(req, res, url, decodeURIComponent(queryMatch[1]))
       }
+      const imageMatch = url.pathname.match(IMAGE_PATH)
+      if (imageMatch && req.method === 'GET') {
+        const file = imageFiles.get(imageMatch[1])
+        if (!file) return send(res, 404, { error: 'Not Found', message: 'No such asset' })
+        res.writeHead(200, {
+          'content-type': IMAGE_TYPES[path.extname(file).slice(1)] ?? 'application/octet-stream',
+          'cache-control': 'public, max-age=31536000, immutable',
+          'access-control-allow-origin': '*',
+        })
+        return res.end(readFileSync(file))
+      }
       if (url.pathname === '/__health') return send(res, 200, 'ok')
       if (url.pathname === '/__requests' && req.method === 'GET') {
         return send(res, 200, { count: requestLog.length, requests: requestLog })
@@ -340,6 +386,7 @@ function parseArgs(argv) {
     else if (name === 'file') options.file = value()
     else if (name === 'dataset') options.dataset = value()
     else if (name === 'token') options.token = value()
+    else if (name === 'project-id') options.projectId = value()
     else if (name === 'set') options.sets.push(value())
     else throw new Error(`Unknown argument "${arg}"`)
   }
@@ -353,7 +400,14 @@ if (isMain) {
   const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
   const options = parseArgs(process.argv.slice(2))
   const file = path.resolve(options.file ?? path.join(repoRoot, 'sanity/dataset/production.ndjson'))
-  const documents = loadNdjson(file)
+  const host = options.host ?? '127.0.0.1'
+  const port = options.port ?? 4010
+  const { documents, imageFiles } = importAssets(loadNdjson(file), {
+    datasetDir: path.dirname(file),
+    baseUrl: `http://${host}:${port}`,
+    projectId: options.projectId ?? 'testproj',
+    dataset: options.dataset ?? 'production',
+  })
   for (const assignment of options.sets) {
     const eq = assignment.indexOf('=')
     const target = eq > 0 ? assignment.slice(0, eq) : ''
@@ -367,10 +421,11 @@ if (isMain) {
   }
   const lake = await startContentLakeDouble({
     documents,
-    port: options.port ?? 4010,
-    host: options.host,
+    port,
+    host,
     dataset: options.dataset,
     token: options.token,
+    imageFiles,
     log: (line) => console.error(line),
   })
   console.log(

@@ -1,0 +1,101 @@
+import { getImageProps } from 'next/image'
+import { preload } from 'react-dom'
+
+import {
+  croppedSize,
+  isLocalAsset,
+  lakeImageProps,
+  SANITY_IMAGE_CDN,
+  type ContentImage as ContentImageValue,
+} from '@/lib/content/image-url'
+import { serverEnv } from '@/lib/env'
+import { cn } from '@/lib/utils'
+import { dataset, projectId } from '@/sanity/env'
+
+type Props = {
+  image: ContentImageValue | null | undefined
+  /** The `sizes` attribute: how wide the image is drawn at each breakpoint. */
+  sizes: string
+  /** Force this width:height ratio, cut around the editor's hotspot (logos, social cards). */
+  aspectRatio?: number
+  /**
+   * Preload the image for viewports matching this media query (the ones where it is above the
+   * fold and may be the LCP element). Elsewhere it stays lazy, so it never competes with the
+   * headline for the first bytes on a phone.
+   */
+  preloadMedia?: string
+  className?: string
+}
+
+/**
+ * Every CMS image on the site goes through here, as a plain <img> rendered on the server (no
+ * client JavaScript):
+ * - Content Lake images get @sanity/image-url URLs on Sanity's image CDN (crop, hotspot, srcset,
+ *   auto=format) and their LQIP as a blur placeholder; see README "Images".
+ * - Bundled images are files under public/, served through next/image's optimiser
+ *   (getImageProps: /_next/image srcset). SVGs are served as they are: next/image refuses to
+ *   optimise SVG without `dangerouslyAllowSVG`, which we leave off, and a vector needs no resizing.
+ * Width and height always come from the asset, so the box is reserved before the image loads.
+ */
+export function ContentImage({ image, sizes, aspectRatio, preloadMedia, className }: Props) {
+  // The schema requires alt text; one missing from older content still renders, as decorative.
+  const alt = image?.alt ?? ''
+  const loading = 'lazy' as const
+
+  if (isLocalAsset(image)) {
+    const size = croppedSize(image)
+    if (!size || !image?.asset?.url) return null
+    const { props } = getImageProps({
+      src: image.asset.url,
+      width: size.width,
+      height: size.height,
+      alt,
+      sizes,
+      loading,
+      className,
+    })
+    if (preloadMedia) {
+      preload(props.src, {
+        as: 'image',
+        fetchPriority: 'high',
+        media: preloadMedia,
+        ...(props.srcSet ? { imageSrcSet: props.srcSet, imageSizes: props.sizes } : {}),
+      })
+    }
+    return <img {...props} alt={alt} />
+  }
+
+  const props = lakeImageProps(
+    image,
+    { projectId, dataset, baseUrl: serverEnv.sanityImageHost ?? SANITY_IMAGE_CDN },
+    { sizes, aspectRatio },
+  )
+  if (!props) return null
+  if (preloadMedia) {
+    preload(props.src, {
+      as: 'image',
+      fetchPriority: 'high',
+      media: preloadMedia,
+      imageSrcSet: props.srcSet,
+      imageSizes: props.sizes,
+    })
+  }
+  return (
+    <img
+      src={props.src}
+      srcSet={props.srcSet}
+      sizes={props.sizes}
+      width={props.width}
+      height={props.height}
+      alt={alt}
+      loading={loading}
+      decoding="async"
+      className={cn(className)}
+      style={
+        props.blurDataURL
+          ? { backgroundImage: `url(${props.blurDataURL})`, backgroundSize: 'cover' }
+          : undefined
+      }
+    />
+  )
+}

@@ -1,0 +1,114 @@
+/**
+ * Images in the bundled dataset are written the way `sanity dataset import` uploads them, the
+ * CLI's `_sanityAsset` convention, with the path relative to the NDJSON file:
+ *
+ *   {"_type": "image", "_sanityAsset": "image@file://./../../public/images/x.svg", "alt": "…"}
+ *
+ * The import uploads each file, replaces `_sanityAsset` with `asset: {_ref}` and keeps the other
+ * keys (alt, hotspot, crop). https://www.sanity.io/docs/content-lake/importing-data
+ *
+ * `resolveBundledAssets` does the same in memory, so the GROQ that dereferences `asset->` gives
+ * the same shape on the bundled dataset (groq-js) and in the Content Lake: an asset document with
+ * the id Sanity would give it (`image-<sha1>-<width>x<height>-<ext>`) and its dimensions. Only the
+ * `url` differs: `assetUrl` decides it (a path under public/ for the site, the double's own image
+ * host for tests/support/content-lake-double.mjs).
+ *
+ * Plain JavaScript with JSDoc because the Content Lake double (a Node script) uses it too.
+ */
+import { createHash } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+
+const ASSET_KEY = '_sanityAsset'
+const ASSET_VALUE = /^image@file:\/\/\.\/(.+)$/
+
+/** Width and height of an SVG (its width/height attributes, else its viewBox) or a PNG. */
+export function imageDimensions(bytes, extension) {
+  if (extension === 'svg') {
+    const root = bytes.toString('utf8').match(/<svg\b[^>]*>/)?.[0] ?? ''
+    const attr = (name) => root.match(new RegExp(`\\s${name}="([\\d.]+)(?:px)?"`))?.[1]
+    const viewBox = root.match(/\sviewBox="([^"]+)"/)?.[1]?.trim().split(/[\s,]+/)
+    const width = Number(attr('width') ?? viewBox?.[2])
+    const height = Number(attr('height') ?? viewBox?.[3])
+    if (width > 0 && height > 0) return { width: Math.round(width), height: Math.round(height) }
+  }
+  if (extension === 'png' && bytes.length > 24) {
+    // The IHDR chunk right after the 8-byte signature: width and height, big-endian.
+    return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) }
+  }
+  return null
+}
+
+const MIME_TYPES = { svg: 'image/svg+xml', png: 'image/png' }
+
+/**
+ * The asset document `sanity dataset import` would create for a file.
+ * @param {string} file absolute path
+ * @param {(asset: {sha1: string, width: number, height: number, extension: string, file: string}) => string} assetUrl
+ */
+export function assetDocumentFor(file, assetUrl) {
+  const extension = path.extname(file).slice(1).toLowerCase()
+  const bytes = readFileSync(file)
+  const dimensions = imageDimensions(bytes, extension)
+  if (!dimensions || !MIME_TYPES[extension]) {
+    throw new Error(
+      `Bundled image ${file}: only SVG (with width/height or a viewBox) and PNG files are supported.`,
+    )
+  }
+  const sha1 = createHash('sha1').update(bytes).digest('hex')
+  const { width, height } = dimensions
+  return {
+    _id: `image-${sha1}-${width}x${height}-${extension}`,
+    _type: 'sanity.imageAsset',
+    assetId: sha1,
+    extension,
+    mimeType: MIME_TYPES[extension],
+    originalFilename: path.basename(file),
+    size: bytes.length,
+    url: assetUrl({ sha1, width, height, extension, file }),
+    metadata: {
+      _type: 'sanity.imageMetadata',
+      dimensions: { _type: 'sanity.imageDimensions', width, height, aspectRatio: width / height },
+      // Vector art and PNGs may be transparent: a blurred placeholder would show through.
+      hasAlpha: true,
+      isOpaque: false,
+    },
+  }
+}
+
+/**
+ * Replaces every `_sanityAsset` image in `documents` with an asset reference and appends one
+ * asset document per file. Returns new documents; the input is not changed.
+ * @template {{_id: string, _type: string}} T
+ * @param {T[]} documents
+ * @param {{datasetDir: string, assetUrl: Parameters<typeof assetDocumentFor>[1]}} options
+ */
+export function resolveBundledAssets(documents, { datasetDir, assetUrl }) {
+  const assets = new Map()
+  const base = pathToFileURL(datasetDir.endsWith(path.sep) ? datasetDir : datasetDir + path.sep)
+
+  const visit = (value) => {
+    if (Array.isArray(value)) return value.map(visit)
+    if (value === null || typeof value !== 'object') return value
+    const copy = {}
+    for (const [key, child] of Object.entries(value)) {
+      if (key !== ASSET_KEY) copy[key] = visit(child)
+    }
+    const ref = value[ASSET_KEY]
+    if (typeof ref === 'string') {
+      const match = ref.match(ASSET_VALUE)
+      if (!match) throw new Error(`Unsupported ${ASSET_KEY} "${ref}": expected image@file://./…`)
+      const file = fileURLToPath(new URL(match[1], base))
+      let asset = assets.get(file)
+      if (!asset) {
+        asset = assetDocumentFor(file, assetUrl)
+        assets.set(file, asset)
+      }
+      copy.asset = { _type: 'reference', _ref: asset._id }
+    }
+    return copy
+  }
+
+  return [...documents.map(visit), ...assets.values()]
+}
