@@ -42,7 +42,11 @@ function nextStart(
 }
 
 /** Specs bound to one particular server and its test double; each has a project of its own. */
-const SERVER_BOUND_SPECS = [/demo-request-store\.spec\.ts/, /editing\.spec\.ts/]
+const SERVER_BOUND_SPECS = [
+  /demo-request-store\.spec\.ts/,
+  /editing\.spec\.ts/,
+  /lake-images\.spec\.ts/,
+]
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -96,6 +100,14 @@ export default defineConfig({
       // (started by scripts/test.mjs); its tests share the double's state and run once, in order.
       name: 'lake',
       testMatch: /editing\.spec\.ts/,
+      use: { viewport: { width: 1280, height: 800 } },
+    },
+    {
+      // Content Lake images on the same build and double; after "lake", whose tests it would
+      // otherwise disturb by changing content and revalidating the page.
+      name: 'lake-images',
+      testMatch: /lake-images\.spec\.ts/,
+      dependencies: ['lake'],
       use: { viewport: { width: 1280, height: 800 } },
     },
   ],

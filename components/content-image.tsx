@@ -1,16 +1,14 @@
 import { getImageProps } from 'next/image'
 import { preload } from 'react-dom'
 
+import { contentImageHost } from '@/lib/content/image-host'
 import {
   croppedSize,
   isLocalAsset,
   lakeImageProps,
-  SANITY_IMAGE_CDN,
   type ContentImage as ContentImageValue,
 } from '@/lib/content/image-url'
-import { serverEnv } from '@/lib/env'
 import { cn } from '@/lib/utils'
-import { dataset, projectId } from '@/sanity/env'
 
 type Props = {
   image: ContentImageValue | null | undefined
@@ -62,14 +60,12 @@ export function ContentImage({ image, sizes, aspectRatio, preloadMedia, classNam
         ...(props.srcSet ? { imageSrcSet: props.srcSet, imageSizes: props.sizes } : {}),
       })
     }
+    // getImageProps gives next/image's attributes without its client component (no JavaScript).
+    // eslint-disable-next-line @next/next/no-img-element
     return <img {...props} alt={alt} />
   }
 
-  const props = lakeImageProps(
-    image,
-    { projectId, dataset, baseUrl: serverEnv.sanityImageHost ?? SANITY_IMAGE_CDN },
-    { sizes, aspectRatio },
-  )
+  const props = lakeImageProps(image, contentImageHost, { sizes, aspectRatio })
   if (!props) return null
   if (preloadMedia) {
     preload(props.src, {
@@ -81,6 +77,8 @@ export function ContentImage({ image, sizes, aspectRatio, preloadMedia, classNam
     })
   }
   return (
+    // Sanity's CDN resizes these, not next/image (README "Images").
+    // eslint-disable-next-line @next/next/no-img-element
     <img
       src={props.src}
       srcSet={props.srcSet}

@@ -41,8 +41,8 @@ function SectionHeading({ id, intro }: { id: string; intro: SectionIntro }) {
       {intro.visual?.asset ? (
         <ContentImage
           image={intro.visual}
-          sizes="(min-width: 768px) 768px, calc(100vw - 2rem)"
-          className="mx-auto mt-10 h-auto w-full rounded-2xl"
+          sizes="(min-width: 704px) 672px, calc(100vw - 2rem)"
+          className="mx-auto mt-10 h-auto w-full max-w-2xl rounded-2xl"
         />
       ) : null}
     </div>

@@ -28,7 +28,10 @@ export function imageDimensions(bytes, extension) {
   if (extension === 'svg') {
     const root = bytes.toString('utf8').match(/<svg\b[^>]*>/)?.[0] ?? ''
     const attr = (name) => root.match(new RegExp(`\\s${name}="([\\d.]+)(?:px)?"`))?.[1]
-    const viewBox = root.match(/\sviewBox="([^"]+)"/)?.[1]?.trim().split(/[\s,]+/)
+    const viewBox = root
+      .match(/\sviewBox="([^"]+)"/)?.[1]
+      ?.trim()
+      .split(/[\s,]+/)
     const width = Number(attr('width') ?? viewBox?.[2])
     const height = Number(attr('height') ?? viewBox?.[3])
     if (width > 0 && height > 0) return { width: Math.round(width), height: Math.round(height) }

@@ -69,7 +69,11 @@ export type ImageProps = {
 export function lakeImageProps(
   image: ContentImage | null | undefined,
   host: ImageHost,
-  { sizes, aspectRatio, widths = IMAGE_WIDTHS }: {
+  {
+    sizes,
+    aspectRatio,
+    widths = IMAGE_WIDTHS,
+  }: {
     sizes: string
     aspectRatio?: number
     widths?: readonly number[]
@@ -87,11 +91,19 @@ export function lakeImageProps(
   }
 
   const base = createImageUrlBuilder(host)
-    .image({ asset: { _ref: assetId }, crop: image.crop ?? undefined, hotspot: image.hotspot ?? undefined })
+    .image({
+      asset: { _ref: assetId },
+      crop: image.crop ?? undefined,
+      hotspot: image.hotspot ?? undefined,
+    })
     .auto('format')
   const urlAt = (w: number) =>
     aspectRatio
-      ? base.width(w).height(Math.round(w / aspectRatio)).fit('crop').url()
+      ? base
+          .width(w)
+          .height(Math.round(w / aspectRatio))
+          .fit('crop')
+          .url()
       : base.width(w).url()
 
   // Never ask for more pixels than the source has: the CDN would only upscale.
@@ -105,4 +117,28 @@ export function lakeImageProps(
     height,
     ...(lqip && image.asset?.metadata?.hasAlpha === false ? { blurDataURL: lqip } : {}),
   }
+}
+
+/**
+ * One fixed-size URL for a Content Lake image, cut to `width` x `height` around the hotspot, as
+ * JPEG or PNG (for the generated social image, whose renderer reads neither WebP nor AVIF).
+ */
+export function lakeImageUrl(
+  image: ContentImage | null | undefined,
+  host: ImageHost,
+  { width, height, format }: { width: number; height: number; format: 'jpg' | 'png' },
+): string | null {
+  const assetId = image?.asset?._id
+  if (!assetId) return null
+  return createImageUrlBuilder(host)
+    .image({
+      asset: { _ref: assetId },
+      crop: image.crop ?? undefined,
+      hotspot: image.hotspot ?? undefined,
+    })
+    .width(width)
+    .height(height)
+    .fit('crop')
+    .format(format)
+    .url()
 }

@@ -32,6 +32,12 @@ const NON_PRINTED_FIELDS = new Set([
   'whatsappNumber',
   'whatsappGreeting',
   'seo',
+  // Images: asset ids, URLs and metadata build image URLs, and alt text is read, not seen.
+  'alt',
+  'asset',
+  'url',
+  'extension',
+  'metadata',
 ])
 
 function readToken(): string {

@@ -149,12 +149,12 @@ export const imageField = (
         description:
           'Em português: o que a imagem mostra, para quem não pode vê-la (leitores de tela, buscadores).',
         type: 'string',
-        validation: (rule) =>
-          rule
-            .required()
-            .error('Descreva a imagem: o texto alternativo é obrigatório.')
-            .max(ALT_MAX_LENGTH),
+        validation: (rule) => [
+          rule.required().error('Descreva a imagem: o texto alternativo é obrigatório.'),
+          rule.max(ALT_MAX_LENGTH),
+        ],
       }),
     ],
-    validation: (rule) => (required ? rule.required() : rule),
+    validation: (rule) =>
+      required ? rule.required().error('Escolha uma imagem: este campo é obrigatório.') : rule,
   })

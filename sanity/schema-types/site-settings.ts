@@ -25,7 +25,8 @@ export const siteSettingsType = defineType({
     { ...requiredString('tagline', 'Slogan', 48), group: 'brand' },
     {
       ...imageField('logo', 'Logotipo (opcional)', {
-        description: 'Quadrado, mostrado com 40 px no cabeçalho. Sem logotipo, o site usa o ícone padrão.',
+        description:
+          'Quadrado, mostrado com 40 px no cabeçalho. Sem logotipo, o site usa o ícone padrão.',
       }),
       group: 'brand',
     },

@@ -100,4 +100,28 @@ describe('the validation this test relies on', () => {
       /tecnologia\.specs\[_key=="[^"]+"\]: Referenced document must be published/,
     )
   })
+
+  type WithHero = SanityDocument & { hero: { visual: Record<string, unknown> } }
+
+  it('rejects an image without alt text', async () => {
+    const page = structuredClone(landingPage) as WithHero
+    delete page.hero.visual.alt
+    expect(await errorsOf(page)).toEqual([
+      expect.stringMatching(/^landingPage hero\.visual\.alt: .*obrigatório/),
+    ])
+  })
+
+  it('rejects an alt text too long to be read in one breath', async () => {
+    const page = structuredClone(landingPage) as WithHero
+    page.hero.visual.alt = 'Celular no painel. '.repeat(10)
+    expect(await errorsOf(page)).toEqual([expect.stringMatching(/hero\.visual\.alt: .*160/)])
+  })
+
+  it('rejects a hero without its visual', async () => {
+    const page = structuredClone(landingPage) as SanityDocument & { hero: { visual?: unknown } }
+    delete page.hero.visual
+    const errors = await errorsOf(page)
+    expect(errors.length).toBeGreaterThan(0)
+    expect(errors.every((error) => error.startsWith('landingPage hero.visual'))).toBe(true)
+  })
 })
