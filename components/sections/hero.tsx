@@ -66,7 +66,7 @@ export function Hero({ hero }: { hero: LandingPage['hero'] }) {
           </dl>
         ) : null}
         {hero?.visual ? (
-          <div className="mx-auto w-full max-w-md lg:col-start-2 lg:row-start-1 lg:max-w-none lg:self-center">
+          <div className="mx-auto w-full max-w-md lg:col-start-2 lg:row-start-1 lg:max-w-none lg:self-start">
             <ContentImage
               image={hero.visual}
               sizes="(min-width: 1280px) 480px, (min-width: 1024px) 416px, (min-width: 448px) 448px, 100vw"

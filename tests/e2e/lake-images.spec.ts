@@ -134,9 +134,15 @@ test.describe('images from the Content Lake', () => {
     await publish(request, 'siteSettings', 'siteSettings')
 
     await expect
-      .poll(async () => (await (await request.get(`${SITE}/`)).text()).includes(SHA1), {
-        timeout: 10_000,
-      })
+      .poll(
+        async () => {
+          // Each tag's fetch is refreshed on its own; wait for both: the hero's photo and the
+          // logo (the only square cut, fit=crop).
+          const html = await (await request.get(`${SITE}/`)).text()
+          return html.includes(SHA1) && html.includes('fit=crop')
+        },
+        { timeout: 15_000 },
+      )
       .toBe(true)
     await page.goto(`${SITE}/`)
 
