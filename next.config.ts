@@ -17,8 +17,15 @@ const sanityOrigins = [
  * on it): Sanity's image CDN, or SANITY_IMAGE_HOST in its place. Only when a project is
  * configured: on the bundled dataset every image is our own file.
  */
+function imageOrigin(value = 'https://cdn.sanity.io'): string {
+  try {
+    return new URL(value).origin
+  } catch {
+    throw new Error(`SANITY_IMAGE_HOST="${value}" is not an http(s) URL.`)
+  }
+}
 const contentImageOrigin = process.env.NEXT_PUBLIC_SANITY_PROJECT_ID?.trim()
-  ? new URL(process.env.SANITY_IMAGE_HOST?.trim() || 'https://cdn.sanity.io').origin
+  ? imageOrigin(process.env.SANITY_IMAGE_HOST?.trim() || undefined)
   : undefined
 
 /**

@@ -8,7 +8,6 @@ import {
   lakeImageProps,
   type ContentImage as ContentImageValue,
 } from '@/lib/content/image-url'
-import { cn } from '@/lib/utils'
 
 type Props = {
   image: ContentImageValue | null | undefined
@@ -88,7 +87,7 @@ export function ContentImage({ image, sizes, aspectRatio, preloadMedia, classNam
       alt={alt}
       loading={loading}
       decoding="async"
-      className={cn(className)}
+      className={className}
       style={
         props.blurDataURL
           ? { backgroundImage: `url(${props.blurDataURL})`, backgroundSize: 'cover' }
