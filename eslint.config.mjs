@@ -16,5 +16,6 @@ export default defineConfig([
     'playwright-report/**',
     '.data/**',
     '.bench/**',
+    '.bench-floor/**',
   ]),
 ])
