@@ -12,7 +12,7 @@ export default defineConfig({
   },
   test: {
     include: ['**/*.test.{ts,tsx}'],
-    exclude: ['node_modules/**', 'tests/e2e/**', '.next*/**'],
+    exclude: ['node_modules/**', 'tests/e2e/**', '.next*/**', '.bench-floor/**'],
     environment: 'node',
   },
 })

@@ -1,11 +1,11 @@
 'use client'
 
-import { CircleCheck, LoaderCircle, Send } from 'lucide-react'
 import { useActionState, useEffect, useRef, useState, type CSSProperties } from 'react'
 import { useForm } from 'react-hook-form'
 import type { Resolver } from 'react-hook-form'
 
 import { submitDemoRequest } from '@/app/actions/demo-request'
+import { Icon } from '@/components/icon'
 import { Button, ButtonLink } from '@/components/ui/button'
 import { Field, fieldA11y } from '@/components/ui/field'
 import { Input, Select, Textarea } from '@/components/ui/input'
@@ -201,7 +201,7 @@ export function DemoForm({ title }: { title?: string | null }) {
       </p>
       {submitted ? (
         <div className="py-8 text-center">
-          <CircleCheck aria-hidden="true" className="mx-auto size-14 text-whatsapp-700" />
+          <Icon name="circle-check" className="mx-auto size-14 text-whatsapp-700" />
           <h3
             ref={thanksRef}
             tabIndex={-1}
@@ -361,12 +361,12 @@ export function DemoForm({ title }: { title?: string | null }) {
           >
             {pending ? (
               <>
-                <LoaderCircle aria-hidden="true" className="animate-spin" />
+                <Icon name="loader-circle" className="animate-spin" />
                 Enviando...
               </>
             ) : (
               <>
-                <Send aria-hidden="true" />
+                <Icon name="send" />
                 Solicitar Demonstração
               </>
             )}

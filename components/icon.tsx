@@ -1,58 +1,29 @@
-import {
-  Activity,
-  BellRing,
-  Brain,
-  Bus,
-  Camera,
-  Car,
-  ChartLine,
-  CircleCheck,
-  Clock,
-  Coffee,
-  Cpu,
-  Eye,
-  FileCheck,
-  HeartPulse,
-  Lock,
-  MapPin,
-  Plug,
-  ShieldCheck,
-  Smartphone,
-  Truck,
-  Users,
-  Wallet,
-  type LucideIcon,
-} from 'lucide-react'
+import { cn } from '@/lib/utils'
 
-import type { IconName } from '@/sanity/lib/icon-names'
+import { SPRITE_ICONS } from './icons/names.mjs'
+import sprite from './icons/sprite.svg'
 
-const ICONS: Record<IconName, LucideIcon> = {
-  smartphone: Smartphone,
-  brain: Brain,
-  'shield-check': ShieldCheck,
-  eye: Eye,
-  activity: Activity,
-  'bell-ring': BellRing,
-  'circle-check': CircleCheck,
-  camera: Camera,
-  cpu: Cpu,
-  plug: Plug,
-  lock: Lock,
-  chart: ChartLine,
-  'heart-pulse': HeartPulse,
-  wallet: Wallet,
-  clock: Clock,
-  'file-check': FileCheck,
-  truck: Truck,
-  bus: Bus,
-  car: Car,
-  users: Users,
-  'map-pin': MapPin,
-  coffee: Coffee,
+export type IconName = keyof typeof SPRITE_ICONS
+
+// A static import: the sprite gets a content-hashed URL under /_next/static, cached for a year
+// and refetched only when an icon changes.
+const SPRITE_URL: string = sprite.src
+
+function isIconName(name: string): name is IconName {
+  return Object.hasOwn(SPRITE_ICONS, name)
 }
 
-/** A CMS-chosen icon; unknown or missing names fall back to a neutral shield. */
+/**
+ * An icon from the sprite (scripts/build-icon-sprite.mjs): two DOM nodes, whatever the icon.
+ * Decorative: the text beside it says what it means. Unknown or missing names (a CMS value the
+ * site does not know) fall back to a neutral shield. Sized by `className` (e.g. size-6) or by the
+ * parent's [&_svg] rules; 24 px otherwise.
+ */
 export function Icon({ name, className }: { name?: string | null; className?: string }) {
-  const Component = (name && ICONS[name as IconName]) || ShieldCheck
-  return <Component aria-hidden="true" className={className} />
+  const id = name && isIconName(name) ? name : 'shield-check'
+  return (
+    <svg aria-hidden="true" width="24" height="24" className={cn('shrink-0', className)}>
+      <use href={`${SPRITE_URL}#${id}`} />
+    </svg>
+  )
 }

@@ -1,8 +1,8 @@
 'use client'
 
-import { Menu, X } from 'lucide-react'
 import { useEffect, useId, useRef, useState } from 'react'
 
+import { Icon } from '@/components/icon'
 import { buttonVariants } from '@/components/ui/button'
 import { cn } from '@/lib/utils'
 
@@ -40,7 +40,7 @@ export function MobileMenu({ items, cta }: { items: Item[]; cta: string | null }
         onClick={() => setOpen((value) => !value)}
         className={buttonVariants({ variant: 'ghost', size: 'icon' })}
       >
-        {open ? <X aria-hidden="true" /> : <Menu aria-hidden="true" />}
+        <Icon name={open ? 'x' : 'menu'} />
       </button>
       <nav
         id={panelId}

@@ -1,5 +1,4 @@
-import { ShieldCheck } from 'lucide-react'
-
+import { Icon } from '@/components/icon'
 import { Container } from '@/components/ui/section'
 import type { SiteSettings } from '@/lib/content'
 
@@ -33,7 +32,7 @@ export function SiteFooter({ settings }: { settings: SiteSettings | null }) {
       <div className="mx-auto grid w-full max-w-6xl gap-10 px-4 py-14 sm:px-6 md:grid-cols-3 lg:px-8">
         <div>
           <p className="flex items-center gap-2.5 text-lg font-bold text-white">
-            <ShieldCheck aria-hidden="true" className="size-6 text-signal-400" />
+            <Icon name="shield-check" className="size-6 text-signal-400" />
             {settings?.brandName}
           </p>
           {settings?.tagline ? <p className="mt-1 text-sm">{settings.tagline}</p> : null}

@@ -1,6 +1,5 @@
-import { ShieldCheck } from 'lucide-react'
-
 import { ContentImage } from '@/components/content-image'
+import { Icon } from '@/components/icon'
 import { ButtonLink } from '@/components/ui/button'
 import { Container } from '@/components/ui/section'
 import type { SiteSettings } from '@/lib/content'
@@ -31,7 +30,7 @@ export function SiteHeader({ settings }: Props) {
             />
           ) : (
             <span className="grid size-10 shrink-0 place-items-center rounded-lg bg-navy-950 text-signal-400">
-              <ShieldCheck aria-hidden="true" className="size-6" />
+              <Icon name="shield-check" className="size-6" />
             </span>
           )}
           <span className="flex min-w-0 flex-col leading-tight">

@@ -1,6 +1,6 @@
-import { Check, Clock, Mail, MapPin, MessageCircle, Phone } from 'lucide-react'
 import type { ReactNode } from 'react'
 
+import { Icon } from '@/components/icon'
 import { ButtonLink } from '@/components/ui/button'
 import { Section } from '@/components/ui/section'
 import type { LandingPage, SiteSettings } from '@/lib/content'
@@ -30,7 +30,7 @@ export function Contact({ contato, contact, form }: Props) {
               <ul className="mt-5 space-y-4 text-slate-200">
                 {contact.email ? (
                   <li className="flex gap-3">
-                    <Mail aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-signal-400" />
+                    <Icon name="mail" className="mt-0.5 size-5 shrink-0 text-signal-400" />
                     <a
                       href={`mailto:${contact.email}`}
                       className="break-all underline-offset-4 hover:underline"
@@ -41,7 +41,7 @@ export function Contact({ contato, contact, form }: Props) {
                 ) : null}
                 {contact.phone ? (
                   <li className="flex gap-3">
-                    <Phone aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-signal-400" />
+                    <Icon name="phone" className="mt-0.5 size-5 shrink-0 text-signal-400" />
                     <span>
                       <a
                         href={phoneHref ?? undefined}
@@ -51,7 +51,7 @@ export function Contact({ contato, contact, form }: Props) {
                       </a>
                       {contact.hours ? (
                         <span className="mt-0.5 flex items-center gap-1.5 text-sm text-slate-300">
-                          <Clock aria-hidden="true" className="size-4" />
+                          <Icon name="clock" className="size-4" />
                           {contact.hours}
                         </span>
                       ) : null}
@@ -60,7 +60,7 @@ export function Contact({ contato, contact, form }: Props) {
                 ) : null}
                 {contact.location ? (
                   <li className="flex gap-3">
-                    <MapPin aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-signal-400" />
+                    <Icon name="map-pin" className="mt-0.5 size-5 shrink-0 text-signal-400" />
                     <span>
                       {contact.location}
                       {contact.coverage ? (
@@ -78,7 +78,7 @@ export function Contact({ contato, contact, form }: Props) {
                   variant="whatsapp"
                   className="mt-6 w-full"
                 >
-                  <MessageCircle aria-hidden="true" />
+                  <Icon name="message-circle" />
                   {contato.whatsappCta}
                   <span className="sr-only"> (abre em nova aba)</span>
                 </ButtonLink>
@@ -94,7 +94,7 @@ export function Contact({ contato, contact, form }: Props) {
               <ul className="mt-4 space-y-3">
                 {offers.map((offer) => (
                   <li key={offer} className="flex gap-3 text-slate-700">
-                    <Check aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-brand-700" />
+                    <Icon name="check" className="mt-0.5 size-5 shrink-0 text-brand-700" />
                     {offer}
                   </li>
                 ))}

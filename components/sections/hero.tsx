@@ -1,7 +1,6 @@
-import { ArrowRight } from 'lucide-react'
-
 import { ClaimFigure, presentClaims } from '@/components/claim-figure'
 import { ContentImage } from '@/components/content-image'
+import { Icon } from '@/components/icon'
 import { ButtonLink } from '@/components/ui/button'
 import { Container } from '@/components/ui/section'
 import type { LandingPage } from '@/lib/content'
@@ -48,7 +47,7 @@ export function Hero({ hero }: { hero: LandingPage['hero'] }) {
             {hero?.primaryCta ? (
               <ButtonLink href="#contato" variant="signal" size="lg">
                 {hero.primaryCta}
-                <ArrowRight aria-hidden="true" />
+                <Icon name="arrow-right" />
               </ButtonLink>
             ) : null}
             {hero?.secondaryCta ? (
