@@ -40,6 +40,7 @@ import autocannon from 'autocannon'
 import { openPglite } from '../lib/leads/db.mjs'
 import { BUILDS } from './e2e-builds.cjs'
 import { chromiumArgs, ensureChromium } from './ensure-browser.cjs'
+import { benchFront, FRONT_MIN_RATIO } from './lib/bench-front.mjs'
 import { FIRST_LOAD_JS_BUDGET_BYTES, formatKiB, measureFirstLoadJs } from './lib/first-load-js.mjs'
 import { startHttp2Proxy } from './lib/h2-proxy.mjs'
 import { withProjectFilesRestored } from './lib/project-files.mjs'
@@ -435,6 +436,8 @@ try {
     `▶ Throughput of / (${THROUGHPUT.connections} connections, ${THROUGHPUT.durationSeconds} s)`,
   )
   results.throughput = await throughput(results.originUrl)
+  console.log('▶ / through nginx (deploy/nginx.conf) against the origin')
+  results.front = await benchFront({ originUrl: server.baseUrl, ...THROUGHPUT })
   console.log(
     `▶ Server Action (${SUBMISSIONS.total} submissions, ${SUBMISSIONS.concurrency} at a time)`,
   )
@@ -508,6 +511,13 @@ row(
   `${Math.round(t.requestsPerSecond)} req/s, p50 ${ms(t.latencyP50Ms)}, p99 ${ms(t.latencyP99Ms)}`,
   'no errors',
   t.non2xx === 0 && t.errors === 0 && t.timeouts === 0,
+)
+const f = results.front
+row(
+  '/ through the nginx front vs the origin (same run)',
+  f.skipped ?? `${Math.round(f.frontRps)} vs ${Math.round(f.originRps)} req/s (${f.ratio.toFixed(1)}×)`,
+  `≥ ${FRONT_MIN_RATIO}×`,
+  f.skipped ? null : f.pass,
 )
 const a = results.serverAction
 row(

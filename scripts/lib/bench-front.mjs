@@ -1,5 +1,5 @@
 // The "front under load" row of `npm run bench`: `/` through nginx's proxy cache (deploy/nginx.conf,
-// started by scripts/lib/front-stack.mjs) against the origin's own throughput, in the same run,
+// started by scripts/lib/front-stack.cjs) against the origin's own throughput, in the same run,
 // on the same machine, with the same load. The budget (issue 12): the front serves at least
 // FRONT_MIN_RATIO times what the origin does from its ISR cache.
 
@@ -8,7 +8,7 @@ import net from 'node:net'
 
 import autocannon from 'autocannon'
 
-import { missingTools, startNginx, tempDir } from './front-stack.mjs'
+import { missingTools, startNginx, tempDir } from './front-stack.cjs'
 
 export const FRONT_MIN_RATIO = 5
 

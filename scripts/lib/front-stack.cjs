@@ -6,13 +6,14 @@
 // The binaries come from Debian's packages `redis-server` and `nginx` (.ci/run installs both).
 // missingTools() names the package to install when one is absent, for the callers to skip.
 
-import { spawn, spawnSync } from 'node:child_process'
-import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
-import { fileURLToPath } from 'node:url'
+'use strict'
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
+const { spawn, spawnSync } = require('node:child_process')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+
+const root = path.resolve(__dirname, '..', '..')
 
 const TOOLS = [
   { bin: 'redis-server', pkg: 'redis-server' },
@@ -34,7 +35,7 @@ function which(bin) {
 }
 
 /** Why the stack cannot start here (a sentence naming the Debian package), or undefined. */
-export function missingTools() {
+function missingTools() {
   const missing = TOOLS.filter(({ bin }) => !which(bin))
   if (missing.length === 0) return undefined
   return (
@@ -44,7 +45,7 @@ export function missingTools() {
 }
 
 /** A temporary folder of our own, removed by the returned function. */
-export function tempDir(prefix = 'vigia-front-') {
+function tempDir(prefix = 'vigia-front-') {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix))
   // Readable by nginx's worker processes, which run as another user when we are root.
   fs.chmodSync(dir, 0o755)
@@ -91,8 +92,16 @@ function capture(child, logFile) {
   return () => Buffer.concat(chunks).toString('utf8')
 }
 
-/** redis-server on 127.0.0.1:port, nothing persisted. */
-export async function startRedis({ port, dir }) {
+/**
+ * @typedef {{ url: string, pid: number | undefined, stop: () => Promise<void>, log: () => string }} Running
+ */
+
+/**
+ * redis-server on 127.0.0.1:port, nothing persisted.
+ * @param {{ port: number, dir: string }} options
+ * @returns {Promise<Running>}
+ */
+async function startRedis({ port, dir }) {
   const child = spawn(
     which('redis-server'),
     [
@@ -122,8 +131,12 @@ export async function startRedis({ port, dir }) {
   return { url: `redis://127.0.0.1:${port}`, pid: child.pid, stop: stopper(child), log }
 }
 
-/** One instance of a production build (`next start`), with its own environment. */
-export async function startInstance({ distDir, port, env = {}, logFile }) {
+/**
+ * One instance of a production build (`next start`), with its own environment.
+ * @param {{ distDir: string, port: number, env?: Record<string, string>, logFile?: string }} options
+ * @returns {Promise<Running>}
+ */
+async function startInstance({ distDir, port, env = {}, logFile }) {
   const child = spawn(
     path.join(root, 'node_modules', '.bin', 'next'),
     ['start', '-H', '127.0.0.1', '-p', String(port)],
@@ -155,8 +168,10 @@ function replaceOnce(text, from, to) {
 /**
  * nginx with deploy/nginx.conf as the README has it installed, only its "# set:" lines changed:
  * these upstreams, ports on 127.0.0.1, a cache folder and a self-signed certificate.
+ * @param {{ httpsPort: number, httpPort: number, upstreams: string[], dir: string }} options
+ * @returns {Promise<Running & { httpUrl: string }>}
  */
-export async function startNginx({ httpsPort, httpPort, upstreams, dir }) {
+async function startNginx({ httpsPort, httpPort, upstreams, dir }) {
   const certFile = path.join(dir, 'cert.pem')
   const keyFile = path.join(dir, 'key.pem')
   const made = spawnSync(
@@ -245,8 +260,12 @@ export async function startNginx({ httpsPort, httpPort, upstreams, dir }) {
   }
 }
 
-/** The Content Lake double (tests/support/content-lake-double.mjs) on a port of its own. */
-export async function startContentLakeDouble({ port, args = [] }) {
+/**
+ * The Content Lake double (tests/support/content-lake-double.mjs) on a port of its own.
+ * @param {{ port: number, args?: string[] }} options
+ * @returns {Promise<Running>}
+ */
+async function startContentLakeDouble({ port, args = [] }) {
   const child = spawn(
     process.execPath,
     [
@@ -269,3 +288,5 @@ export async function startContentLakeDouble({ port, args = [] }) {
   )
   return { url, pid: child.pid, stop: stopper(child), log }
 }
+
+module.exports = { missingTools, tempDir, startRedis, startInstance, startNginx, startContentLakeDouble }
