@@ -23,8 +23,10 @@ const options = {
  * looser), rather than refuse every visitor.
  * https://github.com/animir/node-rate-limiter-flexible/wiki/Insurance-Strategy
  */
-function createLimiter(): RateLimiterAbstract {
-  if (!serverEnv.redisUrl) return new RateLimiterMemory(options)
+function createLimiter(): { limiter: RateLimiterAbstract; connected: Promise<unknown> } {
+  if (!serverEnv.redisUrl) {
+    return { limiter: new RateLimiterMemory(options), connected: Promise.resolve() }
+  }
 
   const client = createClient({
     url: serverEnv.redisUrl,
@@ -46,23 +48,35 @@ function createLimiter(): RateLimiterAbstract {
     if (reported) console.info('[rate-limit] Redis is back; demo requests are counted in Redis.')
     reported = false
   })
-  client.connect().catch(() => {
+  const connected = client.connect().catch(() => {
     // Reported by the 'error' listener; the client keeps reconnecting.
   })
 
-  return new RateLimiterRedis({
+  const limiter = new RateLimiterRedis({
     ...options,
     storeClient: client,
     useRedisPackage: true,
     rejectIfRedisNotReady: true,
     insuranceLimiter: new RateLimiterMemory(options),
   })
+  return { limiter, connected }
 }
 
-const demoRequests = createLimiter()
+const { limiter: demoRequests, connected } = createLimiter()
+// This module loads with the first demo request, which would otherwise find the connection still
+// opening and be counted by the insurance limiter alone. Waits at most this long, once.
+const FIRST_CONNECT_WAIT_MS = 2000
+let firstConnect: Promise<unknown> | undefined = Promise.race([
+  connected,
+  new Promise((resolve) => setTimeout(resolve, FIRST_CONNECT_WAIT_MS)),
+])
 
 /** Spends one demo request for this address; false once the per-minute allowance is used up. */
 export async function takeDemoRequestToken(ip: string): Promise<boolean> {
+  if (firstConnect) {
+    await firstConnect
+    firstConnect = undefined
+  }
   try {
     await demoRequests.consume(ip)
     return true
