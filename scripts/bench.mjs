@@ -515,7 +515,8 @@ row(
 const f = results.front
 row(
   '/ through the nginx front vs the origin (same run)',
-  f.skipped ?? `${Math.round(f.frontRps)} vs ${Math.round(f.originRps)} req/s (${f.ratio.toFixed(1)}×)`,
+  f.skipped ??
+    `${Math.round(f.frontRps)} vs ${Math.round(f.originRps)} req/s (${f.ratio.toFixed(1)}×)`,
   `≥ ${FRONT_MIN_RATIO}×`,
   f.skipped ? null : f.pass,
 )

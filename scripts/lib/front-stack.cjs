@@ -8,6 +8,10 @@
 
 'use strict'
 
+// CommonJS on purpose: Playwright's loader requires it (tests/e2e/front.spec.ts), and the bench
+// (an ES module) imports it.
+/* eslint-disable @typescript-eslint/no-require-imports -- a CommonJS module */
+
 const { spawn, spawnSync } = require('node:child_process')
 const fs = require('node:fs')
 const os = require('node:os')
@@ -289,4 +293,11 @@ async function startContentLakeDouble({ port, args = [] }) {
   return { url, pid: child.pid, stop: stopper(child), log }
 }
 
-module.exports = { missingTools, tempDir, startRedis, startInstance, startNginx, startContentLakeDouble }
+module.exports = {
+  missingTools,
+  tempDir,
+  startRedis,
+  startInstance,
+  startNginx,
+  startContentLakeDouble,
+}
