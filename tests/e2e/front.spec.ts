@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 
+import { request } from '@playwright/test'
 import { encodeSignatureHeader } from '@sanity/webhook'
 
 import {
@@ -56,6 +57,12 @@ let a: Running
 let b: Running
 let front: Running & { httpUrl: string }
 
+/** Each instance's output, kept with the test results for a failure's post-mortem. */
+function log(name: string): string {
+  fs.mkdirSync('test-results', { recursive: true })
+  return path.join('test-results', `front-instance-${name}.log`)
+}
+
 test.beforeAll(async () => {
   test.setTimeout(180_000)
   dir = tempDir()
@@ -75,8 +82,18 @@ test.beforeAll(async () => {
     LEADS_DATA_DIR: path.join(dir, `leads-${name}`),
   })
   ;[a, b] = await Promise.all([
-    startInstance({ distDir: BUILDS.lake.distDir, port: PORTS.a, env: env('a') }),
-    startInstance({ distDir: BUILDS.lake.distDir, port: PORTS.b, env: env('b') }),
+    startInstance({
+      distDir: BUILDS.lake.distDir,
+      port: PORTS.a,
+      env: env('a'),
+      logFile: log('a'),
+    }),
+    startInstance({
+      distDir: BUILDS.lake.distDir,
+      port: PORTS.b,
+      env: env('b'),
+      logFile: log('b'),
+    }),
   ])
   front = await startNginx({
     httpsPort: PORTS.https,
@@ -91,24 +108,22 @@ test.afterAll(async () => {
   if (dir) fs.rmSync(dir, { recursive: true, force: true })
 })
 
+/**
+ * A page as a visitor gets it, on a connection of its own (a kept-alive one could be closed by
+ * the server between two polls). nginx uses a certificate of its own making.
+ */
 async function html(url: string): Promise<string> {
-  const response = await fetch(url, { cache: 'no-store' })
-  expect(response.status, url).toBe(200)
-  return response.text()
-}
-
-/** Through nginx, which uses a certificate of its own making. */
-async function frontHtml(): Promise<string> {
-  const { request } = await import('@playwright/test')
   const context = await request.newContext({ ignoreHTTPSErrors: true })
   try {
-    const response = await context.get(`${front.url}/`)
-    expect(response.status()).toBe(200)
+    const response = await context.get(url)
+    expect(response.status(), url).toBe(200)
     return await response.text()
   } finally {
     await context.dispose()
   }
 }
+
+const frontHtml = () => html(`${front.url}/`)
 
 const lakeRequests = async (): Promise<number> =>
   ((await (await fetch(`${lake.url}/__requests`)).json()) as { count: number }).count
