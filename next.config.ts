@@ -1,3 +1,5 @@
+import path from 'node:path'
+
 import type { NextConfig } from 'next'
 
 const isProduction = process.env.NODE_ENV === 'production'
@@ -94,6 +96,12 @@ const nextConfig: NextConfig = {
   serverExternalPackages: ['@electric-sql/pglite'],
   // Tests build a second copy pointed at a Content Lake double; keep it out of .next.
   distDir: process.env.NEXT_DIST_DIR || '.next',
+  // A self-contained server (`node <distDir>/standalone/server.js`) for deploying without the
+  // whole node_modules; see "Deploying" in the README. `next start` keeps working for the tests.
+  output: 'standalone',
+  // ISR pages and fetch() results: on disk per instance, or in Redis when REDIS_URL is set at
+  // run time (lib/cache/cache-handler.mjs decides when the server starts).
+  cacheHandler: path.resolve('lib/cache/cache-handler.mjs'),
   async headers() {
     return [
       {

@@ -46,6 +46,7 @@ const SERVER_BOUND_SPECS = [
   /demo-request-store\.spec\.ts/,
   /editing\.spec\.ts/,
   /lake-images\.spec\.ts/,
+  /front\.spec\.ts/,
 ]
 
 export default defineConfig({
@@ -108,6 +109,13 @@ export default defineConfig({
       name: 'lake-images',
       testMatch: /lake-images\.spec\.ts/,
       dependencies: ['lake'],
+      use: { viewport: { width: 1280, height: 800 } },
+    },
+    {
+      // The deployed shape (README, "Deploying"): two instances of the lake build sharing Redis,
+      // behind nginx, all started by the spec itself with a Content Lake double of its own.
+      name: 'front',
+      testMatch: /front\.spec\.ts/,
       use: { viewport: { width: 1280, height: 800 } },
     },
   ],

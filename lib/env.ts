@@ -20,6 +20,22 @@ function url(name: string): string | undefined {
   return value.replace(/\/+$/, '')
 }
 
+/** A redis:// or rediss:// URL, or undefined. */
+function redisUrl(name: string): string | undefined {
+  const value = optional(name)
+  if (value === undefined) return undefined
+  let protocol = ''
+  try {
+    protocol = new URL(value).protocol
+  } catch {
+    // Reported below.
+  }
+  if (protocol !== 'redis:' && protocol !== 'rediss:') {
+    throw new Error(`${name}="${value}" is not a redis:// or rediss:// URL.`)
+  }
+  return value
+}
+
 function integer(name: string, fallback: number, min: number, max: number): number {
   const value = optional(name)
   if (value === undefined) return fallback
@@ -94,4 +110,14 @@ export const serverEnv = {
   sanityRevalidateSecret: optional('SANITY_REVALIDATE_SECRET'),
   /** A Viewer token: draft mode reads drafts with it. Never sent to the browser. */
   sanityApiReadToken: optional('SANITY_API_READ_TOKEN'),
+  /**
+   * Shared by several instances: the ISR/data cache (lib/cache/cache-handler.mjs, which reads it
+   * itself because Next loads it outside the app) and the demo-request rate limit. Unset: both
+   * stay in this process.
+   */
+  redisUrl: redisUrl('REDIS_URL'),
+  /** The front's purge endpoint (lib/cdn/purge.ts); unset, publishing purges nothing. */
+  cdnPurgeUrl: url('CDN_PURGE_URL'),
+  /** Sent as `Authorization: Bearer <token>` to CDN_PURGE_URL. */
+  cdnPurgeToken: optional('CDN_PURGE_TOKEN'),
 }

@@ -44,6 +44,7 @@ import autocannon from 'autocannon'
 import { openPglite } from '../lib/leads/db.mjs'
 import { BUILDS } from './e2e-builds.cjs'
 import { chromiumArgs, ensureChromium } from './ensure-browser.cjs'
+import { benchFront, FRONT_MIN_RATIO } from './lib/bench-front.mjs'
 import { formatKiB, measureFirstLoadJs } from './lib/first-load-js.mjs'
 import { FLOOR_DIR, frameworkVersions, writeFloorApp } from './lib/floor-app.mjs'
 import { startHttp2Proxy } from './lib/h2-proxy.mjs'
@@ -534,6 +535,8 @@ try {
     `▶ Throughput of / (${THROUGHPUT.connections} connections, ${THROUGHPUT.durationSeconds} s)`,
   )
   results.throughput = await throughput(results.urls.siteOrigin)
+  console.log('▶ / through nginx (deploy/nginx.conf) against the origin')
+  results.front = await benchFront({ originUrl: site.baseUrl, ...THROUGHPUT })
   console.log(
     `▶ Server Action (${SUBMISSIONS.total} submissions, ${SUBMISSIONS.concurrency} at a time)`,
   )
@@ -669,6 +672,15 @@ row({
   site: `${Math.round(t.requestsPerSecond)} req/s, p50 ${ms(t.latencyP50Ms)}, p99 ${ms(t.latencyP99Ms)}`,
   budget: 'no errors',
   pass: t.non2xx === 0 && t.errors === 0 && t.timeouts === 0,
+})
+const front = results.front
+row({
+  name: '/ through the nginx front vs the origin (same run)',
+  site:
+    front.skipped ??
+    `${Math.round(front.frontRps)} vs ${Math.round(front.originRps)} req/s (${front.ratio.toFixed(1)}×)`,
+  budget: `≥ ${FRONT_MIN_RATIO}× the origin`,
+  pass: front.skipped ? null : front.pass,
 })
 const a = results.serverAction
 row({

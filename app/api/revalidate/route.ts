@@ -2,6 +2,7 @@ import { revalidateTag } from 'next/cache'
 import { after, NextResponse, type NextRequest } from 'next/server'
 import { parseBody } from 'next-sanity/webhook'
 
+import { purgePublicPages } from '@/lib/cdn/purge'
 import { tagForType } from '@/lib/content/tags'
 import { serverEnv } from '@/lib/env'
 
@@ -89,6 +90,8 @@ export async function POST(request: NextRequest) {
     } catch (error) {
       console.warn(`[revalidate] could not request ${home.href} to regenerate it:`, error)
     }
+    // Then the CDN in front (if CDN_PURGE_URL is set), so its next fetch gets the new page.
+    await purgePublicPages(serverEnv.siteUrl)
   })
   console.info(`[revalidate] ${tag} (${type} ${String(parsed.body?._id ?? '')})`)
   return reply(200, { revalidated: [tag], type, id: parsed.body?._id ?? null })

@@ -1,0 +1,210 @@
+import fs from 'node:fs'
+import path from 'node:path'
+
+import { request } from '@playwright/test'
+import { encodeSignatureHeader } from '@sanity/webhook'
+
+import {
+  missingTools,
+  startContentLakeDouble,
+  startInstance,
+  startNginx,
+  startRedis,
+  tempDir,
+} from '../../scripts/lib/front-stack.cjs'
+import {
+  demoForm,
+  expectErrorToast,
+  expectThankYou,
+  fillDemoForm,
+  openDemoForm,
+  submitButton,
+  test,
+  expect,
+  waitLikeAPerson,
+} from './demo-fixtures'
+import { BUILDS, portFor } from '../../scripts/e2e-builds.cjs'
+
+/*
+ * The site deployed as the README's "Deploying" section says: two instances of the lake build
+ * sharing Redis (REDIS_URL), behind nginx with deploy/nginx.conf. Every part is started here
+ * (scripts/lib/front-stack.cjs), with a Content Lake double of its own so that the "lake"
+ * project's double is never touched. Runs in the Playwright project "front", once, in order.
+ * Needs Debian's redis-server and nginx (.ci/run installs them); skips naming them otherwise.
+ */
+
+const missing = missingTools()
+test.skip(Boolean(missing), missing ?? '')
+test.describe.configure({ mode: 'serial' })
+
+const PORTS = {
+  double: portFor(61).port,
+  a: portFor(10).port,
+  b: portFor(11).port,
+  redis: portFor(70).port,
+  https: portFor(71).port,
+  http: portFor(72).port,
+}
+const BUILT_FIGURE = '97,3%'
+const NEW_FIGURE = '91,7%'
+const SECRET = BUILDS.lake.env.SANITY_REVALIDATE_SECRET
+
+type Running = { url: string; stop: () => Promise<void>; log: () => string }
+let dir: string
+let lake: Running
+let redis: Running
+let a: Running
+let b: Running
+let front: Running & { httpUrl: string }
+
+/** Each instance's output, kept with the test results for a failure's post-mortem. */
+function log(name: string): string {
+  fs.mkdirSync('test-results', { recursive: true })
+  return path.join('test-results', `front-instance-${name}.log`)
+}
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000)
+  dir = tempDir()
+  lake = await startContentLakeDouble({
+    port: PORTS.double,
+    args: ['--token', 'test-read-token', '--set', `claim-accuracy.value=${BUILT_FIGURE}`],
+  })
+  redis = await startRedis({ port: PORTS.redis, dir })
+  const env = (name: string) => ({
+    ...BUILDS.lake.env,
+    // Read at run time: this double, not the one the build was made from.
+    SANITY_API_HOST: lake.url,
+    SANITY_IMAGE_HOST: lake.url,
+    REDIS_URL: redis.url,
+    DEMO_RATE_LIMIT_PER_MINUTE: '2',
+    // An embedded lead store each: one folder cannot be shared (README: use Supabase).
+    LEADS_DATA_DIR: path.join(dir, `leads-${name}`),
+  })
+  ;[a, b] = await Promise.all([
+    startInstance({
+      distDir: BUILDS.lake.distDir,
+      port: PORTS.a,
+      env: env('a'),
+      logFile: log('a'),
+    }),
+    startInstance({
+      distDir: BUILDS.lake.distDir,
+      port: PORTS.b,
+      env: env('b'),
+      logFile: log('b'),
+    }),
+  ])
+  front = await startNginx({
+    httpsPort: PORTS.https,
+    httpPort: PORTS.http,
+    upstreams: [new URL(a.url).host, new URL(b.url).host],
+    dir,
+  })
+})
+
+test.afterAll(async () => {
+  await Promise.all([front?.stop(), a?.stop(), b?.stop(), redis?.stop(), lake?.stop()])
+  if (dir) fs.rmSync(dir, { recursive: true, force: true })
+})
+
+/**
+ * A page as a visitor gets it, on a connection of its own (a kept-alive one could be closed by
+ * the server between two polls). nginx uses a certificate of its own making.
+ */
+async function html(url: string): Promise<string> {
+  const context = await request.newContext({ ignoreHTTPSErrors: true })
+  try {
+    const response = await context.get(url)
+    expect(response.status(), url).toBe(200)
+    return await response.text()
+  } finally {
+    await context.dispose()
+  }
+}
+
+const frontHtml = () => html(`${front.url}/`)
+
+const lakeRequests = async (): Promise<number> =>
+  ((await (await fetch(`${lake.url}/__requests`)).json()) as { count: number }).count
+
+test('a publish sent to one instance reaches the other and the front within 5 s, and visitors never reach the Content Lake', async () => {
+  test.setTimeout(60_000)
+  // Fill both instances' view of the shared cache and nginx's.
+  for (const url of [`${a.url}/`, `${b.url}/`]) expect(await html(url)).toContain(BUILT_FIGURE)
+  expect(await frontHtml()).toContain(BUILT_FIGURE)
+  await new Promise((resolve) => setTimeout(resolve, 1500))
+
+  const before = await lakeRequests()
+  for (let i = 0; i < 10; i++) {
+    await html(`${a.url}/`)
+    await html(`${b.url}/`)
+    await frontHtml()
+  }
+  expect(await lakeRequests(), 'Content Lake requests while visitors load the page').toBe(before)
+
+  const mutated = await fetch(`${lake.url}/__mutate`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      mutations: [{ patch: { id: 'claim-accuracy', set: { value: NEW_FIGURE } } }],
+    }),
+  })
+  expect(mutated.ok).toBe(true)
+  const body = JSON.stringify({ _type: 'claim', _id: 'claim-accuracy' })
+  const webhook = await fetch(`${a.url}/api/revalidate`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'sanity-webhook-signature': await encodeSignatureHeader(body, Date.now(), SECRET),
+    },
+    body,
+  })
+  expect(webhook.status).toBe(200)
+
+  await expect
+    .poll(async () => (await html(`${b.url}/`)).includes(NEW_FIGURE), {
+      timeout: 5000,
+      intervals: [250],
+      message: 'instance B serves the published figure',
+    })
+    .toBe(true)
+  await expect
+    .poll(async () => (await frontHtml()).includes(NEW_FIGURE), {
+      timeout: 5000,
+      intervals: [250],
+      message: 'the front serves the published figure',
+    })
+    .toBe(true)
+})
+
+async function sendDemoRequest(page: import('@playwright/test').Page, origin: string) {
+  const openedAt = await openDemoForm(page, `${origin}/`)
+  await fillDemoForm(page)
+  await waitLikeAPerson(page, openedAt)
+  await submitButton(page).click()
+}
+
+test('the demo-request limit is counted across instances', async ({ page }) => {
+  test.setTimeout(90_000)
+  await sendDemoRequest(page, a.url)
+  await expectThankYou(page)
+  await sendDemoRequest(page, b.url)
+  await expectThankYou(page)
+  // The third request from the same address, on the instance that has seen only one.
+  await sendDemoRequest(page, a.url)
+  await expectErrorToast(page)
+  await expect(demoForm(page).getByText(/muitas solicitações em sequência/)).toBeVisible()
+})
+
+test('with Redis stopped, the page is still served, the form still accepts a request, and the log says why', async ({
+  page,
+}) => {
+  test.setTimeout(90_000)
+  await redis.stop()
+  expect(await html(`${b.url}/`)).toContain(NEW_FIGURE)
+  expect(await frontHtml()).toContain(NEW_FIGURE)
+  await sendDemoRequest(page, b.url)
+  await expectThankYou(page)
+  expect(b.log()).toMatch(/\[rate-limit\] Redis is unreachable/)
+})
