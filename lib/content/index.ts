@@ -3,8 +3,18 @@ import 'server-only'
 import { draftMode } from 'next/headers'
 import type { QueryParams } from 'next-sanity'
 
-import { LANDING_PAGE_QUERY, SITE_SETTINGS_QUERY } from '@/sanity/lib/queries'
-import type { LANDING_PAGE_QUERY_RESULT, SITE_SETTINGS_QUERY_RESULT } from '@/sanity/types'
+import {
+  LANDING_PAGE_QUERY,
+  LEGAL_PAGE_QUERY,
+  LEGAL_PAGE_SLUGS_QUERY,
+  SITE_SETTINGS_QUERY,
+} from '@/sanity/lib/queries'
+import type {
+  LANDING_PAGE_QUERY_RESULT,
+  LEGAL_PAGE_QUERY_RESULT,
+  LEGAL_PAGE_SLUGS_QUERY_RESULT,
+  SITE_SETTINGS_QUERY_RESULT,
+} from '@/sanity/types'
 import { isSanityConfigured } from '@/sanity/env'
 
 import { queryDataset } from './bundled'
@@ -50,5 +60,17 @@ export function getLandingPage() {
   ])
 }
 
+export function getLegalPage(slug: string) {
+  return fetchContent<LEGAL_PAGE_QUERY_RESULT>(LEGAL_PAGE_QUERY, { slug }, [CONTENT_TAGS.legalPage])
+}
+
+/** Every legal page's path segment and date, for the prerender and the sitemap. */
+export function getLegalPageSlugs() {
+  return fetchContent<LEGAL_PAGE_SLUGS_QUERY_RESULT>(LEGAL_PAGE_SLUGS_QUERY, {}, [
+    CONTENT_TAGS.legalPage,
+  ])
+}
+
 export type SiteSettings = NonNullable<SITE_SETTINGS_QUERY_RESULT>
 export type LandingPage = NonNullable<LANDING_PAGE_QUERY_RESULT>
+export type LegalPage = NonNullable<LEGAL_PAGE_QUERY_RESULT>

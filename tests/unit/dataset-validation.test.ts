@@ -8,6 +8,7 @@ import {
   type SanityDocument,
   type Workspace,
 } from 'sanity'
+import { evaluate, parse } from 'groq-js'
 import { describe, expect, it } from 'vitest'
 
 import { schemaTypes } from '@/sanity/schema-types'
@@ -26,13 +27,27 @@ const documents = readFileSync(DATASET_FILE, 'utf8')
 // make the Studio refuse to start.
 const schema = createSchema({ name: 'default', types: schemaTypes })
 
-// validateDocument reads only the workspace's schema (and i18n, which falls back to English):
-// no client is needed because no rule in these schemas queries the Content Lake.
+// validateDocument reads only the workspace's schema (and i18n, which falls back to English).
+// The one rule that queries the Content Lake is the slug type's uniqueness check: answer it with
+// the same GROQ over the bundled documents; any other query fails the test.
 const workspace = { schema } as unknown as Workspace
+
+function datasetClient(dataset: SanityDocument[]) {
+  const client = {
+    withConfig: () => client,
+    fetch: async (query: string, params: Record<string, unknown>, options?: { tag?: string }) => {
+      if (options?.tag !== 'validation.slug-is-unique')
+        throw new Error(`No Content Lake in this test: a validation rule queried it (${query}).`)
+      return (await evaluate(parse(query, { params }), { dataset, params })).get()
+    },
+  }
+  return client
+}
 
 async function errorsOf(
   document: SanityDocument,
   existingIds = new Set(documents.map((d) => d._id)),
+  dataset = documents,
 ) {
   const markers = await validateDocument({
     document,
@@ -40,9 +55,7 @@ async function errorsOf(
     environment: 'cli',
     // Non-weak references must point at a document that exists, as they would be in the Lake.
     getDocumentExists: async ({ id }) => existingIds.has(id),
-    getClient: () => {
-      throw new Error('No Content Lake in this test: a validation rule tried to query it.')
-    },
+    getClient: (() => datasetClient(dataset)) as never,
   })
   return markers
     .filter((marker) => marker.level === 'error')
