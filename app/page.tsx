@@ -1,4 +1,5 @@
 import { DemoForm } from '@/components/demo-form'
+import { PrivacyNotice } from '@/components/privacy-notice'
 import { SiteFooter } from '@/components/site-footer'
 import { SiteHeader } from '@/components/site-header'
 import { About } from '@/components/sections/about'
@@ -38,7 +39,12 @@ export default async function HomePage() {
         <Contact
           contato={page?.contato ?? null}
           contact={settings?.contact ?? null}
-          form={<DemoForm title={page?.contato?.formTitle} />}
+          form={
+            <DemoForm
+              title={page?.contato?.formTitle}
+              notice={<PrivacyNotice brandName={settings?.brandName} />}
+            />
+          }
         />
       </main>
       <SiteFooter settings={settings} />

@@ -7,12 +7,21 @@ import type { SiteSettings } from '@/lib/content'
 
 import { MobileMenu } from './mobile-menu'
 
-type Props = { settings: SiteSettings | null }
+type Props = {
+  settings: SiteSettings | null
+  /**
+   * Off on the other pages (the legal ones): links then lead to the home page's sections, and
+   * the small-screen menu, the header's only client code, is left out so those pages ship no
+   * JavaScript of their own; the call to action stays visible at every width instead.
+   */
+  onHomePage?: boolean
+}
 
-export function SiteHeader({ settings }: Props) {
+export function SiteHeader({ settings, onHomePage = true }: Props) {
+  const home = onHomePage ? '' : '/'
   const navigation = (settings?.navigation ?? []).flatMap((item) =>
     item.label && item.anchor
-      ? [{ key: item._key, label: item.label, href: `#${item.anchor}` }]
+      ? [{ key: item._key, label: item.label, href: `${home}#${item.anchor}` }]
       : [],
   )
   const cta = settings?.headerCta
@@ -20,7 +29,10 @@ export function SiteHeader({ settings }: Props) {
   return (
     <header className="fixed inset-x-0 top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur supports-[backdrop-filter]:bg-white/85">
       <Container className="flex h-header items-center justify-between gap-4">
-        <a href="#inicio" className="flex min-w-0 items-center gap-2.5 rounded-md">
+        <a
+          href={onHomePage ? '#inicio' : '/'}
+          className="flex min-w-0 items-center gap-2.5 rounded-md"
+        >
           {settings?.logo?.asset ? (
             // The brand name is written beside it, so the logo is decorative here.
             <ContentImage
@@ -63,13 +75,13 @@ export function SiteHeader({ settings }: Props) {
 
         <div className="flex items-center gap-2">
           {cta ? (
-            <div className="hidden md:block">
-              <ButtonLink href="#contato" size="sm">
+            <div className={onHomePage ? 'hidden md:block' : undefined}>
+              <ButtonLink href={`${home}#contato`} size="sm">
                 {cta}
               </ButtonLink>
             </div>
           ) : null}
-          {navigation.length > 0 || cta ? (
+          {onHomePage && (navigation.length > 0 || cta) ? (
             <MobileMenu items={navigation} cta={cta ?? null} />
           ) : null}
         </div>
