@@ -24,11 +24,16 @@ import { CONTENT_TAGS } from './tags'
 // bundled NDJSON dataset otherwise. A configured project that cannot be reached throws, on
 // purpose: a build fails loudly, and an ISR regeneration keeps serving the last good page,
 // instead of either silently publishing the bundled default.
-async function fetchContent<T>(query: string, params: QueryParams, tags: string[]): Promise<T> {
+async function fetchContent<T>(
+  query: string,
+  params: QueryParams,
+  tags: string[],
+  { publishedOnly = false } = {},
+): Promise<T> {
   if (isSanityConfigured) {
     const [{ fetchFromSanity }, draft] = await Promise.all([
       import('./sanity-client'),
-      isDraftModeEnabled(),
+      publishedOnly ? false : isDraftModeEnabled(),
     ])
     return fetchFromSanity<T>(query, params, tags, { draft })
   }
@@ -64,11 +69,17 @@ export function getLegalPage(slug: string) {
   return fetchContent<LEGAL_PAGE_QUERY_RESULT>(LEGAL_PAGE_QUERY, { slug }, [CONTENT_TAGS.legalPage])
 }
 
-/** Every legal page's path segment and date, for the prerender and the sitemap. */
+/**
+ * Every published legal page's path segment and date, for the prerender and the sitemap. Never
+ * draft-aware: generateStaticParams runs without a request, where draftMode() throws.
+ */
 export function getLegalPageSlugs() {
-  return fetchContent<LEGAL_PAGE_SLUGS_QUERY_RESULT>(LEGAL_PAGE_SLUGS_QUERY, {}, [
-    CONTENT_TAGS.legalPage,
-  ])
+  return fetchContent<LEGAL_PAGE_SLUGS_QUERY_RESULT>(
+    LEGAL_PAGE_SLUGS_QUERY,
+    {},
+    [CONTENT_TAGS.legalPage],
+    { publishedOnly: true },
+  )
 }
 
 export type SiteSettings = NonNullable<SITE_SETTINGS_QUERY_RESULT>
