@@ -1,4 +1,5 @@
 import { DemoForm } from '@/components/demo-form'
+import { MobileMenu } from '@/components/mobile-menu'
 import { PrivacyNotice } from '@/components/privacy-notice'
 import { SiteFooter } from '@/components/site-footer'
 import { SiteHeader } from '@/components/site-header'
@@ -29,7 +30,7 @@ export default async function HomePage() {
       >
         Pular para o conteúdo
       </a>
-      <SiteHeader settings={settings} />
+      <SiteHeader settings={settings} mobileMenu={MobileMenu} />
       <main id="conteudo" tabIndex={-1} className="outline-none">
         <Hero hero={page?.hero ?? null} />
         <About sobre={page?.sobre ?? null} />

@@ -1,23 +1,27 @@
 import { ShieldCheck } from 'lucide-react'
+import type { ComponentType } from 'react'
 
 import { ContentImage } from '@/components/content-image'
 import { ButtonLink } from '@/components/ui/button'
 import { Container } from '@/components/ui/section'
 import type { SiteSettings } from '@/lib/content'
 
-import { MobileMenu } from './mobile-menu'
+import type { MobileMenu } from './mobile-menu'
 
 type Props = {
   settings: SiteSettings | null
-  /**
-   * Off on the other pages (the legal ones): links then lead to the home page's sections, and
-   * the small-screen menu, the header's only client code, is left out so those pages ship no
-   * JavaScript of their own; the call to action stays visible at every width instead.
-   */
+  /** Off on the other pages (the legal ones): links then lead to the home page's sections. */
   onHomePage?: boolean
+  /**
+   * The small-screen menu, the header's only client code. Passed in by the page rather than
+   * imported here, because importing a client component puts its chunk on every page that uses
+   * the header: the legal pages leave it out, ship no JavaScript of their own, and show the call
+   * to action at every width instead.
+   */
+  mobileMenu?: ComponentType<Parameters<typeof MobileMenu>[0]>
 }
 
-export function SiteHeader({ settings, onHomePage = true }: Props) {
+export function SiteHeader({ settings, onHomePage = true, mobileMenu: Menu }: Props) {
   const home = onHomePage ? '' : '/'
   const navigation = (settings?.navigation ?? []).flatMap((item) =>
     item.label && item.anchor
@@ -75,14 +79,14 @@ export function SiteHeader({ settings, onHomePage = true }: Props) {
 
         <div className="flex items-center gap-2">
           {cta ? (
-            <div className={onHomePage ? 'hidden md:block' : undefined}>
+            <div className={Menu ? 'hidden md:block' : undefined}>
               <ButtonLink href={`${home}#contato`} size="sm">
                 {cta}
               </ButtonLink>
             </div>
           ) : null}
-          {onHomePage && (navigation.length > 0 || cta) ? (
-            <MobileMenu items={navigation} cta={cta ?? null} />
+          {Menu && (navigation.length > 0 || cta) ? (
+            <Menu items={navigation} cta={cta ?? null} />
           ) : null}
         </div>
       </Container>
