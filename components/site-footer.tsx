@@ -97,7 +97,7 @@ export function SiteFooter({ settings, onHomePage = true }: Props) {
           </div>
         ) : null}
       </div>
-      <Container className="flex flex-col gap-4 border-t border-white/10 py-6 text-sm lg:flex-row lg:items-start lg:justify-between">
+      <Container className="flex flex-col gap-4 border-t border-white/10 py-6 text-sm">
         <div className="space-y-1">
           <p>
             © {year} {settings?.brandName}. Todos os direitos reservados.

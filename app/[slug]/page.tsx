@@ -61,34 +61,37 @@ export default async function LegalPageRoute({ params }: Props) {
       </a>
       <SiteHeader settings={settings} onHomePage={false} />
       <main id="conteudo" tabIndex={-1} className="bg-white pt-header outline-none">
-        <Container className="max-w-3xl py-10 sm:py-16">
-          <a
-            href="/"
-            className="inline-flex items-center gap-2 rounded-md text-sm font-medium text-brand-700 underline-offset-4 hover:underline"
-          >
-            <ArrowLeft aria-hidden="true" className="size-4" />
-            Voltar para o início
-          </a>
-          <article className="mt-6">
-            <header className="border-b border-slate-200 pb-8">
-              <h1 className="text-3xl font-extrabold tracking-tight text-balance text-navy-950 sm:text-4xl">
-                {page.title}
-              </h1>
-              {page.updatedAt ? (
-                <p className="mt-3 text-sm text-slate-600">
-                  Última atualização:{' '}
-                  <time dateTime={page.updatedAt}>{formatLegalDate(page.updatedAt)}</time>
-                </p>
+        <Container className="py-10 sm:py-16">
+          {/* A line length that reads comfortably: about 70 characters. */}
+          <div className="mx-auto max-w-3xl">
+            <a
+              href="/"
+              className="inline-flex items-center gap-2 rounded-md text-sm font-medium text-brand-700 underline-offset-4 hover:underline"
+            >
+              <ArrowLeft aria-hidden="true" className="size-4" />
+              Voltar para o início
+            </a>
+            <article className="mt-6">
+              <header className="border-b border-slate-200 pb-8">
+                <h1 className="text-3xl font-extrabold tracking-tight text-balance text-navy-950 sm:text-4xl">
+                  {page.title}
+                </h1>
+                {page.updatedAt ? (
+                  <p className="mt-3 text-sm text-slate-600">
+                    Última atualização:{' '}
+                    <time dateTime={page.updatedAt}>{formatLegalDate(page.updatedAt)}</time>
+                  </p>
+                ) : null}
+                {page.summary ? (
+                  <p className="mt-5 text-lg text-pretty text-slate-700">{page.summary}</p>
+                ) : null}
+              </header>
+              <LegalText body={page.body} />
+              {page.showDataProtectionContacts ? (
+                <DataProtectionContacts settings={settings} />
               ) : null}
-              {page.summary ? (
-                <p className="mt-5 text-lg text-pretty text-slate-700">{page.summary}</p>
-              ) : null}
-            </header>
-            <LegalText body={page.body} />
-            {page.showDataProtectionContacts ? (
-              <DataProtectionContacts settings={settings} />
-            ) : null}
-          </article>
+            </article>
+          </div>
         </Container>
       </main>
       <SiteFooter settings={settings} onHomePage={false} />
