@@ -1,4 +1,6 @@
 import { DemoForm } from '@/components/demo-form'
+import { MobileMenu } from '@/components/mobile-menu'
+import { PrivacyNotice } from '@/components/privacy-notice'
 import { SiteFooter } from '@/components/site-footer'
 import { SiteHeader } from '@/components/site-header'
 import { About } from '@/components/sections/about'
@@ -28,7 +30,7 @@ export default async function HomePage() {
       >
         Pular para o conteúdo
       </a>
-      <SiteHeader settings={settings} />
+      <SiteHeader settings={settings} mobileMenu={MobileMenu} />
       <main id="conteudo" tabIndex={-1} className="outline-none">
         <Hero hero={page?.hero ?? null} />
         <About sobre={page?.sobre ?? null} />
@@ -38,7 +40,12 @@ export default async function HomePage() {
         <Contact
           contato={page?.contato ?? null}
           contact={settings?.contact ?? null}
-          form={<DemoForm title={page?.contato?.formTitle} />}
+          form={
+            <DemoForm
+              title={page?.contato?.formTitle}
+              notice={<PrivacyNotice brandName={settings?.brandName} />}
+            />
+          }
         />
       </main>
       <SiteFooter settings={settings} />

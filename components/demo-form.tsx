@@ -1,6 +1,13 @@
 'use client'
 
-import { useActionState, useEffect, useRef, useState, type CSSProperties } from 'react'
+import {
+  useActionState,
+  useEffect,
+  useRef,
+  useState,
+  type CSSProperties,
+  type ReactNode,
+} from 'react'
 import { useForm } from 'react-hook-form'
 import type { Resolver } from 'react-hook-form'
 
@@ -83,7 +90,13 @@ function withTimeout<T>(promise: Promise<T>): Promise<T> {
   })
 }
 
-export function DemoForm({ title }: { title?: string | null }) {
+type Props = {
+  title?: string | null
+  /** What is done with the data, beside the button (LGPD art. 9); server-rendered by the page. */
+  notice?: ReactNode
+}
+
+export function DemoForm({ title, notice }: Props) {
   // Without JavaScript the <form> posts to the action and the page comes back rendered with its
   // answer: `serverState` then holds the thank-you state or the errors and the values typed.
   const [serverState, formAction] = useActionState(submitDemoRequest, IDLE_STATE)
@@ -371,9 +384,7 @@ export function DemoForm({ title }: { title?: string | null }) {
               </>
             )}
           </Button>
-          <p className="text-xs text-slate-600">
-            Usamos seus dados apenas para responder a esta solicitação, conforme a LGPD.
-          </p>
+          {notice}
         </form>
       )}
     </div>

@@ -19,7 +19,16 @@ const SOCIAL_ICONS: Record<string, { label: string; path: string }> = {
   },
 }
 
-export function SiteFooter({ settings }: { settings: SiteSettings | null }) {
+type Props = {
+  settings: SiteSettings | null
+  /** Off on the other pages: the navigation then leads to the home page's sections. */
+  onHomePage?: boolean
+}
+
+export function SiteFooter({ settings, onHomePage = true }: Props) {
+  const home = onHomePage ? '' : '/'
+  const controller = settings?.controller
+  const officer = settings?.dataProtectionOfficer
   const navigation = (settings?.navigation ?? []).filter((item) => item.label && item.anchor)
   const legalLinks = (settings?.footer?.legalLinks ?? []).filter((link) => link.label && link.href)
   const socialLinks = (settings?.footer?.socialLinks ?? []).filter(
@@ -47,7 +56,7 @@ export function SiteFooter({ settings }: { settings: SiteSettings | null }) {
             <ul className="mt-4 space-y-2 text-sm">
               {navigation.map((item) => (
                 <li key={item._key}>
-                  <a href={`#${item.anchor}`} className="hover:text-white hover:underline">
+                  <a href={`${home}#${item.anchor}`} className="hover:text-white hover:underline">
                     {item.label}
                   </a>
                 </li>
@@ -87,10 +96,29 @@ export function SiteFooter({ settings }: { settings: SiteSettings | null }) {
           </div>
         ) : null}
       </div>
-      <Container className="flex flex-col gap-4 border-t border-white/10 py-6 text-sm sm:flex-row sm:items-center sm:justify-between">
-        <p>
-          © {year} {settings?.brandName}. Todos os direitos reservados.
-        </p>
+      <Container className="flex flex-col gap-4 border-t border-white/10 py-6 text-sm">
+        <div className="space-y-1">
+          <p>
+            © {year} {settings?.brandName}. Todos os direitos reservados.
+          </p>
+          {/* LGPD art. 9 and 41: who controls the data and whom to ask, on every page. */}
+          {controller?.legalName && controller.cnpj ? (
+            <p>
+              {controller.legalName} · CNPJ {controller.cnpj}
+            </p>
+          ) : null}
+          {officer?.name && officer.email ? (
+            <p>
+              Encarregado pelo tratamento de dados: {officer.name},{' '}
+              <a
+                href={`mailto:${officer.email}`}
+                className="break-all underline underline-offset-4 hover:text-white"
+              >
+                {officer.email}
+              </a>
+            </p>
+          ) : null}
+        </div>
         {legalLinks.length > 0 ? (
           <ul className="flex flex-wrap gap-x-5 gap-y-2">
             {legalLinks.map((link) => (

@@ -1,17 +1,31 @@
+import type { ComponentType } from 'react'
+
 import { ContentImage } from '@/components/content-image'
 import { Icon } from '@/components/icon'
 import { ButtonLink } from '@/components/ui/button'
 import { Container } from '@/components/ui/section'
 import type { SiteSettings } from '@/lib/content'
 
-import { MobileMenu } from './mobile-menu'
+import type { MobileMenu } from './mobile-menu'
 
-type Props = { settings: SiteSettings | null }
+type Props = {
+  settings: SiteSettings | null
+  /** Off on the other pages (the legal ones): links then lead to the home page's sections. */
+  onHomePage?: boolean
+  /**
+   * The small-screen menu, the header's only client code. Passed in by the page rather than
+   * imported here, because importing a client component puts its chunk on every page that uses
+   * the header: the legal pages leave it out, ship no JavaScript of their own, and show the call
+   * to action at every width instead.
+   */
+  mobileMenu?: ComponentType<Parameters<typeof MobileMenu>[0]>
+}
 
-export function SiteHeader({ settings }: Props) {
+export function SiteHeader({ settings, onHomePage = true, mobileMenu: Menu }: Props) {
+  const home = onHomePage ? '' : '/'
   const navigation = (settings?.navigation ?? []).flatMap((item) =>
     item.label && item.anchor
-      ? [{ key: item._key, label: item.label, href: `#${item.anchor}` }]
+      ? [{ key: item._key, label: item.label, href: `${home}#${item.anchor}` }]
       : [],
   )
   const cta = settings?.headerCta
@@ -19,7 +33,10 @@ export function SiteHeader({ settings }: Props) {
   return (
     <header className="fixed inset-x-0 top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur supports-[backdrop-filter]:bg-white/85">
       <Container className="flex h-header items-center justify-between gap-4">
-        <a href="#inicio" className="flex min-w-0 items-center gap-2.5 rounded-md">
+        <a
+          href={onHomePage ? '#inicio' : '/'}
+          className="flex min-w-0 items-center gap-2.5 rounded-md"
+        >
           {settings?.logo?.asset ? (
             // The brand name is written beside it, so the logo is decorative here.
             <ContentImage
@@ -62,14 +79,14 @@ export function SiteHeader({ settings }: Props) {
 
         <div className="flex items-center gap-2">
           {cta ? (
-            <div className="hidden md:block">
-              <ButtonLink href="#contato" size="sm">
+            <div className={Menu ? 'hidden md:block' : undefined}>
+              <ButtonLink href={`${home}#contato`} size="sm">
                 {cta}
               </ButtonLink>
             </div>
           ) : null}
-          {navigation.length > 0 || cta ? (
-            <MobileMenu items={navigation} cta={cta ?? null} />
+          {Menu && (navigation.length > 0 || cta) ? (
+            <Menu items={navigation} cta={cta ?? null} />
           ) : null}
         </div>
       </Container>

@@ -25,9 +25,10 @@ export const structure: StructureResolver = (S) =>
       S.divider(),
       // Listed by their value and label (the claim type's preview).
       S.documentTypeListItem('claim').title('Números de marketing'),
+      S.documentTypeListItem('legalPage').title('Páginas legais'),
       ...S.documentTypeListItems().filter((item) => {
         const id = item.getId()
-        return id !== undefined && id !== 'claim' && !SINGLETON_TYPES.has(id)
+        return id !== undefined && !['claim', 'legalPage'].includes(id) && !SINGLETON_TYPES.has(id)
       }),
     ])
 

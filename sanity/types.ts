@@ -104,6 +104,44 @@ export type FeatureCard = {
   claim?: ClaimReference
 }
 
+export type LegalPage = {
+  _id: string
+  _type: 'legalPage'
+  _createdAt: string
+  _updatedAt: string
+  _rev: string
+  title?: string
+  slug?: Slug
+  summary?: string
+  updatedAt?: string
+  body?: Array<{
+    children?: Array<{
+      marks?: Array<string>
+      text?: string
+      _type: 'span'
+      _key: string
+    }>
+    style?: 'normal' | 'h2' | 'h3'
+    listItem?: 'bullet' | 'number'
+    markDefs?: Array<{
+      href?: string
+      _type: 'link'
+      _key: string
+    }>
+    level?: number
+    _type: 'block'
+    _key: string
+  }>
+  showDataProtectionContacts?: boolean
+  seoDescription?: string
+}
+
+export type Slug = {
+  _type: 'slug'
+  current?: string
+  source?: string
+}
+
 export type Claim = {
   _id: string
   _type: 'claim'
@@ -160,6 +198,14 @@ export type SiteSettings = {
       _type: 'socialLink'
       _key: string
     }>
+  }
+  controller?: {
+    legalName?: string
+    cnpj?: string
+  }
+  dataProtectionOfficer?: {
+    name?: string
+    email?: string
   }
   seo?: {
     title?: string
@@ -390,12 +436,6 @@ export type Geopoint = {
   alt?: number
 }
 
-export type Slug = {
-  _type: 'slug'
-  current?: string
-  source?: string
-}
-
 export type AllSanitySchemaTypes =
   | SanityImageAssetReference
   | Visual
@@ -403,6 +443,8 @@ export type AllSanitySchemaTypes =
   | Market
   | ClaimReference
   | FeatureCard
+  | LegalPage
+  | Slug
   | Claim
   | SiteSettings
   | SanityImageCrop
@@ -416,11 +458,10 @@ export type AllSanitySchemaTypes =
   | SanityAssetSourceData
   | SanityImageAsset
   | Geopoint
-  | Slug
 
 // Source: sanity/lib/queries.ts
 // Variable: SITE_SETTINGS_QUERY
-// Query: *[_type == "siteSettings" && _id == "siteSettings"][0]{    brandName,    tagline,    logo{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},    navigation[]{_key, label, anchor},    headerCta,    contact{email, phone, hours, whatsappNumber, whatsappGreeting, location, coverage},    footer{      description,      legalLinks[]{_key, label, href},      socialLinks[]{_key, platform, href}    },    seo{title, description, shareImage{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}}  }
+// Query: *[_type == "siteSettings" && _id == "siteSettings"][0]{    brandName,    tagline,    logo{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},    navigation[]{_key, label, anchor},    headerCta,    contact{email, phone, hours, whatsappNumber, whatsappGreeting, location, coverage},    footer{      description,      legalLinks[]{_key, label, href},      socialLinks[]{_key, platform, href}    },    seo{title, description, shareImage{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}},    controller{legalName, cnpj},    dataProtectionOfficer{name, email}  }
 export type SITE_SETTINGS_QUERY_RESULT = {
   brandName: string | null
   tagline: string | null
@@ -492,7 +533,53 @@ export type SITE_SETTINGS_QUERY_RESULT = {
       } | null
     } | null
   } | null
+  controller: {
+    legalName: string | null
+    cnpj: string | null
+  } | null
+  dataProtectionOfficer: {
+    name: string | null
+    email: string | null
+  } | null
 } | null
+
+// Source: sanity/lib/queries.ts
+// Variable: LEGAL_PAGE_QUERY
+// Query: *[_type == "legalPage" && slug.current == $slug][0]{    title,    "slug": slug.current,    summary,    updatedAt,    body,    showDataProtectionContacts,    seoDescription  }
+export type LEGAL_PAGE_QUERY_RESULT = {
+  title: string | null
+  slug: string | null
+  summary: string | null
+  updatedAt: string | null
+  body: Array<{
+    children?: Array<{
+      marks?: Array<string>
+      text?: string
+      _type: 'span'
+      _key: string
+    }>
+    style?: 'h2' | 'h3' | 'normal'
+    listItem?: 'bullet' | 'number'
+    markDefs?: Array<{
+      href?: string
+      _type: 'link'
+      _key: string
+    }>
+    level?: number
+    _type: 'block'
+    _key: string
+  }> | null
+  showDataProtectionContacts: boolean | null
+  seoDescription: string | null
+} | null
+
+// Source: sanity/lib/queries.ts
+// Variable: LEGAL_PAGE_SLUGS_QUERY
+// Query: *[_type == "legalPage" && defined(slug.current)] | order(slug.current asc){    "slug": slug.current,    updatedAt  }
+export type LEGAL_PAGE_SLUGS_QUERY_RESULT = Array<{
+  slug: string | null
+  updatedAt: string | null
+}>
 
 // Source: sanity/lib/queries.ts
 // Variable: LANDING_PAGE_QUERY
@@ -841,7 +928,9 @@ export type LANDING_PAGE_QUERY_RESULT = {
 import '@sanity/client'
 declare module '@sanity/client' {
   interface SanityQueries {
-    '\n  *[_type == "siteSettings" && _id == "siteSettings"][0]{\n    brandName,\n    tagline,\n    logo{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n    navigation[]{_key, label, anchor},\n    headerCta,\n    contact{email, phone, hours, whatsappNumber, whatsappGreeting, location, coverage},\n    footer{\n      description,\n      legalLinks[]{_key, label, href},\n      socialLinks[]{_key, platform, href}\n    },\n    seo{title, description, shareImage{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}}\n  }\n': SITE_SETTINGS_QUERY_RESULT
+    '\n  *[_type == "siteSettings" && _id == "siteSettings"][0]{\n    brandName,\n    tagline,\n    logo{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n    navigation[]{_key, label, anchor},\n    headerCta,\n    contact{email, phone, hours, whatsappNumber, whatsappGreeting, location, coverage},\n    footer{\n      description,\n      legalLinks[]{_key, label, href},\n      socialLinks[]{_key, platform, href}\n    },\n    seo{title, description, shareImage{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n    controller{legalName, cnpj},\n    dataProtectionOfficer{name, email}\n  }\n': SITE_SETTINGS_QUERY_RESULT
+    '\n  *[_type == "legalPage" && slug.current == $slug][0]{\n    title,\n    "slug": slug.current,\n    summary,\n    updatedAt,\n    body,\n    showDataProtectionContacts,\n    seoDescription\n  }\n': LEGAL_PAGE_QUERY_RESULT
+    '\n  *[_type == "legalPage" && defined(slug.current)] | order(slug.current asc){\n    "slug": slug.current,\n    updatedAt\n  }\n': LEGAL_PAGE_SLUGS_QUERY_RESULT
     '\n  *[_type == "landingPage" && _id == "landingPage"][0]{\n    hero{\n      eyebrow, headline, description, primaryCta, secondaryCta,\n      visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n      "stats": stats[]->{_id, value, label, sourceNote}\n    },\n    sobre{eyebrow, heading, intro, visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}, points[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}},\n    comoFunciona{eyebrow, heading, intro, visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}, steps[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}},\n    tecnologia{\n      eyebrow, heading, intro, visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n      cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n      specTitle,\n      "specs": specs[]->{_id, value, label, sourceNote}\n    },\n    beneficios{\n      eyebrow, heading, intro, visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n      cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n      roiTitle, roiDescription,\n      "roiFigures": roiFigures[]->{_id, value, label, sourceNote},\n      marketsTitle,\n      markets[]{_key, icon, name, description, badge}\n    },\n    contato{eyebrow, heading, intro, visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}, formTitle, detailsTitle, offerTitle, offers, whatsappCta}\n  }\n': LANDING_PAGE_QUERY_RESULT
   }
 }

@@ -26,7 +26,8 @@ export const SPRITE_ICONS = {
   users: 'users',
   'map-pin': 'map-pin',
   coffee: 'coffee',
-  // Drawn by the page itself.
+  // Drawn by the pages themselves.
+  'arrow-left': 'arrow-left',
   'arrow-right': 'arrow-right',
   check: 'check',
   'loader-circle': 'loader-circle',

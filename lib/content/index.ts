@@ -3,8 +3,18 @@ import 'server-only'
 import { draftMode } from 'next/headers'
 import type { QueryParams } from 'next-sanity'
 
-import { LANDING_PAGE_QUERY, SITE_SETTINGS_QUERY } from '@/sanity/lib/queries'
-import type { LANDING_PAGE_QUERY_RESULT, SITE_SETTINGS_QUERY_RESULT } from '@/sanity/types'
+import {
+  LANDING_PAGE_QUERY,
+  LEGAL_PAGE_QUERY,
+  LEGAL_PAGE_SLUGS_QUERY,
+  SITE_SETTINGS_QUERY,
+} from '@/sanity/lib/queries'
+import type {
+  LANDING_PAGE_QUERY_RESULT,
+  LEGAL_PAGE_QUERY_RESULT,
+  LEGAL_PAGE_SLUGS_QUERY_RESULT,
+  SITE_SETTINGS_QUERY_RESULT,
+} from '@/sanity/types'
 import { isSanityConfigured } from '@/sanity/env'
 
 import { queryDataset } from './bundled'
@@ -14,11 +24,16 @@ import { CONTENT_TAGS } from './tags'
 // bundled NDJSON dataset otherwise. A configured project that cannot be reached throws, on
 // purpose: a build fails loudly, and an ISR regeneration keeps serving the last good page,
 // instead of either silently publishing the bundled default.
-async function fetchContent<T>(query: string, params: QueryParams, tags: string[]): Promise<T> {
+async function fetchContent<T>(
+  query: string,
+  params: QueryParams,
+  tags: string[],
+  { publishedOnly = false } = {},
+): Promise<T> {
   if (isSanityConfigured) {
     const [{ fetchFromSanity }, draft] = await Promise.all([
       import('./sanity-client'),
-      isDraftModeEnabled(),
+      publishedOnly ? false : isDraftModeEnabled(),
     ])
     return fetchFromSanity<T>(query, params, tags, { draft })
   }
@@ -50,5 +65,23 @@ export function getLandingPage() {
   ])
 }
 
+export function getLegalPage(slug: string) {
+  return fetchContent<LEGAL_PAGE_QUERY_RESULT>(LEGAL_PAGE_QUERY, { slug }, [CONTENT_TAGS.legalPage])
+}
+
+/**
+ * Every published legal page's path segment and date, for the prerender and the sitemap. Never
+ * draft-aware: generateStaticParams runs without a request, where draftMode() throws.
+ */
+export function getLegalPageSlugs() {
+  return fetchContent<LEGAL_PAGE_SLUGS_QUERY_RESULT>(
+    LEGAL_PAGE_SLUGS_QUERY,
+    {},
+    [CONTENT_TAGS.legalPage],
+    { publishedOnly: true },
+  )
+}
+
 export type SiteSettings = NonNullable<SITE_SETTINGS_QUERY_RESULT>
 export type LandingPage = NonNullable<LANDING_PAGE_QUERY_RESULT>
+export type LegalPage = NonNullable<LEGAL_PAGE_QUERY_RESULT>

@@ -5,12 +5,25 @@ export const CONTENT_TAGS = {
   landingPage: 'sanity:landingPage',
   siteSettings: 'sanity:siteSettings',
   claim: 'sanity:claim',
+  legalPage: 'sanity:legalPage',
 } as const
 
 export type ContentType = keyof typeof CONTENT_TAGS
 
 export function tagForType(type: string): string | undefined {
   return Object.hasOwn(CONTENT_TAGS, type) ? CONTENT_TAGS[type as ContentType] : undefined
+}
+
+/**
+ * The pages the webhook has regenerated at once after revalidating a type's tag, so the first
+ * visitor already gets the new content: the home page, and for a legal page the page itself
+ * (the webhook's projection carries its slug, see the README).
+ */
+export function pathsToWarm(type: string, slug: unknown): string[] {
+  if (type === 'legalPage') {
+    return typeof slug === 'string' && /^[a-z0-9]+(-[a-z0-9]+)*$/.test(slug) ? [`/${slug}`] : []
+  }
+  return ['/']
 }
 
 // Safety net if a webhook is ever missed: content is at most an hour stale.

@@ -28,7 +28,29 @@ export const SITE_SETTINGS_QUERY = defineQuery(`
       legalLinks[]{_key, label, href},
       socialLinks[]{_key, platform, href}
     },
-    seo{title, description, shareImage{${imageFields}}}
+    seo{title, description, shareImage{${imageFields}}},
+    controller{legalName, cnpj},
+    dataProtectionOfficer{name, email}
+  }
+`)
+
+// The legal pages (privacy policy, terms, LGPD, accessibility): one route, app/[slug].
+export const LEGAL_PAGE_QUERY = defineQuery(`
+  *[_type == "legalPage" && slug.current == $slug][0]{
+    title,
+    "slug": slug.current,
+    summary,
+    updatedAt,
+    body,
+    showDataProtectionContacts,
+    seoDescription
+  }
+`)
+
+export const LEGAL_PAGE_SLUGS_QUERY = defineQuery(`
+  *[_type == "legalPage" && defined(slug.current)] | order(slug.current asc){
+    "slug": slug.current,
+    updatedAt
   }
 `)
 

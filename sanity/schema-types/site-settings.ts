@@ -1,5 +1,6 @@
 import { defineArrayMember, defineField, defineType } from 'sanity'
 
+import { cnpjProblem } from '../../lib/cnpj'
 import { imageField, requiredString } from './objects'
 
 const SECTION_ANCHORS = [
@@ -18,6 +19,7 @@ export const siteSettingsType = defineType({
     { name: 'brand', title: 'Marca e navegação', default: true },
     { name: 'contact', title: 'Contato' },
     { name: 'footer', title: 'Rodapé' },
+    { name: 'legal', title: 'Dados legais (LGPD)' },
     { name: 'seo', title: 'SEO' },
   ],
   fields: [
@@ -105,9 +107,20 @@ export const siteSettingsType = defineType({
         defineField({
           name: 'legalLinks',
           title: 'Links legais',
+          description: 'Os caminhos das páginas legais ("/privacidade", "/termos", "/lgpd"...).',
           type: 'array',
           of: [defineArrayMember({ type: 'link' })],
-          validation: (rule) => rule.max(4),
+          // A legal link that goes nowhere is a promise the site does not keep.
+          validation: (rule) =>
+            rule
+              .max(4)
+              .custom((links) =>
+                (links as { href?: string }[] | undefined)?.some((link) =>
+                  link.href?.startsWith('#'),
+                )
+                  ? 'Um link legal precisa levar a uma página: use o caminho dela, não "#".'
+                  : true,
+              ),
         }),
         defineField({
           name: 'socialLinks',
@@ -148,6 +161,44 @@ export const siteSettingsType = defineType({
           validation: (rule) => rule.max(4),
         }),
       ],
+    }),
+    defineField({
+      name: 'controller',
+      title: 'Controlador dos dados',
+      description:
+        'A empresa responsável pelos dados do formulário (LGPD, art. 5º VI e art. 9º III). Aparece no rodapé e nas páginas legais.',
+      group: 'legal',
+      type: 'object',
+      fields: [
+        requiredString('legalName', 'Razão social', 120),
+        defineField({
+          name: 'cnpj',
+          title: 'CNPJ',
+          description: 'No formato 00.000.000/0000-00 (aceita o CNPJ alfanumérico).',
+          type: 'string',
+          validation: (rule) =>
+            rule.required().custom((value) => (value ? (cnpjProblem(value) ?? true) : true)),
+        }),
+      ],
+      validation: (rule) => rule.required(),
+    }),
+    defineField({
+      name: 'dataProtectionOfficer',
+      title: 'Encarregado pelo tratamento de dados (DPO)',
+      description:
+        'LGPD art. 41 e Resolução CD/ANPD nº 18/2024: identidade e contato do encarregado publicados no site. Aparece no rodapé e na página LGPD.',
+      group: 'legal',
+      type: 'object',
+      fields: [
+        requiredString('name', 'Nome', 120),
+        defineField({
+          name: 'email',
+          title: 'E-mail',
+          type: 'string',
+          validation: (rule) => rule.required().email().max(80),
+        }),
+      ],
+      validation: (rule) => rule.required(),
     }),
     defineField({
       name: 'seo',

@@ -49,14 +49,21 @@ test.describe('footer', () => {
     await expect(footer.getByText(`© ${year}`)).toContainText('Vigia')
   })
 
-  test('has placeholder links to the privacy policy, terms of use and LGPD', async ({ page }) => {
+  test('links to the privacy policy, terms of use, LGPD and accessibility pages', async ({
+    page,
+  }) => {
     const footer = page.getByRole('contentinfo')
-    for (const name of [/privacidade/i, /termos de uso/i, /^LGPD$/]) {
+    for (const [name, href] of [
+      [/privacidade/i, '/privacidade'],
+      [/termos de uso/i, '/termos'],
+      [/^LGPD$/, '/lgpd'],
+      [/acessibilidade/i, '/acessibilidade'],
+    ] as const) {
       const link = footer.getByRole('link', { name })
       await expect(link).toBeVisible()
-      await expect(link).toHaveAttribute('href', '#')
+      await expect(link).toHaveAttribute('href', href)
     }
-    expect(content.legalLinks.map((link) => link.label)).toHaveLength(3)
+    expect(content.legalLinks.map((link) => link.label)).toHaveLength(4)
   })
 
   test('has two placeholder social links', async ({ page }) => {

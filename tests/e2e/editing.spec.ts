@@ -180,6 +180,41 @@ test.describe('editing: published edits go live', () => {
     expect(html).not.toContain('Rascunho')
   })
 
+  test('a signed webhook for a legal page publishes its new text within 5 seconds', async ({
+    request,
+  }) => {
+    const legalPage = async () => {
+      const response = await request.get(`${SITE}/privacidade`)
+      expect(response.status()).toBe(200)
+      return response.text()
+    }
+    const summary = 'Resumo revisado pelo jurídico em e2e.'
+    await mutate(request, { patch: { id: 'legalPage-privacidade', set: { summary } } })
+    expect(await legalPage()).not.toContain(summary)
+
+    // What Sanity sends with the projection the README gives: {_type, _id, "slug": slug.current}.
+    const body = JSON.stringify({
+      _type: 'legalPage',
+      _id: 'legalPage-privacidade',
+      slug: 'privacidade',
+    })
+    const response = await request.post(`${SITE}/api/revalidate`, {
+      data: body,
+      headers: {
+        'content-type': 'application/json',
+        'sanity-webhook-signature': await encodeSignatureHeader(body, Date.now(), SECRET),
+      },
+    })
+    expect(response.status()).toBe(200)
+    expect(await response.json()).toMatchObject({ revalidated: ['sanity:legalPage'] })
+    await expect
+      .poll(async () => (await legalPage()).includes(summary), {
+        timeout: 5_000,
+        intervals: [100, 250, 250, 500],
+      })
+      .toBe(true)
+  })
+
   test('draft mode shows an editor the draft, through the Presentation tool route', async ({
     browser,
     request,

@@ -51,13 +51,13 @@ describe('SITE_SETTINGS_QUERY over the bundled dataset', () => {
     expect(contact?.coverage).toMatch(/todo o Brasil/i)
   })
 
-  it('gives the footer three legal and two social placeholder links, and the SEO texts', () => {
-    expect(settings?.footer?.legalLinks?.map((link) => link.label)).toEqual([
-      expect.stringMatching(/privacidade/i),
-      expect.stringMatching(/termos de uso/i),
-      'LGPD',
+  it('gives the footer four legal links to the pages, two social placeholders, the SEO texts', () => {
+    expect(settings?.footer?.legalLinks?.map((link) => [link.label, link.href])).toEqual([
+      [expect.stringMatching(/privacidade/i), '/privacidade'],
+      [expect.stringMatching(/termos de uso/i), '/termos'],
+      ['LGPD', '/lgpd'],
+      [expect.stringMatching(/acessibilidade/i), '/acessibilidade'],
     ])
-    expect(settings?.footer?.legalLinks?.every((link) => link.href === '#')).toBe(true)
     expect(settings?.footer?.socialLinks).toHaveLength(2)
     expect(settings?.footer?.socialLinks?.every((link) => link.platform && link.href === '#')).toBe(
       true,

@@ -10,6 +10,7 @@ import { Hero } from '@/components/sections/hero'
 import { HowItWorks } from '@/components/sections/how-it-works'
 import { Technology } from '@/components/sections/technology'
 import { SiteFooter } from '@/components/site-footer'
+import { MobileMenu } from '@/components/mobile-menu'
 import { SiteHeader } from '@/components/site-header'
 
 import { bundledDocuments, documentById, queryPage, type Doc } from './content-support'
@@ -25,7 +26,7 @@ async function renderLanding(documents: Doc[]) {
   const { settings, page } = await queryPage(documents)
   const html = renderToString(
     <>
-      <SiteHeader settings={settings} />
+      <SiteHeader settings={settings} mobileMenu={MobileMenu} />
       <main>
         <Hero hero={page?.hero ?? null} />
         <About sobre={page?.sobre ?? null} />

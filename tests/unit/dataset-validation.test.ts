@@ -8,6 +8,7 @@ import {
   type SanityDocument,
   type Workspace,
 } from 'sanity'
+import { evaluate, parse } from 'groq-js'
 import { describe, expect, it } from 'vitest'
 
 import { schemaTypes } from '@/sanity/schema-types'
@@ -26,23 +27,36 @@ const documents = readFileSync(DATASET_FILE, 'utf8')
 // make the Studio refuse to start.
 const schema = createSchema({ name: 'default', types: schemaTypes })
 
-// validateDocument reads only the workspace's schema (and i18n, which falls back to English):
-// no client is needed because no rule in these schemas queries the Content Lake.
+// validateDocument reads only the workspace's schema (and i18n, which falls back to English).
+// The one rule that queries the Content Lake is the slug type's uniqueness check: answer it with
+// the same GROQ over the bundled documents; any other query fails the test.
 const workspace = { schema } as unknown as Workspace
+
+function datasetClient(dataset: SanityDocument[]) {
+  const client = {
+    withConfig: () => client,
+    fetch: async (query: string, params: Record<string, unknown>, options?: { tag?: string }) => {
+      if (options?.tag !== 'validation.slug-is-unique')
+        throw new Error(`No Content Lake in this test: a validation rule queried it (${query}).`)
+      return (await evaluate(parse(query, { params }), { dataset, params })).get()
+    },
+  }
+  return client
+}
 
 async function errorsOf(
   document: SanityDocument,
   existingIds = new Set(documents.map((d) => d._id)),
+  dataset = documents,
+  environment: 'cli' | 'studio' = 'cli',
 ) {
   const markers = await validateDocument({
     document,
     workspace,
-    environment: 'cli',
+    environment,
     // Non-weak references must point at a document that exists, as they would be in the Lake.
     getDocumentExists: async ({ id }) => existingIds.has(id),
-    getClient: () => {
-      throw new Error('No Content Lake in this test: a validation rule tried to query it.')
-    },
+    getClient: (() => datasetClient(dataset)) as never,
   })
   return markers
     .filter((marker) => marker.level === 'error')
@@ -123,5 +137,92 @@ describe('the validation this test relies on', () => {
     const errors = await errorsOf(page)
     expect(errors.length).toBeGreaterThan(0)
     expect(errors.every((error) => error.startsWith('landingPage hero.visual'))).toBe(true)
+  })
+})
+
+describe('the legal pages and the data-protection settings', () => {
+  type Block = { _type: string; style?: string; children: Array<{ marks?: string[] }> }
+  type Legal = SanityDocument & { slug: { current: string }; body: Block[] }
+  const privacy = documents.find((doc) => doc._id === 'legalPage-privacidade') as Legal
+  const settings = documents.find((doc) => doc._id === 'siteSettings')!
+
+  it('bundles the four legal pages', () => {
+    expect(
+      documents
+        .filter((doc) => doc._type === 'legalPage')
+        .map((doc) => (doc as Legal).slug.current)
+        .sort(),
+    ).toEqual(['acessibilidade', 'lgpd', 'privacidade', 'termos'])
+  })
+
+  // Checked as the Studio checks before publishing: in the 'cli' environment Sanity adds an
+  // unknown-fields check to every object-typed field (a slug is one) with .warning(), which turns
+  // that field's whole rule, our errors included, into warnings.
+  it('rejects a second page with the same slug', async () => {
+    const copy = { ...structuredClone(privacy), _id: 'legalPage-copia' }
+    expect(await errorsOf(copy, undefined, [...documents, copy], 'studio')).toEqual([
+      expect.stringMatching(/^legalPage-copia slug: /),
+    ])
+  })
+
+  it('rejects a slug the site already uses, or one that is not a path segment', async () => {
+    for (const current of ['studio', 'Política', 'a/b']) {
+      const page = { ...structuredClone(privacy), slug: { _type: 'slug', current } }
+      expect(await errorsOf(page, undefined, documents, 'studio')).toEqual([
+        expect.stringMatching(/ slug: /),
+      ])
+    }
+  })
+
+  it('allows only h2/h3 headings, lists, bold and links in the body', async () => {
+    for (const change of [
+      (body: Block[]) => (body[0]!.style = 'h1'),
+      (body: Block[]) => (body[1]!.style = 'blockquote'),
+      (body: Block[]) => (body[1]!.children[0]!.marks = ['em']),
+      (body: Block[]) => body.push({ _type: 'image', children: [] }),
+    ]) {
+      const page = structuredClone(privacy)
+      change(page.body)
+      const errors = await errorsOf(page)
+      expect(errors.length).toBeGreaterThan(0)
+      expect(errors.every((error) => error.startsWith('legalPage-privacidade body'))).toBe(true)
+    }
+  })
+
+  it('requires the last-updated date, the summary and the SEO description', async () => {
+    const page = structuredClone(privacy) as Legal & Record<string, unknown>
+    delete page.updatedAt
+    delete page.summary
+    delete page.seoDescription
+    expect((await errorsOf(page)).map((error) => error.split(':')[0])).toEqual(
+      expect.arrayContaining([
+        'legalPage-privacidade updatedAt',
+        'legalPage-privacidade summary',
+        'legalPage-privacidade seoDescription',
+      ]),
+    )
+  })
+
+  it('checks the CNPJ check digits and refuses a placeholder legal link', async () => {
+    const wrong = structuredClone(settings) as SanityDocument & {
+      controller: { cnpj: string }
+      footer: { legalLinks: Array<{ href: string }> }
+    }
+    wrong.controller.cnpj = '48.316.502/0001-53'
+    wrong.footer.legalLinks[0]!.href = '#'
+    expect(await errorsOf(wrong)).toEqual([
+      expect.stringMatching(/^siteSettings controller\.cnpj: .*dígitos verificadores/),
+      expect.stringMatching(/^siteSettings footer\.legalLinks: .*não "#"/),
+    ])
+  })
+
+  it('requires the encarregado with a valid e-mail', async () => {
+    const page = structuredClone(settings) as SanityDocument & {
+      dataProtectionOfficer: { email: string }
+    }
+    page.dataProtectionOfficer.email = 'encarregado'
+    expect(await errorsOf(page)).toEqual([
+      expect.stringMatching(/^siteSettings dataProtectionOfficer\.email: /),
+    ])
   })
 })

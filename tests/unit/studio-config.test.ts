@@ -88,7 +88,7 @@ describe('singletons', () => {
     expect(templateTypes).not.toContain('siteSettings')
 
     const options = source().document.resolveNewDocumentOptions({ type: 'global' })
-    expect(options.map((option) => option.templateId)).toEqual(['claim'])
+    expect(options.map((option) => option.templateId)).toEqual(['claim', 'legalPage'])
   })
 
   it('can be published, but not deleted, duplicated or unpublished', () => {
@@ -128,13 +128,15 @@ describe('desk structure', () => {
     }
   })
 
-  it('lists the claims after the singletons, previewed by value and label', () => {
+  it('lists the claims and the legal pages after the singletons, claims by value and label', () => {
     expect(items.map((item) => item.id)).toEqual([
       'landingPage',
       'siteSettings',
       expect.any(String),
       'claim',
+      'legalPage',
     ])
+    expect(items[4]!.title).toBe('Páginas legais')
     expect(items[2]!.type).toBe('divider')
     expect(source().schema.get('claim')?.preview?.select).toEqual({
       title: 'value',

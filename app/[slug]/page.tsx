@@ -1,0 +1,100 @@
+import type { Metadata } from 'next'
+import { notFound } from 'next/navigation'
+
+import { DataProtectionContacts } from '@/components/data-protection-contacts'
+import { Icon } from '@/components/icon'
+import { LegalText } from '@/components/legal-text'
+import { SiteFooter } from '@/components/site-footer'
+import { SiteHeader } from '@/components/site-header'
+import { Container } from '@/components/ui/section'
+import { getLegalPage, getLegalPageSlugs, getSiteSettings } from '@/lib/content'
+import { formatLegalDate } from '@/lib/legal-date'
+
+// The legal pages (/privacidade, /termos, /lgpd, /acessibilidade: legalPage documents), one
+// route over their slugs. Prerendered at build time and regenerated like the home page: the
+// webhook revalidates the legalPage tag and requests the changed page (app/api/revalidate).
+export const revalidate = 3600
+// Only the slugs that exist: any other path at this level is the 404 page, with status 404.
+export const dynamicParams = false
+
+type Props = { params: Promise<{ slug: string }> }
+
+export async function generateStaticParams() {
+  return (await getLegalPageSlugs()).flatMap((page) => (page.slug ? [{ slug: page.slug }] : []))
+}
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const { slug } = await params
+  const [page, settings] = await Promise.all([getLegalPage(slug), getSiteSettings()])
+  if (!page?.title) return {}
+  const title = settings?.brandName ? `${page.title} | ${settings.brandName}` : page.title
+  const description = page.seoDescription ?? page.summary ?? undefined
+  return {
+    title,
+    description,
+    alternates: { canonical: `/${slug}` },
+    openGraph: {
+      type: 'article',
+      locale: 'pt_BR',
+      url: `/${slug}`,
+      siteName: settings?.brandName ?? undefined,
+      title,
+      description,
+      modifiedTime: page.updatedAt ?? undefined,
+    },
+    twitter: { card: 'summary', title, description },
+  }
+}
+
+export default async function LegalPageRoute({ params }: Props) {
+  const { slug } = await params
+  const [page, settings] = await Promise.all([getLegalPage(slug), getSiteSettings()])
+  if (!page) notFound()
+
+  return (
+    <>
+      <a
+        href="#conteudo"
+        className="sr-only focus:not-sr-only focus:fixed focus:top-3 focus:left-3 focus:z-50 focus:rounded-md focus:bg-white focus:px-4 focus:py-2 focus:font-semibold focus:text-navy-950 focus:shadow-lg"
+      >
+        Pular para o conteúdo
+      </a>
+      <SiteHeader settings={settings} onHomePage={false} />
+      <main id="conteudo" tabIndex={-1} className="bg-white pt-header outline-none">
+        <Container className="py-10 sm:py-16">
+          {/* A line length that reads comfortably: about 70 characters. */}
+          <div className="mx-auto max-w-3xl">
+            <a
+              href="/"
+              className="inline-flex items-center gap-2 rounded-md text-sm font-medium text-brand-700 underline-offset-4 hover:underline"
+            >
+              <Icon name="arrow-left" className="size-4" />
+              Voltar para o início
+            </a>
+            <article className="mt-6">
+              <header className="border-b border-slate-200 pb-8">
+                <h1 className="text-3xl font-extrabold tracking-tight text-balance text-navy-950 sm:text-4xl">
+                  {page.title}
+                </h1>
+                {page.updatedAt ? (
+                  <p className="mt-3 text-sm text-slate-600">
+                    Última atualização:{' '}
+                    <time dateTime={page.updatedAt}>{formatLegalDate(page.updatedAt)}</time>
+                  </p>
+                ) : null}
+                {page.summary ? (
+                  <p className="mt-5 text-lg text-pretty text-slate-700">{page.summary}</p>
+                ) : null}
+              </header>
+              <LegalText body={page.body} />
+              {page.showDataProtectionContacts ? (
+                <DataProtectionContacts settings={settings} />
+              ) : null}
+            </article>
+          </div>
+        </Container>
+      </main>
+      <SiteFooter settings={settings} onHomePage={false} />
+    </>
+  )
+}

@@ -1,0 +1,144 @@
+import { toPlainText } from '@portabletext/react'
+import { renderToStaticMarkup } from 'react-dom/server'
+import { describe, expect, it } from 'vitest'
+
+import { LegalText } from '@/components/legal-text'
+import { cnpjProblem } from '@/lib/cnpj'
+import { queryDataset } from '@/lib/content/bundled'
+import { CONTENT_TAGS, pathsToWarm, tagForType } from '@/lib/content/tags'
+import { formatLegalDate } from '@/lib/legal-date'
+import { LEGAL_PAGE_QUERY, LEGAL_PAGE_SLUGS_QUERY } from '@/sanity/lib/queries'
+import type { LEGAL_PAGE_QUERY_RESULT, LEGAL_PAGE_SLUGS_QUERY_RESULT } from '@/sanity/types'
+
+import { bundledDocuments, queryPage } from './content-support'
+
+const documents = bundledDocuments()
+const legalPage = async (slug: string) => {
+  const page = await queryDataset<LEGAL_PAGE_QUERY_RESULT>(LEGAL_PAGE_QUERY, { slug }, documents)
+  if (!page) throw new Error(`No bundled legal page "${slug}".`)
+  return { ...page, text: toPlainText(page.body ?? []) }
+}
+
+describe('the bundled legal pages', () => {
+  it('are the four pages the footer links to, each dated', async () => {
+    const slugs = await queryDataset<LEGAL_PAGE_SLUGS_QUERY_RESULT>(
+      LEGAL_PAGE_SLUGS_QUERY,
+      {},
+      documents,
+    )
+    expect(slugs.map((page) => page.slug)).toEqual([
+      'acessibilidade',
+      'lgpd',
+      'privacidade',
+      'termos',
+    ])
+    expect(slugs.every((page) => /^\d{4}-\d{2}-\d{2}$/.test(page.updatedAt ?? ''))).toBe(true)
+    const { settings } = await queryPage(documents)
+    expect(settings?.footer?.legalLinks?.map((link) => link.href).sort()).toEqual(
+      slugs.map((page) => `/${page.slug}`).sort(),
+    )
+  })
+
+  it('the privacy policy says what the form collects, why, where it goes, for how long, and no cookies', async () => {
+    const { text } = await legalPage('privacidade')
+    // What lib/leads/compose.ts stores and lib/attribution.ts sends along.
+    for (const collected of [
+      'nome',
+      'e-mail',
+      'empresa',
+      'telefone',
+      'tamanho da frota',
+      'mensagem',
+    ])
+      expect(text.toLowerCase()).toContain(collected)
+    for (const origin of [
+      'utm_source',
+      'utm_medium',
+      'utm_campaign',
+      'referenciador',
+      'sessionStorage',
+    ])
+      expect(text).toContain(origin)
+    expect(text).toMatch(/art\. 7º, V\b/)
+    expect(text).toContain('dados_cliente')
+    expect(text).toContain('chat_messages')
+    expect(text).toMatch(/WhatsApp/)
+    expect(text).toMatch(/12 meses/)
+    expect(text).toMatch(/não recebe nenhum cookie/)
+    expect(text).toMatch(/modo rascunho/)
+  })
+
+  it('the LGPD page lists the rights of art. 18 and presents the encarregado', async () => {
+    const page = await legalPage('lgpd')
+    expect(page.text).toMatch(/art\. 18/)
+    for (const right of [
+      'confirmação',
+      'acesso',
+      'correção',
+      'portabilidade',
+      'eliminação',
+      'oposição',
+    ])
+      expect(page.text).toContain(right)
+    expect(page.text).toMatch(/Resolução CD\/ANPD nº 18\/2024/)
+    expect(page.showDataProtectionContacts).toBe(true)
+    const { settings } = await queryPage(documents)
+    expect(settings?.dataProtectionOfficer).toEqual({
+      name: expect.any(String),
+      email: expect.stringContaining('@'),
+    })
+    expect(cnpjProblem(settings?.controller?.cnpj ?? '')).toBeNull()
+  })
+
+  it('the accessibility statement names the target, what was tested and how to report a barrier', async () => {
+    const { text } = await legalPage('acessibilidade')
+    expect(text).toMatch(/WCAG\) 2\.2/)
+    expect(text).toMatch(/ABNT NBR 17225/)
+    expect(text).toMatch(/conformidade regular/)
+    expect(text).toMatch(/axe-core/)
+    expect(text).toMatch(/Como relatar uma barreira/)
+  })
+})
+
+describe('LegalText', () => {
+  it('renders headings, lists, bold and links as plain HTML', async () => {
+    const { body } = await legalPage('privacidade')
+    const html = renderToStaticMarkup(<LegalText body={body} />)
+    expect(html).toMatch(/<h2[^>]*>Quem somos/)
+    expect(html).toMatch(/<ul[^>]*><li[^>]*>/)
+    expect(html).toMatch(/<strong[^>]*>Vigia Tecnologia para Frotas Ltda\.<\/strong>/)
+    expect(html).toMatch(/<a href="\/lgpd"[^>]*>LGPD: seus direitos<\/a>/)
+    expect(html).not.toMatch(/<h1/)
+  })
+})
+
+describe('publishing a legal page', () => {
+  it('has a cache tag, and the webhook warms the page that shows it', () => {
+    expect(tagForType('legalPage')).toBe(CONTENT_TAGS.legalPage)
+    expect(pathsToWarm('legalPage', 'privacidade')).toEqual(['/privacidade'])
+    expect(pathsToWarm('claim', undefined)).toEqual(['/'])
+    // A slug that is not a path segment is not requested.
+    expect(pathsToWarm('legalPage', '../api/x')).toEqual([])
+    expect(pathsToWarm('legalPage', undefined)).toEqual([])
+  })
+
+  it('writes the date as Brazilians do, whatever the server time zone', () => {
+    expect(formatLegalDate('2026-11-22')).toBe('22 de novembro de 2026')
+    expect(formatLegalDate('2026-01-01')).toBe('1 de janeiro de 2026')
+  })
+})
+
+describe('cnpjProblem', () => {
+  it('accepts valid numeric and alphanumeric CNPJs', () => {
+    expect(cnpjProblem('11.222.333/0001-81')).toBeNull()
+    // The Receita Federal's own example of the alphanumeric CNPJ (IN RFB 2.229/2024).
+    expect(cnpjProblem('12.ABC.345/01DE-35')).toBeNull()
+  })
+
+  it('refuses wrong check digits, a bad format and repeated digits, in Portuguese', () => {
+    expect(cnpjProblem('11.222.333/0001-82')).toMatch(/dígitos verificadores/)
+    expect(cnpjProblem('11222333000181')).toMatch(/formato 00\.000\.000\/0000-00/)
+    expect(cnpjProblem('11.222.333/0001-8')).toMatch(/formato/)
+    expect(cnpjProblem('00.000.000/0000-00')).toBe('CNPJ inválido.')
+  })
+})
