@@ -97,10 +97,17 @@ export async function purgeCdnUrls(
   return { ok: false, attempts: made, error }
 }
 
-/** Purges every public page under this origin. */
-export function purgePublicPages(origin: string, options?: PurgeOptions): Promise<PurgeResult> {
+/**
+ * Purges every public page under this origin: PURGED_PATHS and the `paths` given (the legal
+ * pages, whose list is content: site settings are in every page's footer, so a settings publish
+ * changes them all).
+ */
+export function purgePublicPages(
+  origin: string,
+  { paths = [], ...options }: PurgeOptions & { paths?: string[] } = {},
+): Promise<PurgeResult> {
   return purgeCdnUrls(
-    PURGED_PATHS.map((path) => new URL(path, origin).href),
+    [...new Set([...PURGED_PATHS, ...paths])].map((path) => new URL(path, origin).href),
     options,
   )
 }

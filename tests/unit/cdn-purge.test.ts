@@ -35,6 +35,22 @@ describe('purgeCdnUrls', () => {
     })
   })
 
+  it('adds the pages it is given, each once', async () => {
+    const { impl, calls } = fakeFetch(200)
+    await purgePublicPages('https://vigia.example', {
+      endpoint: ENDPOINT,
+      token: 'tok',
+      fetchImpl: impl,
+      paths: ['/privacidade', '/lgpd', '/'],
+    })
+    expect(JSON.parse(String(calls[0]!.init.body)).files).toEqual([
+      'https://vigia.example/',
+      'https://vigia.example/sitemap.xml',
+      'https://vigia.example/privacidade',
+      'https://vigia.example/lgpd',
+    ])
+  })
+
   it('retries a 5xx and a network error, then succeeds', async () => {
     vi.spyOn(console, 'info').mockImplementation(() => {})
     const { impl, calls } = fakeFetch(503, new TypeError('fetch failed'), 200)

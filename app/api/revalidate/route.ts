@@ -3,6 +3,7 @@ import { after, NextResponse, type NextRequest } from 'next/server'
 import { parseBody } from 'next-sanity/webhook'
 
 import { purgePublicPages } from '@/lib/cdn/purge'
+import { getLegalPageSlugs } from '@/lib/content'
 import { pathsToWarm, tagForType } from '@/lib/content/tags'
 import { serverEnv } from '@/lib/env'
 
@@ -96,7 +97,13 @@ export async function POST(request: NextRequest) {
       }
     }
     // Then the CDN in front (if CDN_PURGE_URL is set), so its next fetch gets the new page.
-    await purgePublicPages(serverEnv.siteUrl)
+    if (serverEnv.cdnPurgeUrl) {
+      const legalPaths = await getLegalPageSlugs().then(
+        (pages) => pages.flatMap((page) => (page.slug ? [`/${page.slug}`] : [])),
+        () => [] as string[],
+      )
+      await purgePublicPages(serverEnv.siteUrl, { paths: legalPaths })
+    }
   })
   console.info(`[revalidate] ${tag} (${type} ${String(parsed.body?._id ?? '')})`)
   return reply(200, { revalidated: [tag], type, id: parsed.body?._id ?? null })
