@@ -3,6 +3,7 @@ import { MobileMenu } from '@/components/mobile-menu'
 import { PrivacyNotice } from '@/components/privacy-notice'
 import { SiteFooter } from '@/components/site-footer'
 import { SiteHeader } from '@/components/site-header'
+import { SkipLink } from '@/components/skip-link'
 import { About } from '@/components/sections/about'
 import { Benefits } from '@/components/sections/benefits'
 import { Contact } from '@/components/sections/contact'
@@ -24,12 +25,7 @@ export default async function HomePage() {
         type="application/ld+json"
         dangerouslySetInnerHTML={{ __html: jsonLdScript(organizationJsonLd(settings)) }}
       />
-      <a
-        href="#conteudo"
-        className="sr-only focus:not-sr-only focus:fixed focus:top-3 focus:left-3 focus:z-50 focus:rounded-md focus:bg-white focus:px-4 focus:py-2 focus:font-semibold focus:text-navy-950 focus:shadow-lg"
-      >
-        Pular para o conteúdo
-      </a>
+      <SkipLink />
       <SiteHeader settings={settings} mobileMenu={MobileMenu} />
       <main id="conteudo" tabIndex={-1} className="outline-none">
         <Hero hero={page?.hero ?? null} />

@@ -6,6 +6,7 @@ import { Icon } from '@/components/icon'
 import { LegalText } from '@/components/legal-text'
 import { SiteFooter } from '@/components/site-footer'
 import { SiteHeader } from '@/components/site-header'
+import { SkipLink } from '@/components/skip-link'
 import { Container } from '@/components/ui/section'
 import { getLegalPage, getLegalPageSlugs, getSiteSettings } from '@/lib/content'
 import { formatLegalDate } from '@/lib/legal-date'
@@ -53,12 +54,7 @@ export default async function LegalPageRoute({ params }: Props) {
 
   return (
     <>
-      <a
-        href="#conteudo"
-        className="sr-only focus:not-sr-only focus:fixed focus:top-3 focus:left-3 focus:z-50 focus:rounded-md focus:bg-white focus:px-4 focus:py-2 focus:font-semibold focus:text-navy-950 focus:shadow-lg"
-      >
-        Pular para o conteúdo
-      </a>
+      <SkipLink />
       <SiteHeader settings={settings} onHomePage={false} />
       <main id="conteudo" tabIndex={-1} className="bg-white pt-header outline-none">
         <Container className="py-10 sm:py-16">
