@@ -108,13 +108,18 @@ test.describe('metadata of the home page', () => {
   })
 })
 
-test('/sitemap.xml lists the home page', async ({ request }) => {
+test('/sitemap.xml lists the home page first, then the legal pages and nothing else', async ({
+  request,
+}) => {
   const response = await request.get('/sitemap.xml')
   expect(response.status()).toBe(200)
   expect(response.headers()['content-type']).toContain('xml')
   const body = await response.text()
   const locations = [...body.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => match[1])
-  expect(locations).toEqual([SITE_URL])
+  // legal.spec.ts checks the legal entries themselves; this keeps anything else out.
+  const legal = locations.slice(1).map((location) => new URL(location).pathname)
+  expect(locations[0]).toBe(SITE_URL)
+  expect(legal.toSorted()).toEqual(['/acessibilidade', '/lgpd', '/privacidade', '/termos'])
 })
 
 test('/robots.txt allows the site, disallows /studio and /api/, and names the sitemap', async ({
