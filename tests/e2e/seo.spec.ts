@@ -117,7 +117,7 @@ test('/sitemap.xml lists the home page first, then the legal pages and nothing e
   const body = await response.text()
   const locations = [...body.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => match[1])
   // legal.spec.ts checks the legal entries themselves; this keeps anything else out.
-  const legal = locations.slice(1).map((location) => new URL(location).pathname)
+  const legal = locations.slice(1).map((location) => new URL(location ?? '', SITE_URL).pathname)
   expect(locations[0]).toBe(SITE_URL)
   expect(legal.toSorted()).toEqual(['/acessibilidade', '/lgpd', '/privacidade', '/termos'])
 })
