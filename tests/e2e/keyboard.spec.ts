@@ -155,14 +155,11 @@ test('the first Tab reaches the skip link, which shows and moves focus to the ma
   expect(await page.evaluate(() => document.activeElement?.closest('main')?.id)).toBe('conteudo')
 })
 
-// The walk and the sending are two tests: each Tab waits for the focus ring's transition to
-// settle, so the walk alone takes about 20 s on a loaded two-core CI machine; together they ran
-// into the 30 s test timeout there.
+// The walk and the sending are two tests: each of some 35 Tabs waits for the focus ring's
+// transition to settle, so the walk alone takes about 20 s on a loaded two-core machine.
 test('tabbing from the top goes through the navigation to the form fields, in order', async ({
   page,
 }) => {
-  // Some 35 tab stops, each checked once its ring has settled: a long test by nature.
-  test.slow()
   await gotoHome(page)
   await focusFromTop(page)
 
