@@ -2,6 +2,8 @@ import localFont from 'next/font/local'
 
 // Inter, self-hosted (next/font/google would download at build time) and cut by
 // scripts/subset-font.py to the weights and characters the page sets: 23 KB instead of 48 KB.
+// Only wide screens (lg and up) name it; phones and tablets use the system UI face and never
+// fetch it (app/globals.css, --font-sans).
 //
 // Not preloaded, on purpose: a preloaded font lands just as the browser lays out the first frame
 // and makes that frame shape every line in Inter, which on a slow phone delays the headline more
