@@ -88,6 +88,14 @@ const commonHeaders = [
 
 const nextConfig: NextConfig = {
   poweredByHeader: false,
+  experimental: {
+    // The stylesheet goes into the page as a <style>, not a render-blocking <link>: on a phone
+    // with a weak signal the <link> shared the slow link with a dozen script chunks and the
+    // headline waited about a second for it (README, "Speed budgets"). Next also copies it into
+    // the RSC payload; scripts/patch-next.mjs removes a third copy that upstream still adds.
+    // https://nextjs.org/docs/app/api-reference/config/next-config-js/inlineCss
+    inlineCss: true,
+  },
   // `npm run typecheck` checks the whole repo (tests included) as its own CI step; checking again
   // inside every `next build` (the test suite builds twice) would only cost minutes on 2 cores.
   typescript: { ignoreBuildErrors: true },

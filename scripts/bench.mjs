@@ -707,6 +707,7 @@ for (const [key, name, format] of /** @type {const} */ ([
   ['elements', 'Elements in / as served', String],
   ['rscPayloadBytes', 'Inline RSC payload of /', kib],
   ['htmlBytes', 'HTML of / (uncompressed)', kib],
+  ['stylesheetBytes', 'Inlined stylesheet of /', kib],
 ])) {
   const site = results.pageWeight.site[key]
   const floor = results.pageWeight.floor[key]

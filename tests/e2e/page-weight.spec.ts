@@ -20,6 +20,21 @@ test('the served home page stays within its markup, RSC payload and element budg
   expect(weight.elements, report).toBeLessThanOrEqual(PAGE_WEIGHT_BUDGET.elements)
   expect(weight.rscPayloadBytes, report).toBeLessThanOrEqual(PAGE_WEIGHT_BUDGET.rscPayloadBytes)
   expect(weight.htmlBytes, report).toBeLessThanOrEqual(PAGE_WEIGHT_BUDGET.htmlBytes)
+  expect(weight.stylesheetBytes, report).toBeLessThanOrEqual(PAGE_WEIGHT_BUDGET.stylesheetBytes)
+})
+
+test('the stylesheet is inlined, and copied into the RSC payload once, not twice', async ({
+  request,
+}) => {
+  const html = await (await request.get(SERVERS.site.url)).text()
+  const weight = pageWeight(html)
+  // No render-blocking request before the headline can paint (next.config.ts, inlineCss).
+  expect(html).not.toMatch(/<link[^>]+rel="stylesheet"/)
+  expect(weight.stylesheetBytes).toBeGreaterThan(10_000)
+  // One copy in the payload is Next's documented cost of inlining; a second one (the built-in
+  // global-error's) is what scripts/patch-next.mjs removes. If this sees two, the patch no longer
+  // applies: see that file.
+  expect(weight.stylesheetCopies).toBe(1)
 })
 
 test('icons are drawn from the sprite, not inlined', async ({ request }) => {
