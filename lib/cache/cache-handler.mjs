@@ -41,7 +41,7 @@ const FileSystemCache = FileSystemCacheModule.default ?? FileSystemCacheModule
 const tagsManifest = TagsManifestModule.tagsManifest
 
 /** How often each instance reads the shared tag hash: the delay for a publish to reach it. */
-export const SYNC_INTERVAL_MS = 1000
+const SYNC_INTERVAL_MS = 1000
 /** Without a successful read for this long, the instance falls back to re-checking on a timer. */
 const OUT_OF_TOUCH_MS = 3 * SYNC_INTERVAL_MS
 /** A field of the hash that marks one lifetime of the list, so that a lost list can be told. */
