@@ -1,8 +1,12 @@
 // Runs once when the server starts: opens the lead store early (PGlite takes seconds to start,
-// which would otherwise land on the first visitor's request) and logs where leads go.
+// which would otherwise land on the first visitor's request) and logs where leads go; with
+// REDIS_URL, starts connecting to Redis, so that its state is logged at start-up and the first
+// demo request finds the connection open. Neither waits: a server whose Redis is down still starts.
 export async function register() {
   if (process.env.NEXT_RUNTIME === 'nodejs') {
     const { getLeadStore } = await import('@/lib/leads')
     getLeadStore()
+    const { getRedis } = await import('@/lib/redis/connection.mjs')
+    getRedis()
   }
 }

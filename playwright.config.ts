@@ -47,6 +47,7 @@ const SERVER_BOUND_SPECS = [
   /editing\.spec\.ts/,
   /lake-images\.spec\.ts/,
   /front\.spec\.ts/,
+  /redis-faults\.spec\.ts/,
 ]
 
 export default defineConfig({
@@ -118,6 +119,13 @@ export default defineConfig({
       // behind nginx, all started by the spec itself with a Content Lake double of its own.
       name: 'front',
       testMatch: /front\.spec\.ts/,
+      use: { viewport: { width: 1280, height: 800 } },
+    },
+    {
+      // Every Redis fault of the README's "When Redis fails", on two instances of the lake build
+      // sharing a real redis-server through a proxy that fails on demand, all started by the spec.
+      name: 'redis-faults',
+      testMatch: /redis-faults\.spec\.ts/,
       use: { viewport: { width: 1280, height: 800 } },
     },
   ],

@@ -17,7 +17,8 @@ import os from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 
-import { openPglite, openPostgres } from '../lib/leads/db.mjs'
+import { openPglite } from '../lib/leads/db.mjs'
+import { openPostgres } from '../lib/leads/postgres.mjs'
 
 const { values } = parseArgs({
   options: {

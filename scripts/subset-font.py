@@ -14,7 +14,9 @@ The result is about 23 KB. Run it again after upgrading @fontsource-variable/int
     /usr/bin/python3 scripts/subset-font.py
 
 It also writes app/fonts/inter-subset.json, the code points the file covers, which a unit test
-checks the bundled content against.
+checks the bundled content against, and the same characters as static WOFF files in the weights
+the social image (app/opengraph-image.tsx) sets, 700 and 800: its renderer, Satori, reads neither
+WOFF2 nor variable fonts. So the site needs one Inter package, and only to run this script.
 """
 
 import io
@@ -31,22 +33,23 @@ SOURCE = os.path.join(
 )
 OUT_DIR = os.path.join(ROOT, "app/fonts")
 WEIGHTS = (400, 800)
+SOCIAL_IMAGE_WEIGHTS = (700, 800)
 FEATURES = ["ccmp", "locl", "kern", "mark", "mkmk", "tnum"]
 PUNCTUATION = "\u2010\u2011\u2013\u2014\u2018\u2019\u201a\u201c\u201d\u201e\u2022\u2026\u2039\u203a\u20ac\u2122\u2212\u2009\u202f"
 
 
-def main():
+def instance(weights):
+    """The variable font limited to `weights` (a range, or one weight for a static font)."""
     # Instancing leaves some tables lazily loaded; a round trip makes them concrete for subsetting.
-    limited = instancer.instantiateVariableFont(TTFont(SOURCE), {"wght": WEIGHTS})
+    limited = instancer.instantiateVariableFont(TTFont(SOURCE), {"wght": weights})
     buffer = io.BytesIO()
     limited.flavor = None
     limited.save(buffer)
     buffer.seek(0)
-    font = TTFont(buffer)
+    return TTFont(buffer)
 
-    wanted = set(range(0x20, 0x7F)) | set(range(0xA0, 0x100)) | {ord(c) for c in PUNCTUATION}
-    unicodes = sorted(c for c in font.getBestCmap() if c in wanted)
 
+def cut(font, unicodes):
     options = subset.Options()
     options.layout_features = FEATURES
     options.name_IDs = ["*"]
@@ -56,6 +59,13 @@ def main():
     subsetter.populate(unicodes=unicodes)
     subsetter.subset(font)
 
+
+def main():
+    font = instance(WEIGHTS)
+    wanted = set(range(0x20, 0x7F)) | set(range(0xA0, 0x100)) | {ord(c) for c in PUNCTUATION}
+    unicodes = sorted(c for c in font.getBestCmap() if c in wanted)
+    cut(font, unicodes)
+
     font.flavor = "woff2"
     target = os.path.join(OUT_DIR, "inter-latin-400-800.woff2")
     font.save(target)
@@ -63,6 +73,14 @@ def main():
         json.dump({"weights": list(WEIGHTS), "codePoints": unicodes}, manifest)
         manifest.write("\n")
     print(f"{os.path.relpath(target, ROOT)}: {os.path.getsize(target)} bytes, {len(unicodes)} code points")
+
+    for weight in SOCIAL_IMAGE_WEIGHTS:
+        static = instance(weight)
+        cut(static, unicodes)
+        static.flavor = "woff"
+        target = os.path.join(OUT_DIR, f"inter-latin-{weight}.woff")
+        static.save(target)
+        print(f"{os.path.relpath(target, ROOT)}: {os.path.getsize(target)} bytes")
 
 
 if __name__ == "__main__":

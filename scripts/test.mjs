@@ -1,6 +1,7 @@
 // `npm test`: every test, in the order that fails fastest.
 //   1. unit tests (vitest)
-//   2. a Chromium for Playwright (installed with apt-get when missing and possible)
+//   2. a Chromium for Playwright, and redis-server and nginx for the deployed-shape tests
+//      (installed with apt-get when missing and possible)
 //   3. each production build in scripts/e2e-builds.cjs (`next build`, never the dev server)
 //   4. end-to-end tests (Playwright), which serve those builds with `next start`
 // Arguments go to Playwright: `npm test -- --project=mobile tests/e2e/navigation.spec.ts`.
@@ -13,6 +14,7 @@ import { fileURLToPath } from 'node:url'
 
 import { BUILDS } from './e2e-builds.cjs'
 import { ensureChromium } from './ensure-browser.cjs'
+import { ensureTools } from './lib/front-stack.cjs'
 import { withProjectFilesRestored } from './lib/project-files.mjs'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
@@ -93,6 +95,12 @@ const steps = [
     () => {
       const { executablePath, source } = ensureChromium()
       console.log(`Chromium (${source}): ${executablePath}`)
+    },
+  ],
+  [
+    'Redis and nginx for the deployed-shape tests',
+    () => {
+      console.log(ensureTools())
     },
   ],
   ...Object.entries(BUILDS).map(([name, build]) => [

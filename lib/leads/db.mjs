@@ -1,6 +1,6 @@
 // Database plumbing shared by the embedded lead store, `npm run leads`, the PostgREST double and
-// the tests. Plain JavaScript (typed with JSDoc) so that node scripts can import it without a
-// TypeScript loader; Node 20 has none built in.
+// the tests (a real PostgreSQL server is in postgres.mjs). Plain JavaScript (typed with JSDoc) so
+// that node scripts can import it without a TypeScript loader.
 
 import fs from 'node:fs'
 import fsp from 'node:fs/promises'
@@ -184,57 +184,6 @@ export async function openPglite(dataDir) {
         release()
       }
     },
-  }
-}
-
-/**
- * A real PostgreSQL server through node-postgres.
- * @param {string} connectionString
- * @returns {Promise<Database>}
- */
-export async function openPostgres(connectionString) {
-  const { default: pg } = await import('pg')
-  const pool = new pg.Pool({
-    connectionString,
-    max: 4,
-    // bigint ids as numbers, as PGlite and PostgREST give them, while they fit.
-    types: {
-      getTypeParser: (oid, format) =>
-        oid === pg.types.builtins.INT8
-          ? (/** @type {string} */ value) => {
-              const number = Number(value)
-              return Number.isSafeInteger(number) ? number : value
-            }
-          : pg.types.getTypeParser(oid, format),
-    },
-  })
-  // An idle client losing its server must not crash the process; the next query reports it.
-  pool.on('error', () => {})
-  /** @param {{ query: (sql: string, params?: unknown[]) => Promise<{ rows: any[] }> }} target @returns {Queryable} */
-  const wrap = (target) => ({
-    query: async (sql, params) => ({ rows: (await target.query(sql, params)).rows }),
-    exec: async (sql) => {
-      await target.query(sql)
-    },
-  })
-  return {
-    kind: 'postgres',
-    ...wrap(pool),
-    transaction: async (fn) => {
-      const client = await pool.connect()
-      try {
-        await client.query('begin')
-        const result = await fn(wrap(client))
-        await client.query('commit')
-        return result
-      } catch (error) {
-        await client.query('rollback').catch(() => {})
-        throw error
-      } finally {
-        client.release()
-      }
-    },
-    close: () => pool.end(),
   }
 }
 

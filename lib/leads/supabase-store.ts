@@ -1,9 +1,4 @@
-import {
-  createClient,
-  type PostgrestError,
-  type WebSocketLikeConstructor,
-} from '@supabase/supabase-js'
-import WebSocket from 'ws'
+import { createClient, type PostgrestError } from '@supabase/supabase-js'
 
 import { logLeadFailure } from './log'
 import type { LeadRecord, LeadStep, LeadStore, LeadWriteResult } from './types'
@@ -43,10 +38,6 @@ export function createSupabaseLeadStore(options: SupabaseLeadStoreOptions): Lead
         // A client per request: nothing of one visitor's request can leak into another's.
         const supabase = createClient(options.url, options.anonKey, {
           auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-          // Node 20 has no global WebSocket and supabase-js refuses to start without one. Realtime
-          // is never used; it only has to construct. ws's constructor takes more argument types than
-          // realtime-js declares, which is why TypeScript needs the cast.
-          realtime: { transport: WebSocket as unknown as WebSocketLikeConstructor },
         })
 
         // Plain inserts, no .select(): anon may insert but not read back (return=minimal).

@@ -3,8 +3,9 @@
 // deploy/nginx.conf. Every process is a direct child with its own config in a temporary folder,
 // on the ports it is given, and is stopped by its PID.
 //
-// The binaries come from Debian's packages `redis-server` and `nginx` (.ci/run installs both).
-// missingTools() names the package to install when one is absent, for the callers to skip.
+// The binaries come from Debian's packages `redis-server` and `nginx` (.ci/run installs both, and
+// `npm test` does where it can: ensureTools()). missingTools() names the package to install when
+// one is absent; skipWithout() lets a spec skip without it, except in CI, where it fails.
 
 'use strict'
 
@@ -38,14 +39,69 @@ function which(bin) {
   return undefined
 }
 
-/** Why the stack cannot start here (a sentence naming the Debian package), or undefined. */
-function missingTools() {
-  const missing = TOOLS.filter(({ bin }) => !which(bin))
+/**
+ * Why these tools (default: all three) are not here, as a sentence naming the Debian packages to
+ * install, or undefined when they all are.
+ * @param {string[]} [bins]
+ */
+function missingTools(bins = TOOLS.map(({ bin }) => bin)) {
+  const missing = TOOLS.filter(({ bin }) => bins.includes(bin) && !which(bin))
   if (missing.length === 0) return undefined
+  const packages = missing.map(({ pkg }) => pkg).join(' ')
   return (
-    `${missing.map(({ bin }) => bin).join(', ')} not found: install ` +
-    `${missing.map(({ pkg }) => pkg).join(' ')} (Debian: apt-get install ${missing.map(({ pkg }) => pkg).join(' ')}).`
+    `${missing.map(({ bin }) => bin).join(', ')} not found: install ${packages} ` +
+    `(Debian: apt-get install ${packages}).`
   )
+}
+
+/**
+ * For a spec that needs these tools: the reason to skip it on a developer's machine that lacks
+ * them, or undefined. In CI (CI set) a missing tool throws instead, so that those tests fail
+ * loudly rather than pass by skipping (.ci/run and `npm test` install them where they can).
+ * @param {string[]} [bins]
+ */
+function skipWithout(bins) {
+  const missing = missingTools(bins)
+  if (missing && process.env.CI) {
+    throw new Error(`${missing} CI must run the tests that need it.`)
+  }
+  return missing
+}
+
+/**
+ * Before the end-to-end tests: installs redis-server and nginx with apt-get when they are missing
+ * and we are root on Debian (as scripts/ensure-browser.cjs does for Chromium), without letting
+ * the packages start system services. Elsewhere it says which tests will skip, or (in CI) throws.
+ */
+function ensureTools() {
+  const missing = missingTools()
+  if (!missing) return 'redis-server, nginx and openssl are installed'
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0
+  const isDebian = fs.existsSync('/etc/debian_version') && fs.existsSync('/usr/bin/apt-get')
+  if (!isRoot || !isDebian) {
+    if (process.env.CI) throw new Error(missing)
+    return `${missing} The Redis and front tests will skip.`
+  }
+  const policy = '/usr/sbin/policy-rc.d'
+  const hadPolicy = fs.existsSync(policy)
+  if (!hadPolicy) fs.writeFileSync(policy, '#!/bin/sh\nexit 101\n', { mode: 0o755 })
+  try {
+    for (const args of [
+      ['update'],
+      ['install', '-y', '--no-install-recommends', 'redis-server', 'nginx', 'openssl'],
+    ]) {
+      const result = spawnSync('apt-get', args, {
+        stdio: ['ignore', 'inherit', 'inherit'],
+        env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+      })
+      if (result.status !== 0) throw new Error(`apt-get ${args.join(' ')} failed.`)
+    }
+  } finally {
+    if (!hadPolicy) fs.rmSync(policy, { force: true })
+  }
+  const still = missingTools()
+  if (still) throw new Error(still)
+  return 'installed redis-server, nginx and openssl with apt-get'
 }
 
 /** A temporary folder of our own, removed by the returned function. */
@@ -67,6 +123,8 @@ async function waitFor(check, what, timeoutMs, child) {
     }
     await new Promise((resolve) => setTimeout(resolve, 200))
   }
+  // Not left running behind the failure, holding its port.
+  child?.kill('SIGKILL')
   throw new Error(`${what} did not come up within ${timeoutMs / 1000} s.`)
 }
 
@@ -101,30 +159,27 @@ function capture(child, logFile) {
  */
 
 /**
- * redis-server on 127.0.0.1:port, nothing persisted.
- * @param {{ port: number, dir: string }} options
+ * redis-server on 127.0.0.1:port, nothing persisted, otherwise at Redis's defaults (no keyspace
+ * notifications: the site needs none). `config` adds lines to its configuration file (users,
+ * renamed commands...). Stopped and started again with the same options, it is a restarted Redis.
+ * @param {{ port: number, dir: string, config?: string[] }} options
  * @returns {Promise<Running>}
  */
-async function startRedis({ port, dir }) {
-  const child = spawn(
-    which('redis-server'),
+async function startRedis({ port, dir, config = [] }) {
+  const confFile = path.join(dir, `redis-${port}.conf`)
+  fs.writeFileSync(
+    confFile,
     [
-      '--port',
-      String(port),
-      '--bind',
-      '127.0.0.1',
-      '--save',
+      `port ${port}`,
+      'bind 127.0.0.1',
+      'save ""',
+      'appendonly no',
+      `dir ${dir}`,
+      ...config,
       '',
-      '--appendonly',
-      'no',
-      '--dir',
-      dir,
-      // The cache handler keeps its tag map in step through expiry and eviction events.
-      '--notify-keyspace-events',
-      'Exe',
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
+    ].join('\n'),
   )
+  const child = spawn(which('redis-server'), [confFile], { stdio: ['ignore', 'pipe', 'pipe'] })
   const log = capture(child)
   await waitFor(
     async () => log().includes('Ready to accept connections'),
@@ -133,6 +188,31 @@ async function startRedis({ port, dir }) {
     child,
   )
   return { url: `redis://127.0.0.1:${port}`, pid: child.pid, stop: stopper(child), log }
+}
+
+/**
+ * A private copy of a production build (`<distDir>-<name>`, git-ignored like every .next-*), as
+ * it was built, for the instances of one test. Next's ISR cache lives in the build folder:
+ * instances of different tests, each with its own Content Lake double, would otherwise read each
+ * other's pages. Leaves out the pages and fetch results servers have cached since the build
+ * (server/route-cache, cache/), as a fresh deploy has none, and the standalone copy.
+ * @param {string} distDir
+ * @param {string} name
+ * @returns {{ distDir: string, remove: () => void }}
+ */
+function copyBuild(distDir, name) {
+  const copy = `${distDir}-${name}`
+  const from = path.join(root, distDir)
+  const to = path.join(root, copy)
+  fs.rmSync(to, { recursive: true, force: true })
+  const { ROUTE_CACHE_DIRECTORY } = require('next/dist/server/lib/route-cache-key')
+  const skipped = new Set([
+    path.join(from, 'server', ROUTE_CACHE_DIRECTORY),
+    path.join(from, 'cache'),
+    path.join(from, 'standalone'),
+  ])
+  fs.cpSync(from, to, { recursive: true, filter: (source) => !skipped.has(source) })
+  return { distDir: copy, remove: () => fs.rmSync(to, { recursive: true, force: true }) }
 }
 
 /**
@@ -200,10 +280,11 @@ async function startNginx({ httpsPort, httpPort, upstreams, dir }) {
   if (made.status !== 0) throw new Error('openssl could not make a test certificate.')
 
   let site = fs.readFileSync(path.join(root, 'deploy', 'nginx.conf'), 'utf8')
+  const serverLine = '    server 127.0.0.1:3000 max_fails=3 fail_timeout=10s;'
   site = replaceOnce(
     site,
-    '    server 127.0.0.1:3000;',
-    upstreams.map((u) => `    server ${u};`).join('\n'),
+    serverLine,
+    upstreams.map((u) => serverLine.replace('127.0.0.1:3000', u)).join('\n'),
   )
   site = replaceOnce(site, '/var/cache/nginx/vigia', path.join(dir, 'cache'))
   site = replaceOnce(site, 'listen 80;', `listen 127.0.0.1:${httpPort};`)
@@ -293,11 +374,46 @@ async function startContentLakeDouble({ port, args = [] }) {
   return { url, pid: child.pid, stop: stopper(child), log }
 }
 
+/**
+ * tests/support/postgrest-double.mjs (Supabase's REST interface over PGlite) on a port of its own.
+ * @param {{ port: number, anonKey: string }} options
+ * @returns {Promise<Running>}
+ */
+async function startPostgrestDouble({ port, anonKey }) {
+  const child = spawn(
+    process.execPath,
+    [
+      'tests/support/postgrest-double.mjs',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--anon-key',
+      anonKey,
+    ],
+    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+  )
+  const log = capture(child)
+  const url = `http://127.0.0.1:${port}`
+  await waitFor(
+    async () => (await fetch(`${url}/__health`)).ok,
+    'the PostgREST double',
+    // It migrates an in-memory PGlite first, which takes long on a loaded machine.
+    60_000,
+    child,
+  )
+  return { url, pid: child.pid, stop: stopper(child), log }
+}
+
 module.exports = {
   missingTools,
+  skipWithout,
+  ensureTools,
   tempDir,
+  copyBuild,
   startRedis,
   startInstance,
   startNginx,
   startContentLakeDouble,
+  startPostgrestDouble,
 }

@@ -5,10 +5,12 @@ import { request } from '@playwright/test'
 import { encodeSignatureHeader } from '@sanity/webhook'
 
 import {
-  missingTools,
+  copyBuild,
+  skipWithout,
   startContentLakeDouble,
   startInstance,
   startNginx,
+  startPostgrestDouble,
   startRedis,
   tempDir,
 } from '../../scripts/lib/front-stack.cjs'
@@ -29,16 +31,19 @@ import { BUILDS, portFor } from '../../scripts/e2e-builds.cjs'
  * The site deployed as the README's "Deploying" section says: two instances of the lake build
  * sharing Redis (REDIS_URL), behind nginx with deploy/nginx.conf. Every part is started here
  * (scripts/lib/front-stack.cjs), with a Content Lake double of its own so that the "lake"
- * project's double is never touched. Runs in the Playwright project "front", once, in order.
- * Needs Debian's redis-server and nginx (.ci/run installs them); skips naming them otherwise.
+ * project's double is never touched, and leads going to a Supabase (PostgREST) double, as the
+ * README has several instances do. Runs in the Playwright project "front", once, in order.
+ * Needs Debian's redis-server and nginx (.ci/run and `npm test` install them where they can);
+ * skips naming them otherwise, except in CI, where it fails.
  */
 
-const missing = missingTools()
+const missing = skipWithout()
 test.skip(Boolean(missing), missing ?? '')
 test.describe.configure({ mode: 'serial' })
 
 const PORTS = {
   double: portFor(61).port,
+  postgrest: portFor(52).port,
   a: portFor(10).port,
   b: portFor(11).port,
   redis: portFor(70).port,
@@ -48,10 +53,13 @@ const PORTS = {
 const BUILT_FIGURE = '97,3%'
 const NEW_FIGURE = '91,7%'
 const SECRET = BUILDS.lake.env.SANITY_REVALIDATE_SECRET
+const ANON_KEY = 'test-anon-key'
 
 type Running = { url: string; stop: () => Promise<void>; log: () => string }
 let dir: string
+let build: { distDir: string; remove: () => void }
 let lake: Running
+let postgrest: Running
 let redis: Running
 let a: Running
 let b: Running
@@ -65,35 +73,28 @@ function log(name: string): string {
 
 test.beforeAll(async () => {
   test.setTimeout(180_000)
+  build = copyBuild(BUILDS.lake.distDir, 'front')
   dir = tempDir()
   lake = await startContentLakeDouble({
     port: PORTS.double,
     args: ['--token', 'test-read-token', '--set', `claim-accuracy.value=${BUILT_FIGURE}`],
   })
+  // Several instances store leads in Supabase (README), here in its double.
+  postgrest = await startPostgrestDouble({ port: PORTS.postgrest, anonKey: ANON_KEY })
   redis = await startRedis({ port: PORTS.redis, dir })
-  const env = (name: string) => ({
+  const env = {
     ...BUILDS.lake.env,
     // Read at run time: this double, not the one the build was made from.
     SANITY_API_HOST: lake.url,
     SANITY_IMAGE_HOST: lake.url,
     REDIS_URL: redis.url,
     DEMO_RATE_LIMIT_PER_MINUTE: '2',
-    // An embedded lead store each: one folder cannot be shared (README: use Supabase).
-    LEADS_DATA_DIR: path.join(dir, `leads-${name}`),
-  })
+    SUPABASE_URL: postgrest.url,
+    SUPABASE_ANON_KEY: ANON_KEY,
+  }
   ;[a, b] = await Promise.all([
-    startInstance({
-      distDir: BUILDS.lake.distDir,
-      port: PORTS.a,
-      env: env('a'),
-      logFile: log('a'),
-    }),
-    startInstance({
-      distDir: BUILDS.lake.distDir,
-      port: PORTS.b,
-      env: env('b'),
-      logFile: log('b'),
-    }),
+    startInstance({ distDir: build.distDir, port: PORTS.a, env, logFile: log('a') }),
+    startInstance({ distDir: build.distDir, port: PORTS.b, env, logFile: log('b') }),
   ])
   front = await startNginx({
     httpsPort: PORTS.https,
@@ -104,8 +105,16 @@ test.beforeAll(async () => {
 })
 
 test.afterAll(async () => {
-  await Promise.all([front?.stop(), a?.stop(), b?.stop(), redis?.stop(), lake?.stop()])
+  await Promise.all([
+    front?.stop(),
+    a?.stop(),
+    b?.stop(),
+    redis?.stop(),
+    lake?.stop(),
+    postgrest?.stop(),
+  ])
   if (dir) fs.rmSync(dir, { recursive: true, force: true })
+  build?.remove()
 })
 
 /**
@@ -125,6 +134,19 @@ async function html(url: string): Promise<string> {
 
 const frontHtml = () => html(`${front.url}/`)
 
+/** A JSON answer, as an uptime monitor gets it through the front. */
+async function json(url: string): Promise<unknown> {
+  const context = await request.newContext({ ignoreHTTPSErrors: true })
+  try {
+    const response = await context.get(url)
+    expect(response.status(), url).toBe(200)
+    expect(response.headers()['x-cache'], 'the front never caches it').toBeUndefined()
+    return await response.json()
+  } finally {
+    await context.dispose()
+  }
+}
+
 const lakeRequests = async (): Promise<number> =>
   ((await (await fetch(`${lake.url}/__requests`)).json()) as { count: number }).count
 
@@ -142,6 +164,11 @@ test('a publish sent to one instance reaches the other and the front within 5 s,
     await frontHtml()
   }
   expect(await lakeRequests(), 'Content Lake requests while visitors load the page').toBe(before)
+  expect(await json(`${front.url}/api/health`)).toMatchObject({
+    status: 'ok',
+    sharedCache: { mode: 'redis', ok: true },
+    rateLimiter: { mode: 'redis', ok: true },
+  })
 
   const mutated = await fetch(`${lake.url}/__mutate`, {
     method: 'POST',
@@ -206,5 +233,9 @@ test('with Redis stopped, the page is still served, the form still accepts a req
   expect(await frontHtml()).toContain(NEW_FIGURE)
   await sendDemoRequest(page, b.url)
   await expectThankYou(page)
-  expect(b.log()).toMatch(/\[rate-limit\] Redis is unreachable/)
+  expect(b.log()).toMatch(/\[redis\] Cannot reach Redis at redis:\/\/127\.0\.0\.1:\d+/)
+  // Through the front, the health check says what is degraded (tests/e2e/redis-faults.spec.ts
+  // goes through every fault).
+  const health = (await json(`${front.url}/api/health`)) as { status: string }
+  expect(health.status).toBe('degraded')
 })

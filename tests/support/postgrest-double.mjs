@@ -52,7 +52,8 @@ import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 
-import { applyMigrations, openPglite, openPostgres, queryAsAnon } from '../../lib/leads/db.mjs'
+import { applyMigrations, openPglite, queryAsAnon } from '../../lib/leads/db.mjs'
+import { openPostgres } from '../../lib/leads/postgres.mjs'
 
 export const DEFAULT_ANON_KEY = 'test-anon-key'
 const LEAD_TABLES = ['dados_cliente', 'chat_messages']

@@ -1,8 +1,12 @@
 import FileSystemCacheModule from 'next/dist/server/lib/incremental-cache/file-system-cache.js'
-import { describe, expect, it, vi } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 
-describe('the ISR cache handler chosen at start-up', () => {
-  it('is Next’s own file-system cache when REDIS_URL is not set', async () => {
+describe('the ISR cache handler', () => {
+  afterEach(() => {
+    vi.unstubAllEnvs()
+  })
+
+  it('keeps pages in Next’s own file-system cache and shares nothing when REDIS_URL is not set', async () => {
     vi.stubEnv('REDIS_URL', '')
     vi.resetModules()
     const { default: VigiaCacheHandler } = await import('@/lib/cache/cache-handler.mjs')
@@ -12,8 +16,7 @@ describe('the ISR cache handler chosen at start-up', () => {
     })
     const FileSystemCache =
       (FileSystemCacheModule as unknown as { default?: unknown }).default ?? FileSystemCacheModule
-    expect(handler.fs).toBeInstanceOf(FileSystemCache)
-    expect(handler.redis).toBeUndefined()
-    vi.unstubAllEnvs()
+    expect(handler.local).toBeInstanceOf(FileSystemCache)
+    expect(handler.shared).toBeUndefined()
   })
 })

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 
-import { openPglite, openPostgres, type Database } from '@/lib/leads/db.mjs'
+import { openPglite, type Database } from '@/lib/leads/db.mjs'
+import { openPostgres } from '@/lib/leads/postgres.mjs'
 
 export type TestDatabase = {
   db: Database

@@ -1,0 +1,57 @@
+import 'server-only'
+
+import { accessSync, constants } from 'node:fs'
+import path from 'node:path'
+
+import { serverEnv } from '@/lib/env'
+import { redisHealth, type PartHealth } from '@/lib/redis/connection.mjs'
+
+/** Set by lib/cache/cache-handler.mjs, which Next constructs (with this path) for every request. */
+const SERVER_DIST_DIR_KEY = Symbol.for('vigia.serverDistDir')
+
+export type InstanceHealth = {
+  status: 'ok' | 'degraded' | 'down'
+  pages: PartHealth
+  sharedCache: PartHealth & { mode: 'redis' | 'this instance only' }
+  rateLimiter: PartHealth & { mode: 'redis' | 'this instance only' }
+  leadStore: PartHealth & { mode: 'supabase' | 'embedded' }
+}
+
+/**
+ * Pages are served from this instance's cache, seeded by the build's prerendered pages: without
+ * the home page's (a deploy that left out .next/server), every visit would depend on rendering.
+ */
+function pagesHealth(): PartHealth {
+  const serverDistDir = (globalThis as Record<symbol, unknown>)[SERVER_DIST_DIR_KEY]
+  if (typeof serverDistDir !== 'string') return { ok: true }
+  try {
+    accessSync(path.join(serverDistDir, 'app', 'index.html'), constants.R_OK)
+    return { ok: true }
+  } catch {
+    return {
+      ok: false,
+      problem: `the build's prerendered home page is missing from ${serverDistDir}: deploy the whole build`,
+    }
+  }
+}
+
+/**
+ * What /api/health answers: which parts of this instance work, from what this process already
+ * knows (no Content Lake query, no database write, no Redis round trip).
+ */
+export function instanceHealth(): InstanceHealth {
+  const pages = pagesHealth()
+  const redis = redisHealth()
+  const sharedCache = redis
+    ? { mode: 'redis' as const, ...redis.sharedCache }
+    : { mode: 'this instance only' as const, ok: true }
+  const rateLimiter = redis
+    ? { mode: 'redis' as const, ...redis.rateLimiter }
+    : { mode: 'this instance only' as const, ok: true }
+  const leadStore = {
+    mode: serverEnv.supabase ? ('supabase' as const) : ('embedded' as const),
+    ok: true,
+  }
+  const status = !pages.ok ? 'down' : sharedCache.ok && rateLimiter.ok ? 'ok' : 'degraded'
+  return { status, pages, sharedCache, rateLimiter, leadStore }
+}
