@@ -26,9 +26,17 @@ export const structure: StructureResolver = (S) =>
       // Listed by their value and label (the claim type's preview).
       S.documentTypeListItem('claim').title('Números de marketing'),
       S.documentTypeListItem('legalPage').title('Páginas legais'),
+      S.divider(),
+      // Pages marketing builds from blocks, and the redirects that keep old links working.
+      S.documentTypeListItem('campaignPage').title('Páginas de campanha'),
+      S.documentTypeListItem('redirect').title('Redirecionamentos'),
       ...S.documentTypeListItems().filter((item) => {
         const id = item.getId()
-        return id !== undefined && !['claim', 'legalPage'].includes(id) && !SINGLETON_TYPES.has(id)
+        return (
+          id !== undefined &&
+          !['claim', 'legalPage', 'campaignPage', 'redirect'].includes(id) &&
+          !SINGLETON_TYPES.has(id)
+        )
       }),
     ])
 
