@@ -339,13 +339,8 @@ describe('campaign pages and redirects: addresses and blocks', () => {
   })
 
   describe('redirects', () => {
-    const make = (from: string, to: string, id = 'redirect-novo') => ({
-      _id: id,
-      _type: 'redirect',
-      from,
-      to,
-      permanent: true,
-    })
+    const make = (from: string, to: string, id = 'redirect-novo') =>
+      ({ _id: id, _type: 'redirect', from, to, permanent: true }) as unknown as SanityDocument
 
     it('accepts a redirect to a page from a free path', async () => {
       expect(await studioErrors(make('/fretamento', '/p/onibus-rodoviarios'))).toEqual([])
