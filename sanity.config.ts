@@ -27,9 +27,7 @@ const homePage = defineLocations({
 const campaignPage = defineLocations({
   select: { title: 'title', slug: 'slug.current' },
   resolve: (doc) => ({
-    locations: doc?.slug
-      ? [{ title: doc.title || doc.slug, href: `/preview/p/${doc.slug}` }]
-      : [],
+    locations: doc?.slug ? [{ title: doc.title || doc.slug, href: `/preview/p/${doc.slug}` }] : [],
   }),
 })
 

@@ -32,7 +32,11 @@ export function RenderBlocks({
       return null
     }
     return (
-      <Component key={block._key} block={block as BlockProps<BlockType>['block']} context={context} />
+      <Component
+        key={block._key}
+        block={block as BlockProps<BlockType>['block']}
+        context={context}
+      />
     )
   })
 }

@@ -17,7 +17,7 @@ import { formatLegalDate } from '@/lib/legal-date'
 // webhook revalidates the legalPage tag and requests the changed page (app/api/revalidate).
 export const revalidate = 3600
 // Any other path at this level is rendered on request: the redirect that starts there (a
-// redirect document, e.g. /onibus → /p/onibus-rodoviarios) or the 404 page, with status 404.
+// redirect document, e.g. from /onibus to /p/onibus-rodoviarios) or the 404 page, with status 404.
 // Either answer is cached and revalidated with the content, like the pages.
 export const dynamicParams = true
 

@@ -24,7 +24,9 @@ export function CtaBandBlock({ block }: BlockProps<'ctaBandBlock'>) {
               {block.heading}
             </h2>
           ) : null}
-          {block.text ? <p className="mt-4 text-lg text-pretty text-slate-300">{block.text}</p> : null}
+          {block.text ? (
+            <p className="mt-4 text-lg text-pretty text-slate-300">{block.text}</p>
+          ) : null}
         </div>
         <div className="flex w-full flex-col gap-3 sm:w-auto sm:flex-row">
           {block.primaryCta?.label && block.primaryCta.href ? (

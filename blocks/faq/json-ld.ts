@@ -4,9 +4,8 @@ type Item = { question: string | null; answer: string | null }
 
 /** Questions that have both halves: the only ones shown, and the only ones published. */
 export function presentFaqItems<T extends Item>(items: T[] | null | undefined) {
-  return (items ?? []).filter(
-    (item): item is T & { question: string; answer: string } =>
-      Boolean(item.question?.trim() && item.answer?.trim()),
+  return (items ?? []).filter((item): item is T & { question: string; answer: string } =>
+    Boolean(item.question?.trim() && item.answer?.trim()),
   )
 }
 

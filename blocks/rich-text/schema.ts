@@ -1,7 +1,6 @@
 import { defineArrayMember, defineField, defineType } from 'sanity'
 
 import { ALT_MAX_LENGTH } from '../../sanity/schema-types/objects'
-import { blockPreview } from '../shared-schema'
 
 export const richTextBlockType = defineType({
   name: 'richTextBlock',
@@ -45,13 +44,16 @@ export const richTextBlockType = defineType({
                   defineField({
                     name: 'href',
                     title: 'Endereço',
-                    description: 'Um caminho do site ("/p/onibus"), "#contato", https:// ou mailto:.',
+                    description:
+                      'Um caminho do site ("/p/onibus"), "#contato", https:// ou mailto:.',
                     type: 'string',
                     validation: (rule) =>
                       rule
                         .required()
                         .max(300)
-                        .regex(/^(https:\/\/|\/|#|mailto:)/, { name: 'caminho, https:// ou mailto:' }),
+                        .regex(/^(https:\/\/|\/|#|mailto:)/, {
+                          name: 'caminho, https:// ou mailto:',
+                        }),
                   }),
                 ],
               }),
@@ -82,6 +84,9 @@ export const richTextBlockType = defineType({
   ],
   preview: {
     select: { title: 'heading' },
-    prepare: ({ title }: { title?: string }) => ({ title: title ?? 'Texto livre', subtitle: 'Texto livre' }),
+    prepare: ({ title }: { title?: string }) => ({
+      title: title ?? 'Texto livre',
+      subtitle: 'Texto livre',
+    }),
   },
 })

@@ -6,9 +6,11 @@ import { Container } from '@/components/ui/section'
 import type { LandingPage } from '@/lib/content'
 
 type Props = {
-  hero: Omit<NonNullable<LandingPage['hero']>, 'visual'> & {
-    visual: NonNullable<LandingPage['hero']>['visual'] | null
-  } | null
+  hero:
+    | (Omit<NonNullable<LandingPage['hero']>, 'visual'> & {
+        visual: NonNullable<LandingPage['hero']>['visual'] | null
+      })
+    | null
   /** Where the buttons lead: the home page's sections, or a campaign page's own links. */
   primaryHref?: string
   secondaryHref?: string

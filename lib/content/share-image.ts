@@ -13,6 +13,10 @@ export const SITE_SHARE_IMAGE = '/opengraph-image'
 export function shareImageUrl(image: ContentImage | null | undefined): string | undefined {
   if (!image?.asset?.url) return undefined
   if (isLocalAsset(image))
-    return ['png', 'jpg', 'jpeg'].includes(image.asset.extension ?? '') ? image.asset.url : undefined
-  return lakeImageUrl(image, contentImageHost, { width: 1200, height: 630, format: 'jpg' }) ?? undefined
+    return ['png', 'jpg', 'jpeg'].includes(image.asset.extension ?? '')
+      ? image.asset.url
+      : undefined
+  return (
+    lakeImageUrl(image, contentImageHost, { width: 1200, height: 630, format: 'jpg' }) ?? undefined
+  )
 }

@@ -31,7 +31,10 @@ export const campaignPageType = defineType({
     { name: 'seo', title: 'SEO e compartilhamento' },
   ],
   fields: [
-    { ...requiredString('title', 'Título (nome interno e da aba do navegador)', 80), group: 'content' },
+    {
+      ...requiredString('title', 'Título (nome interno e da aba do navegador)', 80),
+      group: 'content',
+    },
     defineField({
       name: 'slug',
       title: 'Endereço (slug)',

@@ -61,7 +61,8 @@ export async function redirectRule(
     return 'A origem é um caminho como /onibus ou /p/endereco-antigo: uma barra, letras minúsculas sem acento, números e hífens.'
   const segment = from.replace(/^\/(p\/)?/, '')
   const reserved = from.startsWith('/p/') ? undefined : slugProblem(segment)
-  if (reserved) return `A origem ${from} não pode ser usada: ${reserved.replace(/^"[^"]+" não pode ser usado: /, '')}`
+  if (reserved)
+    return `A origem ${from} não pode ser usada: ${reserved.replace(/^"[^"]+" não pode ser usado: /, '')}`
   if (!REDIRECT_TO_PATTERN.test(to))
     return 'O destino é um caminho do site (/p/onibus-rodoviarios) ou um endereço https://.'
   const target = to.replace(/[?#].*$/, '').replace(/(.)\/+$/, '$1')

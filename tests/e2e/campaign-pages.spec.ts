@@ -70,25 +70,37 @@ test.describe('the example campaign page', () => {
     const hero = example.block('heroBlock')
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(hero.headline as string)
     await expect(main.getByText(hero.description as string)).toBeVisible()
-    for (const cta of [hero.primaryCta, hero.secondaryCta] as Array<{ label: string; href: string }>)
-      await expect(main.getByRole('link', { name: cta.label }).first()).toHaveAttribute('href', cta.href)
+    for (const cta of [hero.primaryCta, hero.secondaryCta] as Array<{
+      label: string
+      href: string
+    }>)
+      await expect(main.getByRole('link', { name: cta.label }).first()).toHaveAttribute(
+        'href',
+        cta.href,
+      )
     // The figures are the claim documents the home page shows.
     for (const figure of ['90%', '24/7', '100%'])
       await expect(main.locator('dl').first().getByText(figure, { exact: true })).toBeVisible()
     await expect(main.getByRole('img', { name: /app Vigia/ })).toHaveCount(1)
 
     const text = example.block('richTextBlock')
-    await expect(main.getByRole('heading', { level: 2, name: text.heading as string })).toBeVisible()
+    await expect(
+      main.getByRole('heading', { level: 2, name: text.heading as string }),
+    ).toBeVisible()
     const bullets = (text.body as Array<{ listItem?: string; children?: Span[] }>).filter(
       (item) => item.listItem === 'bullet',
     )
     expect(bullets.length).toBeGreaterThan(0)
     for (const item of bullets)
-      await expect(main.getByRole('listitem').filter({ hasText: item.children![0]!.text! })).toHaveCount(1)
+      await expect(
+        main.getByRole('listitem').filter({ hasText: item.children![0]!.text! }),
+      ).toHaveCount(1)
     await expect(main.getByRole('img', { name: /risco de fadiga/ })).toHaveCount(1)
 
     const steps = example.block('stepsBlock')
-    await expect(main.getByRole('heading', { level: 2, name: steps.heading as string })).toBeVisible()
+    await expect(
+      main.getByRole('heading', { level: 2, name: steps.heading as string }),
+    ).toBeVisible()
     for (const [index, step] of (steps.steps as Array<{ title: string }>).entries())
       await expect(
         main.getByRole('heading', { level: 3, name: `Etapa ${index + 1}: ${step.title}` }),
@@ -101,19 +113,24 @@ test.describe('the example campaign page', () => {
     }
 
     const band = example.block('ctaBandBlock')
-    await expect(main.getByRole('heading', { level: 2, name: band.heading as string })).toBeVisible()
+    await expect(
+      main.getByRole('heading', { level: 2, name: band.heading as string }),
+    ).toBeVisible()
     await expect(main.getByText(band.text as string)).toBeVisible()
 
     const form = example.block('demoFormBlock')
     const contact = page.locator('section#contato')
     await expect(contact.getByRole('heading', { level: 2 })).toHaveText(form.heading as string)
     await expect(contact.getByRole('form', { name: form.formTitle as string })).toBeVisible()
-    for (const offer of form.offers as string[]) await expect(contact.getByText(offer)).toBeVisible()
+    for (const offer of form.offers as string[])
+      await expect(contact.getByText(offer)).toBeVisible()
 
     // One section per block, in order.
-    const headings = await main.locator('section').evaluateAll((sections) =>
-      sections.map((section) => section.querySelector('h1, h2')?.textContent ?? ''),
-    )
+    const headings = await main
+      .locator('section')
+      .evaluateAll((sections) =>
+        sections.map((section) => section.querySelector('h1, h2')?.textContent ?? ''),
+      )
     expect(headings).toEqual([
       hero.headline,
       text.heading,
@@ -127,10 +144,15 @@ test.describe('the example campaign page', () => {
   test('publishes FAQPage structured data that matches the visible questions', async ({ page }) => {
     await page.goto(PATH)
     const scripts = await page.locator('script[type="application/ld+json"]').allTextContents()
-    const faqs = scripts.map((text) => JSON.parse(text)).filter((data) => data['@type'] === 'FAQPage')
+    const faqs = scripts
+      .map((text) => JSON.parse(text))
+      .filter((data) => data['@type'] === 'FAQPage')
     expect(faqs).toHaveLength(1)
     const faq = page.locator('section').filter({
-      has: page.getByRole('heading', { level: 2, name: example.block('faqBlock').heading as string }),
+      has: page.getByRole('heading', {
+        level: 2,
+        name: example.block('faqBlock').heading as string,
+      }),
     })
     const visible = await faq.getByRole('heading', { level: 3 }).evaluateAll((questions) =>
       questions.map((question) => ({
@@ -150,7 +172,11 @@ test.describe('the example campaign page', () => {
     await expect(
       page.getByRole('banner').getByRole('link', { name: /solicitar demo/i }),
     ).toHaveAttribute('href', '#contato')
-    await page.getByRole('main').getByRole('link', { name: 'Solicitar Demonstração' }).first().click()
+    await page
+      .getByRole('main')
+      .getByRole('link', { name: 'Solicitar Demonstração' })
+      .first()
+      .click()
     await expect(page).toHaveURL(new RegExp(`${PATH}#contato$`))
     await expect(page.locator('section#contato')).toBeInViewport()
   })

@@ -54,7 +54,9 @@ const newPage = {
   _type: 'campaignPage',
   title: 'Vigia na feira',
   slug: { _type: 'slug', current: SLUG },
-  seo: { description: 'A Vigia na feira de transporte: detecção de fadiga no celular do motorista.' },
+  seo: {
+    description: 'A Vigia na feira de transporte: detecção de fadiga no celular do motorista.',
+  },
   blocks: [
     {
       _type: 'heroBlock',
@@ -69,8 +71,20 @@ const newPage = {
       _key: 'e',
       heading: 'Como funciona na estrada',
       steps: [
-        { _type: 'featureCard', _key: 'a', icon: 'eye', title: 'Detecção', description: 'A câmera acompanha o motorista.' },
-        { _type: 'featureCard', _key: 'b', icon: 'bell-ring', title: 'Ação', description: 'Alertas graduados na cabine.' },
+        {
+          _type: 'featureCard',
+          _key: 'a',
+          icon: 'eye',
+          title: 'Detecção',
+          description: 'A câmera acompanha o motorista.',
+        },
+        {
+          _type: 'featureCard',
+          _key: 'b',
+          icon: 'bell-ring',
+          title: 'Ação',
+          description: 'Alertas graduados na cabine.',
+        },
       ],
     },
     {
@@ -93,9 +107,17 @@ test.describe('campaign pages: publishing without a deploy', () => {
     request,
   }) => {
     await mutate(request, {
-      createOrReplace: { ...newPage, _id: 'drafts.campaignPage-rascunho-e2e', slug: { _type: 'slug', current: 'rascunho-e2e' } },
+      createOrReplace: {
+        ...newPage,
+        _id: 'drafts.campaignPage-rascunho-e2e',
+        slug: { _type: 'slug', current: 'rascunho-e2e' },
+      },
     })
-    await publish(request, { _type: 'campaignPage', _id: 'campaignPage-rascunho-e2e', slug: 'rascunho-e2e' })
+    await publish(request, {
+      _type: 'campaignPage',
+      _id: 'campaignPage-rascunho-e2e',
+      slug: 'rascunho-e2e',
+    })
     expect(await status(request, '/p/rascunho-e2e')).toBe(404)
     await new Promise((resolve) => setTimeout(resolve, 1_000))
     expect(await status(request, '/p/rascunho-e2e')).toBe(404)
@@ -107,7 +129,9 @@ test.describe('campaign pages: publishing without a deploy', () => {
     // Requested once before it exists: that 404 is cached too, and must not outlive the publish.
     expect(await status(request, PATH)).toBe(404)
     await mutate(request, { createOrReplace: newPage })
-    expect(await publish(request, { _type: 'campaignPage', _id: newPage._id, slug: SLUG })).toMatchObject({
+    expect(
+      await publish(request, { _type: 'campaignPage', _id: newPage._id, slug: SLUG }),
+    ).toMatchObject({
       revalidated: ['sanity:campaignPage'],
     })
     await within5s(async () => {
@@ -128,7 +152,8 @@ test.describe('campaign pages: publishing without a deploy', () => {
     const legal = new Set(await scripts('/privacidade'))
     const extra = (await scripts(PATH)).filter((src) => !legal.has(src))
     let extraBytes = 0
-    for (const src of extra) extraBytes += (await (await request.get(`${SITE}${src}`)).body()).length
+    for (const src of extra)
+      extraBytes += (await (await request.get(`${SITE}${src}`)).body()).length
     // At most the route's own tiny chunk (the lazy form loader), never the form or the menu.
     expect(extraBytes, extra.join('\n')).toBeLessThan(4_000)
   })
@@ -136,8 +161,9 @@ test.describe('campaign pages: publishing without a deploy', () => {
   test('a noindex page stays live but leaves the sitemap', async ({ request }) => {
     await mutate(request, { patch: { id: newPage._id, set: { 'seo.noindex': true } } })
     await publish(request, { _type: 'campaignPage', _id: newPage._id, slug: SLUG })
-    await within5s(async () =>
-      !(await (await request.get(`${SITE}/sitemap.xml`)).text()).includes(`${PATH}</loc>`),
+    await within5s(
+      async () =>
+        !(await (await request.get(`${SITE}/sitemap.xml`)).text()).includes(`${PATH}</loc>`),
     )
     await within5s(async () =>
       /<meta name="robots" content="noindex, ?follow"/.test(
@@ -168,14 +194,20 @@ test.describe('campaign pages: publishing without a deploy', () => {
     await publish(request, { _type: 'redirect', _id: 'redirect-feira-e2e', slug: null })
     await within5s(async () => {
       const response = await request.get(`${SITE}${PATH}`, { maxRedirects: 0 })
-      return response.status() === 308 && response.headers().location?.endsWith(`/p/${renamed}`) === true
+      return (
+        response.status() === 308 && response.headers().location?.endsWith(`/p/${renamed}`) === true
+      )
     })
     expect(await status(request, `/p/${renamed}`)).toBe(200)
   })
 
   test('an unpublished page answers 404 within 5 s', async ({ request }) => {
     await mutate(request, { delete: { id: 'redirect-feira-e2e' } }, { delete: { id: newPage._id } })
-    await publish(request, { _type: 'campaignPage', _id: newPage._id, slug: 'feira-transporte-2027-e2e' })
+    await publish(request, {
+      _type: 'campaignPage',
+      _id: newPage._id,
+      slug: 'feira-transporte-2027-e2e',
+    })
     await within5s(async () => (await status(request, '/p/feira-transporte-2027-e2e')) === 404)
   })
 
@@ -183,18 +215,15 @@ test.describe('campaign pages: publishing without a deploy', () => {
     browser,
     request,
   }) => {
-    await mutate(
-      request,
-      {
-        createOrReplace: {
-          _id: 'drafts.sanity-preview-url-secret.pages-e2e',
-          _type: 'sanity.previewUrlSecret',
-          secret: 'pages-e2e-secret',
-          studioUrl: `${SITE}/studio`,
-          _updatedAt: new Date().toISOString(),
-        },
+    await mutate(request, {
+      createOrReplace: {
+        _id: 'drafts.sanity-preview-url-secret.pages-e2e',
+        _type: 'sanity.previewUrlSecret',
+        secret: 'pages-e2e-secret',
+        studioUrl: `${SITE}/studio`,
+        _updatedAt: new Date().toISOString(),
       },
-    )
+    })
     const editor = await browser.newContext()
     try {
       const page = await editor.newPage()

@@ -61,4 +61,3 @@ describe('the block registry', () => {
     }
   })
 })
-

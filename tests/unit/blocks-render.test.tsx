@@ -63,7 +63,11 @@ describe('rendering blocks', () => {
       acceptedAnswer: { '@type': 'Answer', text: question.nextElementSibling?.textContent },
     }))
     expect(visible.length).toBe(5)
-    expect(data).toEqual({ '@context': 'https://schema.org', '@type': 'FAQPage', mainEntity: visible })
+    expect(data).toEqual({
+      '@context': 'https://schema.org',
+      '@type': 'FAQPage',
+      mainEntity: visible,
+    })
   })
 
   it('leaves half-written questions out of both the page and the structured data', () => {

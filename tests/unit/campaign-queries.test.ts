@@ -63,10 +63,14 @@ describe('CAMPAIGN_PAGE_QUERY over the bundled dataset', () => {
   it('resolves the images inside rich text', async () => {
     const blocks = (await page('onibus-rodoviarios'))?.blocks ?? []
     const text = blocks.find((block) => block._type === 'richTextBlock')
-    const image = text?._type === 'richTextBlock' ? text.body?.find((b) => b._type === 'image') : null
+    const image =
+      text?._type === 'richTextBlock' ? text.body?.find((b) => b._type === 'image') : null
     expect(image).toMatchObject({
       alt: expect.stringMatching(/fadiga/),
-      asset: { url: '/images/como-funciona-fluxo.svg', metadata: { dimensions: { width: expect.any(Number) } } },
+      asset: {
+        url: '/images/como-funciona-fluxo.svg',
+        metadata: { dimensions: { width: expect.any(Number) } },
+      },
     })
   })
 
@@ -88,7 +92,9 @@ describe('CAMPAIGN_PAGE_QUERY over the bundled dataset', () => {
       {},
       bundledDocuments(),
     )
-    expect(slugs.map((entry) => [entry.slug, entry.noindex])).toEqual([['onibus-rodoviarios', false]])
+    expect(slugs.map((entry) => [entry.slug, entry.noindex])).toEqual([
+      ['onibus-rodoviarios', false],
+    ])
   })
 })
 
@@ -118,7 +124,8 @@ describe('address rules', () => {
   })
 
   it('accept redirects from one root segment or an old campaign page only', () => {
-    for (const ok of ['/onibus', '/p/antiga', '/feira-2026']) expect(REDIRECT_FROM_PATTERN.test(ok)).toBe(true)
+    for (const ok of ['/onibus', '/p/antiga', '/feira-2026'])
+      expect(REDIRECT_FROM_PATTERN.test(ok)).toBe(true)
     for (const bad of ['onibus', '/a/b', '/p/', '/P/x', '/x/', '/p/a/b'])
       expect(REDIRECT_FROM_PATTERN.test(bad), bad).toBe(false)
   })

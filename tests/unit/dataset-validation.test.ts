@@ -292,14 +292,21 @@ describe('campaign pages and redirects: addresses and blocks', () => {
 
   it('refuses a slug that is not a path segment', async () => {
     for (const slug of ['Ônibus', 'a/b', '-x', 'x-']) {
-      expect(await studioErrors(withSlug(slug))).toEqual([expect.stringMatching(/slug: .*minúsculas/)])
+      expect(await studioErrors(withSlug(slug))).toEqual([
+        expect.stringMatching(/slug: .*minúsculas/),
+      ])
     }
   })
 
   it('refuses a slug where a redirect starts, naming it', async () => {
     const dataset = [
       ...documents,
-      { ...structuredClone(redirect), _id: 'redirect-p', from: '/p/antiga', to: '/p/onibus-rodoviarios' },
+      {
+        ...structuredClone(redirect),
+        _id: 'redirect-p',
+        from: '/p/antiga',
+        to: '/p/onibus-rodoviarios',
+      },
     ]
     const doc = withSlug('antiga')
     expect(await studioErrors(doc, [...dataset, doc])).toEqual([
@@ -333,7 +340,9 @@ describe('campaign pages and redirects: addresses and blocks', () => {
     expect(errors.map((error) => error.split(':')[0])).toEqual(
       expect.arrayContaining([
         'campaignPage-nova seo.description',
-        expect.stringMatching(/^campaignPage-nova blocks\[_key=="faq"\]\.items\[_key=="q1"\]\.answer/),
+        expect.stringMatching(
+          /^campaignPage-nova blocks\[_key=="faq"\]\.items\[_key=="q1"\]\.answer/,
+        ),
       ]),
     )
   })
@@ -355,7 +364,9 @@ describe('campaign pages and redirects: addresses and blocks', () => {
     it('refuses a chain onto another redirect, and a loop through one', async () => {
       // /onibus → /p/onibus-rodoviarios exists in the bundle.
       expect(await studioErrors(make('/bus', '/onibus'))).toEqual([
-        expect.stringMatching(/\/onibus já redireciona para \/p\/onibus-rodoviarios: aponte direto/),
+        expect.stringMatching(
+          /\/onibus já redireciona para \/p\/onibus-rodoviarios: aponte direto/,
+        ),
       ])
       const cycle = [...documents, make('/p/x', '/onibus', 'redirect-x')]
       const closing = make('/p/onibus-rodoviarios', '/p/x')

@@ -88,7 +88,12 @@ describe('singletons', () => {
     expect(templateTypes).not.toContain('siteSettings')
 
     const options = source().document.resolveNewDocumentOptions({ type: 'global' })
-    expect(options.map((option) => option.templateId)).toEqual(['claim', 'legalPage'])
+    expect(options.map((option) => option.templateId)).toEqual([
+      'claim',
+      'legalPage',
+      'campaignPage',
+      'redirect',
+    ])
   })
 
   it('can be published, but not deleted, duplicated or unpublished', () => {
@@ -128,15 +133,20 @@ describe('desk structure', () => {
     }
   })
 
-  it('lists the claims and the legal pages after the singletons, claims by value and label', () => {
+  it('lists the claims, the legal pages, then campaign pages and redirects, claims by value and label', () => {
     expect(items.map((item) => item.id)).toEqual([
       'landingPage',
       'siteSettings',
       expect.any(String),
       'claim',
       'legalPage',
+      expect.any(String),
+      'campaignPage',
+      'redirect',
     ])
     expect(items[4]!.title).toBe('Páginas legais')
+    expect(items[6]!.title).toBe('Páginas de campanha')
+    expect(items[7]!.title).toBe('Redirecionamentos')
     expect(items[2]!.type).toBe('divider')
     expect(source().schema.get('claim')?.preview?.select).toEqual({
       title: 'value',

@@ -27,9 +27,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const [page, settings] = await Promise.all([getCampaignPage(slug), getSiteSettings()])
   if (!page?.title) return {}
   const brand = settings?.brandName ? stegaClean(settings.brandName) : undefined
-  const title = stegaClean(
-    page.seo?.title ?? (brand ? `${page.title} | ${brand}` : page.title),
-  )
+  const title = stegaClean(page.seo?.title ?? (brand ? `${page.title} | ${brand}` : page.title))
   const description = page.seo?.description ? stegaClean(page.seo.description) : undefined
   const path = campaignPath(slug)
   const image = shareImageUrl(page.seo?.shareImage) ?? SITE_SHARE_IMAGE
