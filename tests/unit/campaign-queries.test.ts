@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { parseDataset, queryDataset } from '@/lib/content/bundled'
 import { pathsToWarm, tagForType } from '@/lib/content/tags'
 import { REDIRECT_FROM_PATTERN, campaignPath, slugProblem } from '@/sanity/lib/paths'
+import { redirectsForSlugChange } from '@/sanity/lib/slug-change'
 import {
   CAMPAIGN_PAGE_QUERY,
   CAMPAIGN_PAGE_SLUGS_QUERY,
@@ -149,5 +150,32 @@ describe('publishing', () => {
     expect(pathsToWarm('campaignPage', '../x')).toEqual(['/sitemap.xml'])
     expect(pathsToWarm('legalPage', 'lgpd')).toEqual(['/lgpd', '/sitemap.xml'])
     expect(pathsToWarm('claim', undefined)).toEqual(['/'])
+  })
+})
+
+describe('publishing a campaign page under a new slug', () => {
+  it('adds a permanent redirect from the old address and retargets the ones that led there', () => {
+    expect(
+      redirectsForSlugChange('feira-2026', 'feira-2027', [
+        { _id: 'redirect-feira', from: '/feira', to: '/p/feira-2026' },
+        { _id: 'drafts.redirect-x', from: '/x', to: '/p/feira-2026' },
+      ]),
+    ).toEqual([
+      { patch: { id: 'redirect-feira', set: { to: '/p/feira-2027' } } },
+      {
+        createOrReplace: {
+          _id: 'redirect-p-feira-2026',
+          _type: 'redirect',
+          from: '/p/feira-2026',
+          to: '/p/feira-2027',
+          permanent: true,
+        },
+      },
+    ])
+  })
+
+  it('does nothing when the slug did not change or the page was never published', () => {
+    expect(redirectsForSlugChange('a', 'a', [])).toEqual([])
+    expect(redirectsForSlugChange(undefined, 'a', [])).toEqual([])
   })
 })

@@ -73,8 +73,35 @@ describe('sanity.config.ts', () => {
     })
   })
 
+  it('previews a campaign page, drafts included, at /preview/p/<slug>', async () => {
+    const presentation = workspace.tools.find((tool) => tool.name === 'presentation')
+    const resolve = (
+      presentation?.options as {
+        resolve: {
+          locations: Record<string, { resolve: (doc: Record<string, unknown>) => unknown }>
+          mainDocuments: Array<{ route: string[]; filter?: string }>
+        }
+      }
+    ).resolve
+    expect(
+      resolve.locations.campaignPage!.resolve({ title: 'Ônibus', slug: 'onibus-rodoviarios' }),
+    ).toEqual({ locations: [{ title: 'Ônibus', href: '/preview/p/onibus-rodoviarios' }] })
+    expect(resolve.mainDocuments).toContainEqual(
+      expect.objectContaining({ route: ['/p/:slug', '/preview/p/:slug'] }),
+    )
+  })
+
   it('knows every content type', () => {
-    for (const type of ['landingPage', 'siteSettings', 'claim', 'featureCard', 'market', 'link']) {
+    for (const type of [
+      'landingPage',
+      'siteSettings',
+      'claim',
+      'featureCard',
+      'market',
+      'link',
+      'campaignPage',
+      'redirect',
+    ]) {
       expect(source().schema.get(type), type).toBeDefined()
     }
   })
@@ -108,6 +135,12 @@ describe('singletons', () => {
 
   it('leaves the other documents their usual actions', () => {
     expect(actionsFor('claim')).toEqual(expect.arrayContaining(['publish', 'delete', 'duplicate']))
+  })
+
+  it('keeps campaign pages their usual actions, publish wrapped to add the slug-change redirect', () => {
+    expect(actionsFor('campaignPage')).toEqual(
+      expect.arrayContaining(['publish', 'unpublish', 'delete', 'duplicate']),
+    )
   })
 })
 
