@@ -220,7 +220,14 @@ test.describe('redirects and unknown pages', () => {
   test('the bundled redirect answers 308 to the example page', async ({ request, page }) => {
     const response = await request.get('/onibus', { maxRedirects: 0 })
     expect(response.status()).toBe(308)
-    expect(new URL(response.headers().location!, 'http://x').pathname).toBe(PATH)
+    // Next 16.4 repeats the Location header (same value) on the render that fills the cache;
+    // browsers accept identical repeats, so each one must simply be the page.
+    const locations = response
+      .headersArray()
+      .filter((header) => header.name.toLowerCase() === 'location')
+      .map((header) => new URL(header.value, 'http://x').pathname)
+    expect(locations.length).toBeGreaterThan(0)
+    expect(new Set(locations)).toEqual(new Set([PATH]))
     await page.goto('/onibus')
     await expect(page).toHaveURL(new RegExp(`${PATH}$`))
   })
