@@ -1477,13 +1477,13 @@ export type CAMPAIGN_PAGE_SLUGS_QUERY_RESULT = Array<{
 }>
 
 // Source: sanity/lib/queries.ts
-// Variable: REDIRECT_QUERY
-// Query: *[_type == "redirect" && from == $path][0]{from, to, permanent}
-export type REDIRECT_QUERY_RESULT = {
-  from: string | null
-  to: string | null
+// Variable: REDIRECTS_QUERY
+// Query: *[_type == "redirect" && defined(from) && defined(to)] | order(from asc){from, to, permanent}
+export type REDIRECTS_QUERY_RESULT = Array<{
+  from: string
+  to: string
   permanent: boolean | null
-} | null
+}>
 
 // Source: sanity/lib/queries.ts
 // Variable: REDIRECT_PATHS_QUERY
@@ -1500,7 +1500,7 @@ declare module '@sanity/client' {
     '\n  *[_type == "landingPage" && _id == "landingPage"][0]{\n    hero{\n      eyebrow, headline, description, primaryCta, secondaryCta,\n      visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n      "stats": stats[]->{_id, value, label, sourceNote}\n    },\n    sobre{eyebrow, heading, intro, visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}, points[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}},\n    comoFunciona{eyebrow, heading, intro, visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}, steps[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}},\n    tecnologia{\n      eyebrow, heading, intro, visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n      cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n      specTitle,\n      "specs": specs[]->{_id, value, label, sourceNote}\n    },\n    beneficios{\n      eyebrow, heading, intro, visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n      cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n      roiTitle, roiDescription,\n      "roiFigures": roiFigures[]->{_id, value, label, sourceNote},\n      marketsTitle,\n      markets[]{_key, icon, name, description, badge}\n    },\n    contato{eyebrow, heading, intro, visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}, formTitle, detailsTitle, offerTitle, offers, whatsappCta}\n  }\n': LANDING_PAGE_QUERY_RESULT
     '\n  *[_type == "campaignPage" && slug.current == $slug][0]{\n    _id,\n    title,\n    "slug": slug.current,\n    seo{title, description, noindex, shareImage{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n    blocks[]{\n      _key,\n      _type,\n      _type == "heroBlock" => {\n  eyebrow, headline, description,\n  primaryCta{label, href},\n  secondaryCta{label, href},\n  "stats": stats[]->{_id, value, label, sourceNote},\n  "visual": coalesce(visual, *[_type == "landingPage" && _id == "landingPage"][0].hero.visual){\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}\n},\n      _type == "stepsBlock" => {\n  eyebrow, heading, intro,\n  steps[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}\n},\n      _type == "cardGridBlock" => {\n  eyebrow, heading, intro,\n  cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n  specTitle,\n  "specs": specs[]->{_id, value, label, sourceNote}\n},\n      _type == "benefitsBlock" => {\n  eyebrow, heading, intro,\n  cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n  roiTitle, roiDescription,\n  "roiFigures": roiFigures[]->{_id, value, label, sourceNote},\n  marketsTitle,\n  markets[]{_key, icon, name, description, badge}\n},\n      _type == "ctaBandBlock" => {\n  heading, text,\n  primaryCta{label, href},\n  secondaryCta{label, href}\n},\n      _type == "demoFormBlock" => {\n  eyebrow, heading, intro, formTitle, detailsTitle, offerTitle, offers, whatsappCta\n},\n      _type == "faqBlock" => {\n  eyebrow, heading, intro,\n  items[]{_key, question, answer}\n},\n      _type == "richTextBlock" => {\n  heading,\n  body[]{\n    ...,\n    _type == "image" => {_type, _key, \n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}\n  }\n}\n    }\n  }\n': CAMPAIGN_PAGE_QUERY_RESULT
     '\n  *[_type == "campaignPage" && defined(slug.current)] | order(slug.current asc){\n    "slug": slug.current,\n    "noindex": coalesce(seo.noindex, false),\n    _updatedAt\n  }\n': CAMPAIGN_PAGE_SLUGS_QUERY_RESULT
-    '\n  *[_type == "redirect" && from == $path][0]{from, to, permanent}\n': REDIRECT_QUERY_RESULT
+    '\n  *[_type == "redirect" && defined(from) && defined(to)] | order(from asc){from, to, permanent}\n': REDIRECTS_QUERY_RESULT
     '\n  *[_type == "redirect" && defined(from)] | order(from asc).from\n': REDIRECT_PATHS_QUERY_RESULT
   }
 }

@@ -9,17 +9,15 @@ import { SiteHeader } from '@/components/site-header'
 import { SkipLink } from '@/components/skip-link'
 import { Container } from '@/components/ui/section'
 import { getLegalPage, getLegalPageSlugs, getSiteSettings } from '@/lib/content'
-import { redirectIfMoved } from '@/lib/content/redirects'
 import { formatLegalDate } from '@/lib/legal-date'
 
 // The legal pages (/privacidade, /termos, /lgpd, /acessibilidade: legalPage documents), one
 // route over their slugs. Prerendered at build time and regenerated like the home page: the
 // webhook revalidates the legalPage tag and requests the changed page (app/api/revalidate).
 export const revalidate = 3600
-// Any other path at this level is rendered on request: the redirect that starts there (a
-// redirect document, e.g. from /onibus to /p/onibus-rodoviarios) or the 404 page, with status 404.
-// Either answer is cached and revalidated with the content, like the pages.
-export const dynamicParams = true
+// Only the slugs that exist: any other path at this level is the 404 page, with status 404.
+// (Redirects from such paths, e.g. /onibus, are answered before this route, by proxy.ts.)
+export const dynamicParams = false
 
 type Props = { params: Promise<{ slug: string }> }
 
@@ -53,10 +51,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 export default async function LegalPageRoute({ params }: Props) {
   const { slug } = await params
   const [page, settings] = await Promise.all([getLegalPage(slug), getSiteSettings()])
-  if (!page) {
-    await redirectIfMoved(`/${slug}`)
-    notFound()
-  }
+  if (!page) notFound()
 
   return (
     <>

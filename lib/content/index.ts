@@ -10,7 +10,7 @@ import {
   LEGAL_PAGE_QUERY,
   LEGAL_PAGE_SLUGS_QUERY,
   REDIRECT_PATHS_QUERY,
-  REDIRECT_QUERY,
+  REDIRECTS_QUERY,
   SITE_SETTINGS_QUERY,
 } from '@/sanity/lib/queries'
 import type {
@@ -20,7 +20,7 @@ import type {
   LEGAL_PAGE_QUERY_RESULT,
   LEGAL_PAGE_SLUGS_QUERY_RESULT,
   REDIRECT_PATHS_QUERY_RESULT,
-  REDIRECT_QUERY_RESULT,
+  REDIRECTS_QUERY_RESULT,
   SITE_SETTINGS_QUERY_RESULT,
 } from '@/sanity/types'
 import { isSanityConfigured } from '@/sanity/env'
@@ -114,9 +114,9 @@ export function getCampaignPageSlugs({ fresh = false } = {}) {
   )
 }
 
-/** The published redirect from this path (e.g. "/onibus", "/p/antigo"), or null. */
-export function getRedirect(path: string) {
-  return fetchContent<REDIRECT_QUERY_RESULT>(REDIRECT_QUERY, { path }, [CONTENT_TAGS.redirect], {
+/** Every published redirect, cached under the redirect tag (the webhook revalidates it). */
+export function getRedirects() {
+  return fetchContent<REDIRECTS_QUERY_RESULT>(REDIRECTS_QUERY, {}, [CONTENT_TAGS.redirect], {
     publishedOnly: true,
   })
 }

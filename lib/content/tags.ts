@@ -21,14 +21,14 @@ const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/
 /**
  * The pages the webhook has regenerated at once after revalidating a type's tag, so the first
  * visitor already gets the new content: the home page; for a legal or campaign page the page
- * itself and the sitemap (the webhook's projection carries its slug, see the README). Redirects
- * are warmed by the route from the list of all of them, since the projection has no slug for one.
+ * itself and the sitemap (the webhook's projection carries its slug, see the README); for a
+ * redirect the map proxy.ts reads, then the route requests every redirect's path.
  */
 export function pathsToWarm(type: string, slug: unknown): string[] {
   const valid = typeof slug === 'string' && SLUG.test(slug)
   if (type === 'legalPage') return valid ? [`/${slug}`, '/sitemap.xml'] : ['/sitemap.xml']
   if (type === 'campaignPage') return valid ? [`/p/${slug}`, '/sitemap.xml'] : ['/sitemap.xml']
-  if (type === 'redirect') return []
+  if (type === 'redirect') return ['/api/redirects']
   return ['/']
 }
 

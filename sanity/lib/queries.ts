@@ -110,9 +110,9 @@ export const CAMPAIGN_PAGE_SLUGS_QUERY = defineQuery(`
   }
 `)
 
-/** The redirect that starts at this path, if any (app/[slug], app/p/[slug]). */
-export const REDIRECT_QUERY = defineQuery(`
-  *[_type == "redirect" && from == $path][0]{from, to, permanent}
+/** Every published redirect, for the map proxy.ts answers from (app/api/redirects). */
+export const REDIRECTS_QUERY = defineQuery(`
+  *[_type == "redirect" && defined(from) && defined(to)] | order(from asc){from, to, permanent}
 `)
 
 /** Every redirect's starting path, to regenerate and purge them after a publish. */

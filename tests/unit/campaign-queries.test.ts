@@ -8,13 +8,13 @@ import {
   CAMPAIGN_PAGE_QUERY,
   CAMPAIGN_PAGE_SLUGS_QUERY,
   REDIRECT_PATHS_QUERY,
-  REDIRECT_QUERY,
+  REDIRECTS_QUERY,
 } from '@/sanity/lib/queries'
 import type {
   CAMPAIGN_PAGE_QUERY_RESULT,
   CAMPAIGN_PAGE_SLUGS_QUERY_RESULT,
   REDIRECT_PATHS_QUERY_RESULT,
-  REDIRECT_QUERY_RESULT,
+  REDIRECTS_QUERY_RESULT,
 } from '@/sanity/types'
 
 import { BUNDLED_NDJSON, bundledDocuments } from './content-support'
@@ -100,14 +100,11 @@ describe('CAMPAIGN_PAGE_QUERY over the bundled dataset', () => {
 })
 
 describe('redirect queries', () => {
-  it('find the example redirect by its path, and nothing elsewhere', async () => {
+  it('give the example redirect, for the map the proxy answers from', async () => {
     const documents = bundledDocuments()
-    expect(
-      await queryDataset<REDIRECT_QUERY_RESULT>(REDIRECT_QUERY, { path: '/onibus' }, documents),
-    ).toEqual({ from: '/onibus', to: '/p/onibus-rodoviarios', permanent: true })
-    expect(
-      await queryDataset<REDIRECT_QUERY_RESULT>(REDIRECT_QUERY, { path: '/outro' }, documents),
-    ).toBeNull()
+    expect(await queryDataset<REDIRECTS_QUERY_RESULT>(REDIRECTS_QUERY, {}, documents)).toEqual([
+      { from: '/onibus', to: '/p/onibus-rodoviarios', permanent: true },
+    ])
     expect(
       await queryDataset<REDIRECT_PATHS_QUERY_RESULT>(REDIRECT_PATHS_QUERY, {}, documents),
     ).toEqual(['/onibus'])
@@ -150,6 +147,7 @@ describe('publishing', () => {
     expect(pathsToWarm('campaignPage', '../x')).toEqual(['/sitemap.xml'])
     expect(pathsToWarm('legalPage', 'lgpd')).toEqual(['/lgpd', '/sitemap.xml'])
     expect(pathsToWarm('claim', undefined)).toEqual(['/'])
+    expect(pathsToWarm('redirect', null)).toEqual(['/api/redirects'])
   })
 })
 

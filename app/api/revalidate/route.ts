@@ -87,15 +87,7 @@ export async function POST(request: NextRequest) {
   // away, so visitors find the new content rendered instead of the first of them getting the old.
   const warm = pathsToWarm(type, parsed.body?.slug)
   after(async () => {
-    // A redirect's projection has no slug (its path is `from`): regenerate every redirect's path,
-    // read fresh, so the new one answers at once.
-    const redirectPaths =
-      type === 'redirect' || serverEnv.cdnPurgeUrl
-        ? await getRedirectPaths().catch(() => [] as string[])
-        : []
-    const pages = [...warm, ...(type === 'redirect' ? redirectPaths : [])].map(
-      (path) => new URL(path, request.url),
-    )
+    const pages = warm.map((path) => new URL(path, request.url))
     for (const page of pages) {
       try {
         await fetch(page, {
@@ -110,7 +102,7 @@ export async function POST(request: NextRequest) {
     // Every page (site settings are in every footer, claims in many blocks), every redirect's
     // path, and the changed page's own path (an unpublished or deleted page is in no list now).
     if (serverEnv.cdnPurgeUrl) {
-      const [legalPaths, campaignPaths] = await Promise.all([
+      const [legalPaths, campaignPaths, redirectPaths] = await Promise.all([
         getLegalPageSlugs({ fresh: true }).then(
           (pages) => pages.flatMap((page) => (page.slug ? [`/${page.slug}`] : [])),
           () => [] as string[],
@@ -119,6 +111,8 @@ export async function POST(request: NextRequest) {
           (pages) => pages.flatMap((page) => (page.slug ? [campaignPath(page.slug)] : [])),
           () => [] as string[],
         ),
+        // A redirect's projection has no slug (its path is `from`): purge every redirect's path.
+        getRedirectPaths().catch(() => [] as string[]),
       ])
       await purgePublicPages(serverEnv.siteUrl, {
         paths: [...legalPaths, ...campaignPaths, ...redirectPaths, ...warm],

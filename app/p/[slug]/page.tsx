@@ -4,7 +4,6 @@ import { stegaClean } from 'next-sanity'
 
 import { CampaignPageView } from '@/components/campaign-page-view'
 import { getCampaignPage, getCampaignPageSlugs, getSiteSettings } from '@/lib/content'
-import { redirectIfMoved } from '@/lib/content/redirects'
 import { SITE_SHARE_IMAGE, shareImageUrl } from '@/lib/content/share-image'
 import { campaignPath } from '@/sanity/lib/paths'
 
@@ -12,7 +11,7 @@ import { campaignPath } from '@/sanity/lib/paths'
 // build time are prerendered; one published later is rendered on its first request and cached
 // like the others (dynamicParams), and the webhook revalidates the campaignPage tag and requests
 // the page, so it is live within seconds with no deploy. A slug with no published page answers
-// with its redirect if one starts there, else 404 (drafts are only seen in draft mode).
+// 404 (drafts are only seen in draft mode); redirects are answered before this route (proxy.ts).
 export const revalidate = 3600
 export const dynamicParams = true
 
@@ -52,9 +51,6 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 export default async function CampaignPageRoute({ params }: Props) {
   const { slug } = await params
   const [page, settings] = await Promise.all([getCampaignPage(slug), getSiteSettings()])
-  if (!page) {
-    await redirectIfMoved(campaignPath(slug))
-    notFound()
-  }
+  if (!page) notFound()
   return <CampaignPageView page={page} settings={settings} />
 }
