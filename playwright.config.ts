@@ -48,6 +48,7 @@ const SERVER_BOUND_SPECS = [
   /lake-images\.spec\.ts/,
   /front\.spec\.ts/,
   /redis-faults\.spec\.ts/,
+  /campaign-publishing\.spec\.ts/,
 ]
 
 export default defineConfig({
@@ -112,6 +113,14 @@ export default defineConfig({
       name: 'lake-images',
       testMatch: /lake-images\.spec\.ts/,
       dependencies: ['lake'],
+      use: { viewport: { width: 1280, height: 800 } },
+    },
+    {
+      // Campaign pages published after the build, on the same build and double; after the other
+      // lake projects, which reset the double's content.
+      name: 'lake-pages',
+      testMatch: /campaign-publishing\.spec\.ts/,
+      dependencies: ['lake-images'],
       use: { viewport: { width: 1280, height: 800 } },
     },
     {

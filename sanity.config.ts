@@ -17,10 +17,18 @@ import {
 // Only a default export here: named exports make `sanity schema extract` see an empty schema,
 // which is why project id, dataset and API version live in sanity/env.ts.
 
-// The whole site is one page, so every document the Studio edits is shown on it (previewed at
-// /preview, the home page with the click-to-edit overlay: see app/preview/page.tsx).
+// The home page shows the singletons and the figures (previewed at /preview, the home page with
+// the click-to-edit overlay: see app/preview/page.tsx); a campaign page is previewed at
+// /preview/p/<slug> (app/preview/p/[slug]), drafts and unpublished pages included.
 const homePage = defineLocations({
   locations: [{ title: 'Página inicial', href: '/preview' }],
+})
+
+const campaignPage = defineLocations({
+  select: { title: 'title', slug: 'slug.current' },
+  resolve: (doc) => ({
+    locations: doc?.slug ? [{ title: doc.title || doc.slug, href: `/preview/p/${doc.slug}` }] : [],
+  }),
 })
 
 export default defineConfig({
@@ -46,8 +54,14 @@ export default defineConfig({
         previewMode: { enable: '/api/draft-mode/enable' },
       },
       resolve: {
-        mainDocuments: defineDocuments([{ route: ['/', '/preview'], type: 'landingPage' }]),
-        locations: { landingPage: homePage, siteSettings: homePage, claim: homePage },
+        mainDocuments: defineDocuments([
+          { route: ['/', '/preview'], type: 'landingPage' },
+          {
+            route: ['/p/:slug', '/preview/p/:slug'],
+            filter: `_type == "campaignPage" && slug.current == $slug`,
+          },
+        ]),
+        locations: { landingPage: homePage, siteSettings: homePage, claim: homePage, campaignPage },
       },
     }),
     visionTool({ defaultApiVersion: apiVersion }),

@@ -1,13 +1,18 @@
 import type { MetadataRoute } from 'next'
 
-import { getLegalPageSlugs } from '@/lib/content'
+import { getCampaignPageSlugs, getLegalPageSlugs } from '@/lib/content'
 import { serverEnv } from '@/lib/env'
+import { campaignPath } from '@/sanity/lib/paths'
 
-// Regenerated with the content; the legalPage tag (webhook) refreshes it when a page changes.
+// Regenerated with the content; the legalPage and campaignPage tags (webhook) refresh it when a
+// page changes, and the webhook requests it at once.
 export const revalidate = 3600
 
 export default async function sitemap(): Promise<MetadataRoute.Sitemap> {
-  const legalPages = await getLegalPageSlugs()
+  const [legalPages, campaignPages] = await Promise.all([
+    getLegalPageSlugs(),
+    getCampaignPageSlugs(),
+  ])
   return [
     { url: new URL('/', serverEnv.siteUrl).toString(), changeFrequency: 'weekly', priority: 1 },
     ...legalPages.flatMap((page) =>
@@ -18,6 +23,19 @@ export default async function sitemap(): Promise<MetadataRoute.Sitemap> {
               lastModified: page.updatedAt ?? undefined,
               changeFrequency: 'yearly' as const,
               priority: 0.3,
+            },
+          ]
+        : [],
+    ),
+    // Pages marked noindex stay out: they are for paid campaigns and events, not for search.
+    ...campaignPages.flatMap((page) =>
+      page.slug && !page.noindex
+        ? [
+            {
+              url: new URL(campaignPath(page.slug), serverEnv.siteUrl).toString(),
+              lastModified: page._updatedAt ?? undefined,
+              changeFrequency: 'monthly' as const,
+              priority: 0.7,
             },
           ]
         : [],

@@ -1,7 +1,7 @@
 import type { LandingPage } from '@/lib/content'
 import { cn } from '@/lib/utils'
 
-type Claim = NonNullable<NonNullable<NonNullable<LandingPage['hero']>['stats']>[number]>
+export type Claim = NonNullable<NonNullable<NonNullable<LandingPage['hero']>['stats']>[number]>
 
 /** Claims whose reference is broken come back as null from GROQ; drop them. */
 export function presentClaims(claims: Array<Claim | null> | null | undefined): Claim[] {

@@ -26,6 +26,7 @@ import {
   HONEYPOT_FIELD,
   IDLE_STATE,
   LIMITS,
+  PAGE_FIELD,
   STARTED_AT_FIELD,
 } from '@/lib/validations/demo-request-fields'
 
@@ -94,9 +95,11 @@ type Props = {
   title?: string | null
   /** What is done with the data, beside the button (LGPD art. 9); server-rendered by the page. */
   notice?: ReactNode
+  /** The campaign page's slug, stored with the lead; absent on the home page. */
+  page?: string
 }
 
-export function DemoForm({ title, notice }: Props) {
+export function DemoForm({ title, notice, page }: Props) {
   // Without JavaScript the <form> posts to the action and the page comes back rendered with its
   // answer: `serverState` then holds the thank-you state or the errors and the values typed.
   const [serverState, formAction] = useActionState(submitDemoRequest, IDLE_STATE)
@@ -228,7 +231,7 @@ export function DemoForm({ title, notice }: Props) {
           </p>
           {/* A link so that it also works without JavaScript (a fresh page shows the form). */}
           <ButtonLink
-            href="/#contato"
+            href={page ? `/p/${page}#contato` : '/#contato'}
             className="mt-6"
             onClick={(event) => {
               event.preventDefault()
@@ -355,6 +358,7 @@ export function DemoForm({ title, notice }: Props) {
             />
           </div>
           <input type="hidden" name={STARTED_AT_FIELD} value={startedAt} />
+          {page ? <input type="hidden" name={PAGE_FIELD} value={page} /> : null}
           {Object.entries(attribution).map(([key, value]) => (
             <input key={key} type="hidden" name={key} value={value} />
           ))}

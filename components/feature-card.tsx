@@ -2,7 +2,7 @@ import { Icon } from '@/components/icon'
 import type { LandingPage } from '@/lib/content'
 import { cn } from '@/lib/utils'
 
-type Card = NonNullable<NonNullable<NonNullable<LandingPage['sobre']>['points']>[number]>
+export type Card = NonNullable<NonNullable<NonNullable<LandingPage['sobre']>['points']>[number]>
 
 /** Cards with neither title nor description carry nothing to show; drop them. */
 export function presentCards(cards: Card[] | null | undefined): Card[] {

@@ -19,9 +19,11 @@ type Props = {
    * to action at every width instead.
    */
   mobileMenu?: ComponentType<Parameters<typeof MobileMenu>[0]>
+  /** Where the call to action leads; by default the home page's form. */
+  ctaHref?: string
 }
 
-export function SiteHeader({ settings, onHomePage = true, mobileMenu: Menu }: Props) {
+export function SiteHeader({ settings, onHomePage = true, mobileMenu: Menu, ctaHref }: Props) {
   const home = onHomePage ? '' : '/'
   const navigation = (settings?.navigation ?? []).flatMap((item) =>
     item.label && item.anchor
@@ -80,7 +82,7 @@ export function SiteHeader({ settings, onHomePage = true, mobileMenu: Menu }: Pr
         <div className="flex items-center gap-2">
           {cta ? (
             <div className={Menu ? 'hidden md:block' : undefined}>
-              <ButtonLink href={`${home}#contato`} size="sm">
+              <ButtonLink href={ctaHref ?? `${home}#contato`} size="sm">
                 {cta}
               </ButtonLink>
             </div>

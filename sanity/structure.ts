@@ -1,6 +1,8 @@
 import type { DocumentActionsResolver, NewDocumentOptionsResolver, TemplateResolver } from 'sanity'
 import type { StructureResolver } from 'sanity/structure'
 
+import { withSlugChangeRedirect } from './actions/publish-with-redirect'
+
 // The landing page and the site settings exist exactly once, under fixed ids equal to their type
 // (the bundled dataset and the site's queries use those ids).
 export const SINGLETON_TYPES: ReadonlySet<string> = new Set(['landingPage', 'siteSettings'])
@@ -26,9 +28,17 @@ export const structure: StructureResolver = (S) =>
       // Listed by their value and label (the claim type's preview).
       S.documentTypeListItem('claim').title('Números de marketing'),
       S.documentTypeListItem('legalPage').title('Páginas legais'),
+      S.divider(),
+      // Pages marketing builds from blocks, and the redirects that keep old links working.
+      S.documentTypeListItem('campaignPage').title('Páginas de campanha'),
+      S.documentTypeListItem('redirect').title('Redirecionamentos'),
       ...S.documentTypeListItems().filter((item) => {
         const id = item.getId()
-        return id !== undefined && !['claim', 'legalPage'].includes(id) && !SINGLETON_TYPES.has(id)
+        return (
+          id !== undefined &&
+          !['claim', 'legalPage', 'campaignPage', 'redirect'].includes(id) &&
+          !SINGLETON_TYPES.has(id)
+        )
       }),
     ])
 
@@ -39,9 +49,15 @@ export const withoutSingletonTemplates: TemplateResolver = (templates) =>
 export const withoutSingletonNewDocumentOptions: NewDocumentOptionsResolver = (options) =>
   options.filter((option) => !SINGLETON_TYPES.has(option.templateId))
 
-export const singletonDocumentActions: DocumentActionsResolver = (actions, context) =>
-  SINGLETON_TYPES.has(context.schemaType)
-    ? actions.filter(
-        (action) => action.action !== undefined && SINGLETON_ACTIONS.has(action.action),
-      )
-    : actions
+export const singletonDocumentActions: DocumentActionsResolver = (actions, context) => {
+  if (SINGLETON_TYPES.has(context.schemaType))
+    return actions.filter(
+      (action) => action.action !== undefined && SINGLETON_ACTIONS.has(action.action),
+    )
+  // A campaign page published under a new slug gets its redirect from the old one.
+  if (context.schemaType === 'campaignPage')
+    return actions.map((action) =>
+      action.action === 'publish' ? withSlugChangeRedirect(action) : action,
+    )
+  return actions
+}

@@ -31,6 +31,157 @@ export type Visual = {
   _type: 'image'
 }
 
+export type RichTextBlock = {
+  _type: 'richTextBlock'
+  heading?: string
+  body?: Array<
+    | {
+        children?: Array<{
+          marks?: Array<string>
+          text?: string
+          _type: 'span'
+          _key: string
+        }>
+        style?: 'normal' | 'h3'
+        listItem?: 'bullet' | 'number'
+        markDefs?: Array<{
+          href?: string
+          _type: 'link'
+          _key: string
+        }>
+        level?: number
+        _type: 'block'
+        _key: string
+      }
+    | {
+        asset?: SanityImageAssetReference
+        media?: unknown
+        hotspot?: SanityImageHotspot
+        crop?: SanityImageCrop
+        alt?: string
+        _type: 'image'
+        _key: string
+      }
+  >
+}
+
+export type FaqBlock = {
+  _type: 'faqBlock'
+  eyebrow?: string
+  heading?: string
+  intro?: string
+  items?: Array<{
+    question?: string
+    answer?: string
+    _type: 'faqItem'
+    _key: string
+  }>
+}
+
+export type DemoFormBlock = {
+  _type: 'demoFormBlock'
+  eyebrow?: string
+  heading?: string
+  intro?: string
+  formTitle?: string
+  detailsTitle?: string
+  offerTitle?: string
+  offers?: Array<string>
+  whatsappCta?: string
+}
+
+export type CtaBandBlock = {
+  _type: 'ctaBandBlock'
+  heading?: string
+  text?: string
+  primaryCta?: Link
+  secondaryCta?: Link
+}
+
+export type ClaimReference = {
+  _ref: string
+  _type: 'reference'
+  _weak?: boolean
+  [internalGroqTypeReferenceTo]?: 'claim'
+}
+
+export type BenefitsBlock = {
+  _type: 'benefitsBlock'
+  eyebrow?: string
+  heading?: string
+  intro?: string
+  cards?: Array<
+    {
+      _key: string
+    } & FeatureCard
+  >
+  roiTitle?: string
+  roiDescription?: string
+  roiFigures?: Array<
+    {
+      _key: string
+    } & ClaimReference
+  >
+  marketsTitle?: string
+  markets?: Array<
+    {
+      _key: string
+    } & Market
+  >
+}
+
+export type CardGridBlock = {
+  _type: 'cardGridBlock'
+  eyebrow?: string
+  heading?: string
+  intro?: string
+  cards?: Array<
+    {
+      _key: string
+    } & FeatureCard
+  >
+  specTitle?: string
+  specs?: Array<
+    {
+      _key: string
+    } & ClaimReference
+  >
+}
+
+export type StepsBlock = {
+  _type: 'stepsBlock'
+  eyebrow?: string
+  heading?: string
+  intro?: string
+  steps?: Array<
+    {
+      _key: string
+    } & FeatureCard
+  >
+}
+
+export type HeroBlock = {
+  _type: 'heroBlock'
+  eyebrow?: string
+  headline?: string
+  description?: string
+  primaryCta?: Link
+  secondaryCta?: Link
+  stats?: Array<
+    {
+      _key: string
+    } & ClaimReference
+  >
+  visual?: {
+    asset?: SanityImageAssetReference
+    media?: unknown
+    hotspot?: SanityImageHotspot
+    crop?: SanityImageCrop
+    alt?: string
+    _type: 'image'
+  }
+}
+
 export type Link = {
   _type: 'link'
   label?: string
@@ -67,13 +218,6 @@ export type Market = {
   badge?: string
 }
 
-export type ClaimReference = {
-  _ref: string
-  _type: 'reference'
-  _weak?: boolean
-  [internalGroqTypeReferenceTo]?: 'claim'
-}
-
 export type FeatureCard = {
   _type: 'featureCard'
   icon?:
@@ -102,6 +246,88 @@ export type FeatureCard = {
   title?: string
   description?: string
   claim?: ClaimReference
+}
+
+export type Redirect = {
+  _id: string
+  _type: 'redirect'
+  _createdAt: string
+  _updatedAt: string
+  _rev: string
+  from?: string
+  to?: string
+  permanent?: boolean
+}
+
+export type CampaignPage = {
+  _id: string
+  _type: 'campaignPage'
+  _createdAt: string
+  _updatedAt: string
+  _rev: string
+  title?: string
+  slug?: Slug
+  blocks?: Array<
+    | ({
+        _key: string
+      } & HeroBlock)
+    | ({
+        _key: string
+      } & StepsBlock)
+    | ({
+        _key: string
+      } & CardGridBlock)
+    | ({
+        _key: string
+      } & BenefitsBlock)
+    | ({
+        _key: string
+      } & CtaBandBlock)
+    | ({
+        _key: string
+      } & DemoFormBlock)
+    | ({
+        _key: string
+      } & FaqBlock)
+    | ({
+        _key: string
+      } & RichTextBlock)
+  >
+  seo?: {
+    title?: string
+    description?: string
+    shareImage?: {
+      asset?: SanityImageAssetReference
+      media?: unknown
+      hotspot?: SanityImageHotspot
+      crop?: SanityImageCrop
+      alt?: string
+      _type: 'image'
+    }
+    noindex?: boolean
+  }
+}
+
+export type SanityImageCrop = {
+  _type: 'sanity.imageCrop'
+  top?: number
+  bottom?: number
+  left?: number
+  right?: number
+}
+
+export type SanityImageHotspot = {
+  _type: 'sanity.imageHotspot'
+  x?: number
+  y?: number
+  height?: number
+  width?: number
+}
+
+export type Slug = {
+  _type: 'slug'
+  current?: string
+  source?: string
 }
 
 export type LegalPage = {
@@ -134,12 +360,6 @@ export type LegalPage = {
   }>
   showDataProtectionContacts?: boolean
   seoDescription?: string
-}
-
-export type Slug = {
-  _type: 'slug'
-  current?: string
-  source?: string
 }
 
 export type Claim = {
@@ -219,22 +439,6 @@ export type SiteSettings = {
       _type: 'image'
     }
   }
-}
-
-export type SanityImageCrop = {
-  _type: 'sanity.imageCrop'
-  top?: number
-  bottom?: number
-  left?: number
-  right?: number
-}
-
-export type SanityImageHotspot = {
-  _type: 'sanity.imageHotspot'
-  x?: number
-  y?: number
-  height?: number
-  width?: number
 }
 
 export type LandingPage = {
@@ -439,16 +643,26 @@ export type Geopoint = {
 export type AllSanitySchemaTypes =
   | SanityImageAssetReference
   | Visual
+  | RichTextBlock
+  | FaqBlock
+  | DemoFormBlock
+  | CtaBandBlock
+  | ClaimReference
+  | BenefitsBlock
+  | CardGridBlock
+  | StepsBlock
+  | HeroBlock
   | Link
   | Market
-  | ClaimReference
   | FeatureCard
-  | LegalPage
-  | Slug
-  | Claim
-  | SiteSettings
+  | Redirect
+  | CampaignPage
   | SanityImageCrop
   | SanityImageHotspot
+  | Slug
+  | LegalPage
+  | Claim
+  | SiteSettings
   | LandingPage
   | SanityImagePaletteSwatch
   | SanityImagePalette
@@ -924,6 +1138,358 @@ export type LANDING_PAGE_QUERY_RESULT = {
   } | null
 } | null
 
+// Source: sanity/lib/queries.ts
+// Variable: CAMPAIGN_PAGE_QUERY
+// Query: *[_type == "campaignPage" && slug.current == $slug][0]{    _id,    title,    "slug": slug.current,    seo{title, description, noindex, shareImage{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}},    blocks[]{      _key,      _type,      _type == "heroBlock" => {  eyebrow, headline, description,  primaryCta{label, href},  secondaryCta{label, href},  "stats": stats[]->{_id, value, label, sourceNote},  "visual": coalesce(visual, *[_type == "landingPage" && _id == "landingPage"][0].hero.visual){  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}},      _type == "stepsBlock" => {  eyebrow, heading, intro,  steps[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}},      _type == "cardGridBlock" => {  eyebrow, heading, intro,  cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},  specTitle,  "specs": specs[]->{_id, value, label, sourceNote}},      _type == "benefitsBlock" => {  eyebrow, heading, intro,  cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},  roiTitle, roiDescription,  "roiFigures": roiFigures[]->{_id, value, label, sourceNote},  marketsTitle,  markets[]{_key, icon, name, description, badge}},      _type == "ctaBandBlock" => {  heading, text,  primaryCta{label, href},  secondaryCta{label, href}},      _type == "demoFormBlock" => {  eyebrow, heading, intro, formTitle, detailsTitle, offerTitle, offers, whatsappCta},      _type == "faqBlock" => {  eyebrow, heading, intro,  items[]{_key, question, answer}},      _type == "richTextBlock" => {  heading,  body[]{    ...,    _type == "image" => {_type, _key,   alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}  }}    }  }
+export type CAMPAIGN_PAGE_QUERY_RESULT = {
+  _id: string
+  title: string | null
+  slug: string | null
+  seo: {
+    title: string | null
+    description: string | null
+    noindex: boolean | null
+    shareImage: {
+      alt: string | null
+      crop: SanityImageCrop | null
+      hotspot: SanityImageHotspot | null
+      asset: {
+        _id: string
+        url: string | null
+        extension: string | null
+        metadata: {
+          lqip: string | null
+          hasAlpha: boolean | null
+          dimensions: {
+            width: number | null
+            height: number | null
+          } | null
+        } | null
+      } | null
+    } | null
+  } | null
+  blocks: Array<
+    | {
+        _key: string
+        _type: 'benefitsBlock'
+        eyebrow: string | null
+        heading: string | null
+        intro: string | null
+        cards: Array<{
+          _key: string
+          icon:
+            | 'activity'
+            | 'bell-ring'
+            | 'brain'
+            | 'bus'
+            | 'camera'
+            | 'car'
+            | 'chart'
+            | 'circle-check'
+            | 'clock'
+            | 'coffee'
+            | 'cpu'
+            | 'eye'
+            | 'file-check'
+            | 'heart-pulse'
+            | 'lock'
+            | 'map-pin'
+            | 'plug'
+            | 'shield-check'
+            | 'smartphone'
+            | 'truck'
+            | 'users'
+            | 'wallet'
+            | null
+          title: string | null
+          description: string | null
+          claim: {
+            _id: string
+            value: string | null
+            label: string | null
+            sourceNote: string | null
+          } | null
+        }> | null
+        roiTitle: string | null
+        roiDescription: string | null
+        roiFigures: Array<{
+          _id: string
+          value: string | null
+          label: string | null
+          sourceNote: string | null
+        }> | null
+        marketsTitle: string | null
+        markets: Array<{
+          _key: string
+          icon:
+            | 'activity'
+            | 'bell-ring'
+            | 'brain'
+            | 'bus'
+            | 'camera'
+            | 'car'
+            | 'chart'
+            | 'circle-check'
+            | 'clock'
+            | 'coffee'
+            | 'cpu'
+            | 'eye'
+            | 'file-check'
+            | 'heart-pulse'
+            | 'lock'
+            | 'map-pin'
+            | 'plug'
+            | 'shield-check'
+            | 'smartphone'
+            | 'truck'
+            | 'users'
+            | 'wallet'
+            | null
+          name: string | null
+          description: string | null
+          badge: string | null
+        }> | null
+      }
+    | {
+        _key: string
+        _type: 'cardGridBlock'
+        eyebrow: string | null
+        heading: string | null
+        intro: string | null
+        cards: Array<{
+          _key: string
+          icon:
+            | 'activity'
+            | 'bell-ring'
+            | 'brain'
+            | 'bus'
+            | 'camera'
+            | 'car'
+            | 'chart'
+            | 'circle-check'
+            | 'clock'
+            | 'coffee'
+            | 'cpu'
+            | 'eye'
+            | 'file-check'
+            | 'heart-pulse'
+            | 'lock'
+            | 'map-pin'
+            | 'plug'
+            | 'shield-check'
+            | 'smartphone'
+            | 'truck'
+            | 'users'
+            | 'wallet'
+            | null
+          title: string | null
+          description: string | null
+          claim: {
+            _id: string
+            value: string | null
+            label: string | null
+            sourceNote: string | null
+          } | null
+        }> | null
+        specTitle: string | null
+        specs: Array<{
+          _id: string
+          value: string | null
+          label: string | null
+          sourceNote: string | null
+        }> | null
+      }
+    | {
+        _key: string
+        _type: 'ctaBandBlock'
+        heading: string | null
+        text: string | null
+        primaryCta: {
+          label: string | null
+          href: string | null
+        } | null
+        secondaryCta: {
+          label: string | null
+          href: string | null
+        } | null
+      }
+    | {
+        _key: string
+        _type: 'demoFormBlock'
+        eyebrow: string | null
+        heading: string | null
+        intro: string | null
+        formTitle: string | null
+        detailsTitle: string | null
+        offerTitle: string | null
+        offers: Array<string> | null
+        whatsappCta: string | null
+      }
+    | {
+        _key: string
+        _type: 'faqBlock'
+        eyebrow: string | null
+        heading: string | null
+        intro: string | null
+        items: Array<{
+          _key: string
+          question: string | null
+          answer: string | null
+        }> | null
+      }
+    | {
+        _key: string
+        _type: 'heroBlock'
+        eyebrow: string | null
+        headline: string | null
+        description: string | null
+        primaryCta: {
+          label: string | null
+          href: string | null
+        } | null
+        secondaryCta: {
+          label: string | null
+          href: string | null
+        } | null
+        stats: Array<{
+          _id: string
+          value: string | null
+          label: string | null
+          sourceNote: string | null
+        }> | null
+        visual: {
+          alt: string | null
+          crop: SanityImageCrop | null
+          hotspot: SanityImageHotspot | null
+          asset: {
+            _id: string
+            url: string | null
+            extension: string | null
+            metadata: {
+              lqip: string | null
+              hasAlpha: boolean | null
+              dimensions: {
+                width: number | null
+                height: number | null
+              } | null
+            } | null
+          } | null
+        } | null
+      }
+    | {
+        _key: string
+        _type: 'richTextBlock'
+        heading: string | null
+        body: Array<
+          | {
+              children?: Array<{
+                marks?: Array<string>
+                text?: string
+                _type: 'span'
+                _key: string
+              }>
+              style?: 'h3' | 'normal'
+              listItem?: 'bullet' | 'number'
+              markDefs?: Array<{
+                href?: string
+                _type: 'link'
+                _key: string
+              }>
+              level?: number
+              _type: 'block'
+              _key: string
+            }
+          | {
+              asset: {
+                _id: string
+                url: string | null
+                extension: string | null
+                metadata: {
+                  lqip: string | null
+                  hasAlpha: boolean | null
+                  dimensions: {
+                    width: number | null
+                    height: number | null
+                  } | null
+                } | null
+              } | null
+              media?: unknown
+              hotspot: SanityImageHotspot | null
+              crop: SanityImageCrop | null
+              alt: string | null
+              _type: 'image'
+              _key: string
+            }
+        > | null
+      }
+    | {
+        _key: string
+        _type: 'stepsBlock'
+        eyebrow: string | null
+        heading: string | null
+        intro: string | null
+        steps: Array<{
+          _key: string
+          icon:
+            | 'activity'
+            | 'bell-ring'
+            | 'brain'
+            | 'bus'
+            | 'camera'
+            | 'car'
+            | 'chart'
+            | 'circle-check'
+            | 'clock'
+            | 'coffee'
+            | 'cpu'
+            | 'eye'
+            | 'file-check'
+            | 'heart-pulse'
+            | 'lock'
+            | 'map-pin'
+            | 'plug'
+            | 'shield-check'
+            | 'smartphone'
+            | 'truck'
+            | 'users'
+            | 'wallet'
+            | null
+          title: string | null
+          description: string | null
+          claim: {
+            _id: string
+            value: string | null
+            label: string | null
+            sourceNote: string | null
+          } | null
+        }> | null
+      }
+  > | null
+} | null
+
+// Source: sanity/lib/queries.ts
+// Variable: CAMPAIGN_PAGE_SLUGS_QUERY
+// Query: *[_type == "campaignPage" && defined(slug.current)] | order(slug.current asc){    "slug": slug.current,    "noindex": coalesce(seo.noindex, false),    _updatedAt  }
+export type CAMPAIGN_PAGE_SLUGS_QUERY_RESULT = Array<{
+  slug: string | null
+  noindex: boolean | false
+  _updatedAt: string
+}>
+
+// Source: sanity/lib/queries.ts
+// Variable: REDIRECTS_QUERY
+// Query: *[_type == "redirect" && defined(from) && defined(to)] | order(from asc){from, to, permanent}
+export type REDIRECTS_QUERY_RESULT = Array<{
+  from: string
+  to: string
+  permanent: boolean | null
+}>
+
+// Source: sanity/lib/queries.ts
+// Variable: REDIRECT_PATHS_QUERY
+// Query: *[_type == "redirect" && defined(from)] | order(from asc).from
+export type REDIRECT_PATHS_QUERY_RESULT = Array<string>
+
 // Query TypeMap
 import '@sanity/client'
 declare module '@sanity/client' {
@@ -932,5 +1498,9 @@ declare module '@sanity/client' {
     '\n  *[_type == "legalPage" && slug.current == $slug][0]{\n    title,\n    "slug": slug.current,\n    summary,\n    updatedAt,\n    body,\n    showDataProtectionContacts,\n    seoDescription\n  }\n': LEGAL_PAGE_QUERY_RESULT
     '\n  *[_type == "legalPage" && defined(slug.current)] | order(slug.current asc){\n    "slug": slug.current,\n    updatedAt\n  }\n': LEGAL_PAGE_SLUGS_QUERY_RESULT
     '\n  *[_type == "landingPage" && _id == "landingPage"][0]{\n    hero{\n      eyebrow, headline, description, primaryCta, secondaryCta,\n      visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n      "stats": stats[]->{_id, value, label, sourceNote}\n    },\n    sobre{eyebrow, heading, intro, visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}, points[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}},\n    comoFunciona{eyebrow, heading, intro, visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}, steps[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}},\n    tecnologia{\n      eyebrow, heading, intro, visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n      cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n      specTitle,\n      "specs": specs[]->{_id, value, label, sourceNote}\n    },\n    beneficios{\n      eyebrow, heading, intro, visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n      cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n      roiTitle, roiDescription,\n      "roiFigures": roiFigures[]->{_id, value, label, sourceNote},\n      marketsTitle,\n      markets[]{_key, icon, name, description, badge}\n    },\n    contato{eyebrow, heading, intro, visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}, formTitle, detailsTitle, offerTitle, offers, whatsappCta}\n  }\n': LANDING_PAGE_QUERY_RESULT
+    '\n  *[_type == "campaignPage" && slug.current == $slug][0]{\n    _id,\n    title,\n    "slug": slug.current,\n    seo{title, description, noindex, shareImage{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n    blocks[]{\n      _key,\n      _type,\n      _type == "heroBlock" => {\n  eyebrow, headline, description,\n  primaryCta{label, href},\n  secondaryCta{label, href},\n  "stats": stats[]->{_id, value, label, sourceNote},\n  "visual": coalesce(visual, *[_type == "landingPage" && _id == "landingPage"][0].hero.visual){\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}\n},\n      _type == "stepsBlock" => {\n  eyebrow, heading, intro,\n  steps[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}\n},\n      _type == "cardGridBlock" => {\n  eyebrow, heading, intro,\n  cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n  specTitle,\n  "specs": specs[]->{_id, value, label, sourceNote}\n},\n      _type == "benefitsBlock" => {\n  eyebrow, heading, intro,\n  cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n  roiTitle, roiDescription,\n  "roiFigures": roiFigures[]->{_id, value, label, sourceNote},\n  marketsTitle,\n  markets[]{_key, icon, name, description, badge}\n},\n      _type == "ctaBandBlock" => {\n  heading, text,\n  primaryCta{label, href},\n  secondaryCta{label, href}\n},\n      _type == "demoFormBlock" => {\n  eyebrow, heading, intro, formTitle, detailsTitle, offerTitle, offers, whatsappCta\n},\n      _type == "faqBlock" => {\n  eyebrow, heading, intro,\n  items[]{_key, question, answer}\n},\n      _type == "richTextBlock" => {\n  heading,\n  body[]{\n    ...,\n    _type == "image" => {_type, _key, \n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}\n  }\n}\n    }\n  }\n': CAMPAIGN_PAGE_QUERY_RESULT
+    '\n  *[_type == "campaignPage" && defined(slug.current)] | order(slug.current asc){\n    "slug": slug.current,\n    "noindex": coalesce(seo.noindex, false),\n    _updatedAt\n  }\n': CAMPAIGN_PAGE_SLUGS_QUERY_RESULT
+    '\n  *[_type == "redirect" && defined(from) && defined(to)] | order(from asc){from, to, permanent}\n': REDIRECTS_QUERY_RESULT
+    '\n  *[_type == "redirect" && defined(from)] | order(from asc).from\n': REDIRECT_PATHS_QUERY_RESULT
   }
 }

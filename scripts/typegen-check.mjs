@@ -12,8 +12,9 @@ import { fileURLToPath } from 'node:url'
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const GENERATED = ['sanity/schema.json', 'sanity/types.ts']
 // What `sanity schema extract` and `sanity typegen generate` read: the CLI and Studio config, the
-// schemas, the query files (typegen scans sanity/ and lib/), and prettier's config with the
-// stylesheet its Tailwind plugin loads.
+// schemas, the query files (typegen scans sanity/ and lib/), the campaign-page blocks (their
+// schemas and GROQ fragments, imported by both), and prettier's config with the stylesheet its
+// Tailwind plugin loads.
 const INPUTS = [
   'package.json',
   'tsconfig.json',
@@ -23,6 +24,7 @@ const INPUTS = [
   'app/globals.css',
   'sanity',
   'lib',
+  'blocks',
 ]
 
 const work = mkdtempSync(path.join(os.tmpdir(), 'typegen-check-'))

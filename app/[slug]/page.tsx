@@ -16,6 +16,7 @@ import { formatLegalDate } from '@/lib/legal-date'
 // webhook revalidates the legalPage tag and requests the changed page (app/api/revalidate).
 export const revalidate = 3600
 // Only the slugs that exist: any other path at this level is the 404 page, with status 404.
+// (Redirects from such paths, e.g. /onibus, are answered before this route, by proxy.ts.)
 export const dynamicParams = false
 
 type Props = { params: Promise<{ slug: string }> }

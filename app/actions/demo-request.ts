@@ -11,6 +11,7 @@ import {
   DEMO_REQUEST_FIELDS,
   HONEYPOT_FIELD,
   MIN_FILL_MS,
+  PAGE_FIELD,
   STARTED_AT_FIELD,
   type DemoRequestField,
   type DemoRequestState,
@@ -69,7 +70,8 @@ export async function submitDemoRequest(
   const attribution = Object.fromEntries(
     ATTRIBUTION_KEYS.map((key) => [key, text(formData, key)]),
   ) as Attribution
-  const record = await composeLeadRecord(parsed.data, attribution)
+  // The campaign page the form is on; composeLeadRecord keeps it only if it is a slug.
+  const record = await composeLeadRecord(parsed.data, attribution, text(formData, PAGE_FIELD))
   const result = await getLeadStore().insertLead(record)
   if (!result.ok) {
     return {

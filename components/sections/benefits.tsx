@@ -1,14 +1,31 @@
-import { ClaimFigure, presentClaims } from '@/components/claim-figure'
-import { FeatureCardGrid } from '@/components/feature-card'
+import { ClaimFigure, presentClaims, type Claim } from '@/components/claim-figure'
+import { FeatureCardGrid, type Card } from '@/components/feature-card'
 import { Icon } from '@/components/icon'
-import { Section } from '@/components/ui/section'
+import { Section, type SectionIntro } from '@/components/ui/section'
 import type { LandingPage } from '@/lib/content'
 
-export function Benefits({ beneficios }: { beneficios: LandingPage['beneficios'] }) {
+type Market = NonNullable<NonNullable<LandingPage['beneficios']>['markets']>[number]
+
+type Props = {
+  beneficios:
+    | (NonNullable<SectionIntro> & {
+        cards?: Card[] | null
+        roiTitle?: string | null
+        roiDescription?: string | null
+        roiFigures?: Array<Claim | null> | null
+        marketsTitle?: string | null
+        markets?: Market[] | null
+      })
+    | null
+  /** The section's anchor: #beneficios on the home page, the block's own on a campaign page. */
+  id?: string
+}
+
+export function Benefits({ beneficios, id = 'beneficios' }: Props) {
   const roiFigures = presentClaims(beneficios?.roiFigures)
   const markets = (beneficios?.markets ?? []).filter((market) => Boolean(market.name))
   return (
-    <Section id="beneficios" intro={beneficios} className="bg-slate-50">
+    <Section id={id} intro={beneficios} className="bg-slate-50">
       <FeatureCardGrid cards={beneficios?.cards} className="sm:grid-cols-2 lg:grid-cols-3" />
 
       <div className="mt-12 grid gap-6 lg:grid-cols-5">

@@ -2,22 +2,31 @@ import type { ReactNode } from 'react'
 
 import { Icon } from '@/components/icon'
 import { ButtonLink } from '@/components/ui/button'
-import { Section } from '@/components/ui/section'
+import { Section, type SectionIntro } from '@/components/ui/section'
 import type { LandingPage, SiteSettings } from '@/lib/content'
 import { whatsappChatUrl } from '@/lib/whatsapp'
 
 type Props = {
-  contato: LandingPage['contato']
+  contato:
+    | (NonNullable<SectionIntro> &
+        Partial<
+          Pick<
+            NonNullable<LandingPage['contato']>,
+            'detailsTitle' | 'offerTitle' | 'offers' | 'whatsappCta'
+          >
+        >)
+    | null
   contact: SiteSettings['contact'] | null
   /** The demo-request form, rendered beside the contact details. */
   form?: ReactNode
+  id?: string
 }
 
-export function Contact({ contato, contact, form }: Props) {
+export function Contact({ contato, contact, form, id = 'contato' }: Props) {
   const offers = (contato?.offers ?? []).filter(Boolean)
   const phoneHref = contact?.phone ? `tel:+55${contact.phone.replace(/\D/g, '')}` : null
   return (
-    <Section id="contato" intro={contato}>
+    <Section id={id} intro={contato}>
       <div className="mt-12 grid gap-8 lg:grid-cols-5">
         <div className="lg:col-span-3">{form}</div>
 

@@ -5,7 +5,18 @@ import { ButtonLink } from '@/components/ui/button'
 import { Container } from '@/components/ui/section'
 import type { LandingPage } from '@/lib/content'
 
-export function Hero({ hero }: { hero: LandingPage['hero'] }) {
+type Props = {
+  hero:
+    | (Omit<NonNullable<LandingPage['hero']>, 'visual'> & {
+        visual: NonNullable<LandingPage['hero']>['visual'] | null
+      })
+    | null
+  /** Where the buttons lead: the home page's sections, or a campaign page's own links. */
+  primaryHref?: string
+  secondaryHref?: string
+}
+
+export function Hero({ hero, primaryHref = '#contato', secondaryHref = '#como-funciona' }: Props) {
   const stats = presentClaims(hero?.stats)
   return (
     <section
@@ -45,13 +56,13 @@ export function Hero({ hero }: { hero: LandingPage['hero'] }) {
           ) : null}
           <div className="mt-8 flex flex-col gap-3 sm:flex-row">
             {hero?.primaryCta ? (
-              <ButtonLink href="#contato" variant="signal" size="lg">
+              <ButtonLink href={primaryHref} variant="signal" size="lg">
                 {hero.primaryCta}
                 <Icon name="arrow-right" />
               </ButtonLink>
             ) : null}
             {hero?.secondaryCta ? (
-              <ButtonLink href="#como-funciona" variant="outline" size="lg">
+              <ButtonLink href={secondaryHref} variant="outline" size="lg">
                 {hero.secondaryCta}
               </ButtonLink>
             ) : null}

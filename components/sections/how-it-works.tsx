@@ -1,12 +1,18 @@
 import { Icon } from '@/components/icon'
 import { presentCards } from '@/components/feature-card'
-import { Section } from '@/components/ui/section'
-import type { LandingPage } from '@/lib/content'
+import type { Card } from '@/components/feature-card'
+import { Section, type SectionIntro } from '@/components/ui/section'
 
-export function HowItWorks({ comoFunciona }: { comoFunciona: LandingPage['comoFunciona'] }) {
+type Props = {
+  comoFunciona: (NonNullable<SectionIntro> & { steps?: Card[] | null }) | null
+  /** The section's anchor: #como-funciona on the home page, the block's own on a campaign page. */
+  id?: string
+}
+
+export function HowItWorks({ comoFunciona, id = 'como-funciona' }: Props) {
   const steps = presentCards(comoFunciona?.steps)
   return (
-    <Section id="como-funciona" intro={comoFunciona} className="bg-slate-50">
+    <Section id={id} intro={comoFunciona} className="bg-slate-50">
       {steps.length > 0 ? (
         <ol className="mt-12 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
           {steps.map((step, index) => (

@@ -1,12 +1,23 @@
-import { ClaimFigure, presentClaims } from '@/components/claim-figure'
-import { FeatureCardGrid } from '@/components/feature-card'
-import { Section } from '@/components/ui/section'
-import type { LandingPage } from '@/lib/content'
+import { ClaimFigure, presentClaims, type Claim } from '@/components/claim-figure'
+import { FeatureCardGrid, type Card } from '@/components/feature-card'
+import { Section, type SectionIntro } from '@/components/ui/section'
 
-export function Technology({ tecnologia }: { tecnologia: LandingPage['tecnologia'] }) {
+type Props = {
+  tecnologia:
+    | (NonNullable<SectionIntro> & {
+        cards?: Card[] | null
+        specTitle?: string | null
+        specs?: Array<Claim | null> | null
+      })
+    | null
+  /** The section's anchor: #tecnologia on the home page, the block's own on a campaign page. */
+  id?: string
+}
+
+export function Technology({ tecnologia, id = 'tecnologia' }: Props) {
   const specs = presentClaims(tecnologia?.specs)
   return (
-    <Section id="tecnologia" intro={tecnologia}>
+    <Section id={id} intro={tecnologia}>
       <FeatureCardGrid cards={tecnologia?.cards} className="sm:grid-cols-2 lg:grid-cols-3" />
       {specs.length > 0 ? (
         <div className="mt-12 rounded-2xl bg-navy-950 p-6 text-white sm:p-10">

@@ -10,7 +10,7 @@ export function Container({ className, children }: { className?: string; childre
   )
 }
 
-type SectionIntro = {
+export type SectionIntro = {
   eyebrow?: string | null
   heading?: string | null
   intro?: string | null

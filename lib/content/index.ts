@@ -4,15 +4,23 @@ import { draftMode } from 'next/headers'
 import type { QueryParams } from 'next-sanity'
 
 import {
+  CAMPAIGN_PAGE_QUERY,
+  CAMPAIGN_PAGE_SLUGS_QUERY,
   LANDING_PAGE_QUERY,
   LEGAL_PAGE_QUERY,
   LEGAL_PAGE_SLUGS_QUERY,
+  REDIRECT_PATHS_QUERY,
+  REDIRECTS_QUERY,
   SITE_SETTINGS_QUERY,
 } from '@/sanity/lib/queries'
 import type {
+  CAMPAIGN_PAGE_QUERY_RESULT,
+  CAMPAIGN_PAGE_SLUGS_QUERY_RESULT,
   LANDING_PAGE_QUERY_RESULT,
   LEGAL_PAGE_QUERY_RESULT,
   LEGAL_PAGE_SLUGS_QUERY_RESULT,
+  REDIRECT_PATHS_QUERY_RESULT,
+  REDIRECTS_QUERY_RESULT,
   SITE_SETTINGS_QUERY_RESULT,
 } from '@/sanity/types'
 import { isSanityConfigured } from '@/sanity/env'
@@ -28,14 +36,14 @@ async function fetchContent<T>(
   query: string,
   params: QueryParams,
   tags: string[],
-  { publishedOnly = false } = {},
+  { publishedOnly = false, fresh = false } = {},
 ): Promise<T> {
   if (isSanityConfigured) {
     const [{ fetchFromSanity }, draft] = await Promise.all([
       import('./sanity-client'),
       publishedOnly ? false : isDraftModeEnabled(),
     ])
-    return fetchFromSanity<T>(query, params, tags, { draft })
+    return fetchFromSanity<T>(query, params, tags, { draft, fresh })
   }
   return queryDataset<T>(query, params)
 }
@@ -73,15 +81,57 @@ export function getLegalPage(slug: string) {
  * Every published legal page's path segment and date, for the prerender and the sitemap. Never
  * draft-aware: generateStaticParams runs without a request, where draftMode() throws.
  */
-export function getLegalPageSlugs() {
+export function getLegalPageSlugs({ fresh = false } = {}) {
   return fetchContent<LEGAL_PAGE_SLUGS_QUERY_RESULT>(
     LEGAL_PAGE_SLUGS_QUERY,
     {},
     [CONTENT_TAGS.legalPage],
-    { publishedOnly: true },
+    { publishedOnly: true, fresh },
+  )
+}
+
+/** A campaign page (published, or its draft in draft mode), with its blocks. */
+export function getCampaignPage(slug: string) {
+  return fetchContent<CAMPAIGN_PAGE_QUERY_RESULT>(CAMPAIGN_PAGE_QUERY, { slug }, [
+    CONTENT_TAGS.campaignPage,
+    CONTENT_TAGS.claim,
+    // The hero block falls back to the home page's product visual.
+    CONTENT_TAGS.landingPage,
+  ])
+}
+
+/**
+ * Every published campaign page's slug, for the prerender, the sitemap and the CDN purge. Never
+ * draft-aware (see getLegalPageSlugs). `fresh` skips the cache: the webhook needs the list as it
+ * is now, not as it was cached before the publish it handles.
+ */
+export function getCampaignPageSlugs({ fresh = false } = {}) {
+  return fetchContent<CAMPAIGN_PAGE_SLUGS_QUERY_RESULT>(
+    CAMPAIGN_PAGE_SLUGS_QUERY,
+    {},
+    [CONTENT_TAGS.campaignPage],
+    { publishedOnly: true, fresh },
+  )
+}
+
+/** Every published redirect, cached under the redirect tag (the webhook revalidates it). */
+export function getRedirects() {
+  return fetchContent<REDIRECTS_QUERY_RESULT>(REDIRECTS_QUERY, {}, [CONTENT_TAGS.redirect], {
+    publishedOnly: true,
+  })
+}
+
+/** Every published redirect's starting path, read fresh (for the webhook). */
+export function getRedirectPaths() {
+  return fetchContent<REDIRECT_PATHS_QUERY_RESULT>(
+    REDIRECT_PATHS_QUERY,
+    {},
+    [CONTENT_TAGS.redirect],
+    { publishedOnly: true, fresh: true },
   )
 }
 
 export type SiteSettings = NonNullable<SITE_SETTINGS_QUERY_RESULT>
 export type LandingPage = NonNullable<LANDING_PAGE_QUERY_RESULT>
 export type LegalPage = NonNullable<LEGAL_PAGE_QUERY_RESULT>
+export type CampaignPage = NonNullable<CAMPAIGN_PAGE_QUERY_RESULT>

@@ -59,7 +59,7 @@ export function fetchFromSanity<T>(
   query: string,
   params: QueryParams,
   tags: string[],
-  { draft = false }: { draft?: boolean } = {},
+  { draft = false, fresh = false }: { draft?: boolean; fresh?: boolean } = {},
 ) {
   if (draft) {
     // Editors previewing drafts: never cached, drafts overlaid on published documents, and the
@@ -79,6 +79,7 @@ export function fetchFromSanity<T>(
       },
     })
   }
+  if (fresh) return client.fetch<T>(query, params, { cache: 'no-store' })
   return client.fetch<T>(query, params, {
     next: { revalidate: REVALIDATE_SECONDS, tags },
   })

@@ -6,6 +6,8 @@ export const CONTENT_TAGS = {
   siteSettings: 'sanity:siteSettings',
   claim: 'sanity:claim',
   legalPage: 'sanity:legalPage',
+  campaignPage: 'sanity:campaignPage',
+  redirect: 'sanity:redirect',
 } as const
 
 export type ContentType = keyof typeof CONTENT_TAGS
@@ -14,15 +16,19 @@ export function tagForType(type: string): string | undefined {
   return Object.hasOwn(CONTENT_TAGS, type) ? CONTENT_TAGS[type as ContentType] : undefined
 }
 
+const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/
+
 /**
  * The pages the webhook has regenerated at once after revalidating a type's tag, so the first
- * visitor already gets the new content: the home page, and for a legal page the page itself
- * (the webhook's projection carries its slug, see the README).
+ * visitor already gets the new content: the home page; for a legal or campaign page the page
+ * itself and the sitemap (the webhook's projection carries its slug, see the README); for a
+ * redirect the map proxy.ts reads, then the route requests every redirect's path.
  */
 export function pathsToWarm(type: string, slug: unknown): string[] {
-  if (type === 'legalPage') {
-    return typeof slug === 'string' && /^[a-z0-9]+(-[a-z0-9]+)*$/.test(slug) ? [`/${slug}`] : []
-  }
+  const valid = typeof slug === 'string' && SLUG.test(slug)
+  if (type === 'legalPage') return valid ? [`/${slug}`, '/sitemap.xml'] : ['/sitemap.xml']
+  if (type === 'campaignPage') return valid ? [`/p/${slug}`, '/sitemap.xml'] : ['/sitemap.xml']
+  if (type === 'redirect') return ['/api/redirects']
   return ['/']
 }
 

@@ -1,3 +1,4 @@
+import { SLUG_MAX_LENGTH, SLUG_PATTERN } from '@/sanity/lib/paths'
 import { loadPhoneParser, type DemoRequest } from '@/lib/validations/demo-request'
 import { FLEET_SIZE_LABELS } from '@/lib/validations/demo-request-fields'
 
@@ -38,12 +39,14 @@ function part(label: string, value: string | undefined): string {
   return `${label}: ${clean || NOT_GIVEN}`
 }
 
-function originPart(attribution: Attribution | undefined): string[] {
-  if (!attribution) return []
-  const pieces = ATTRIBUTION_KEYS.flatMap((key) => {
-    const value = sanitizeText(attribution[key] ?? '').slice(0, ATTRIBUTION_MAX_LENGTH[key])
-    return value ? [`${key}=${value}`] : []
-  })
+function originPart(attribution: Attribution | undefined, page: string | undefined): string[] {
+  const pieces = [
+    ...(page ? [`pagina=${page}`] : []),
+    ...ATTRIBUTION_KEYS.flatMap((key) => {
+      const value = sanitizeText(attribution?.[key] ?? '').slice(0, ATTRIBUTION_MAX_LENGTH[key])
+      return value ? [`${key}=${value}`] : []
+    }),
+  ]
   return pieces.length > 0 ? [`Origem: ${pieces.join(', ')}`] : []
 }
 
@@ -58,15 +61,26 @@ export async function normalizePhone(phone: string): Promise<string | null> {
   return parsed?.isValid() ? parsed.number.replace(/^\+/, '') : null
 }
 
-/** The two rows SPEC section 7 stores for one validated demo request. */
+/** A campaign page's slug as the Studio allows it (sanity/lib/paths.ts), or undefined. */
+export function leadPage(value: string | undefined): string | undefined {
+  const slug = value?.trim()
+  return slug && slug.length <= SLUG_MAX_LENGTH && SLUG_PATTERN.test(slug) ? slug : undefined
+}
+
+/**
+ * The two rows SPEC section 7 stores for one validated demo request. `page` is the slug of the
+ * campaign page the form was sent from (undefined on the home page, whose rows are exactly SPEC's).
+ */
 export async function composeLeadRecord(
   request: DemoRequest,
   attribution?: Attribution,
+  page?: string,
 ): Promise<LeadRecord> {
   const fleetSize = request.fleetSize ? FLEET_SIZE_LABELS[request.fleetSize] : ''
   const name = sanitizeText(request.name)
   const phone = await normalizePhone(request.phone)
-  const origin = originPart(attribution)
+  const pagina = leadPage(page)
+  const origin = originPart(attribution, pagina)
 
   const atendimentoIa = [
     part('Empresa', request.company),
@@ -86,7 +100,12 @@ export async function composeLeadRecord(
   ].join(' | ')
 
   return {
-    dadosCliente: { nomewpp: name, telefone: phone, atendimento_ia: atendimentoIa },
+    dadosCliente: {
+      nomewpp: name,
+      telefone: phone,
+      atendimento_ia: atendimentoIa,
+      ...(pagina ? { pagina } : {}),
+    },
     chatMessage: {
       nomewpp: name,
       phone,

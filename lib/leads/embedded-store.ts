@@ -89,12 +89,25 @@ export function createEmbeddedLeadStore(options: EmbeddedLeadStoreOptions): Embe
       }
 
       const { dadosCliente, chatMessage } = record
-      const first = await insert(
-        db,
-        'dados_cliente',
-        'insert into public.dados_cliente (nomewpp, telefone, atendimento_ia) values ($1, $2, $3)',
-        [dadosCliente.nomewpp, dadosCliente.telefone, dadosCliente.atendimento_ia],
-      )
+      // The page column only for a campaign page's lead: the home's insert is SPEC's, unchanged.
+      const first = dadosCliente.pagina
+        ? await insert(
+            db,
+            'dados_cliente',
+            'insert into public.dados_cliente (nomewpp, telefone, atendimento_ia, pagina) values ($1, $2, $3, $4)',
+            [
+              dadosCliente.nomewpp,
+              dadosCliente.telefone,
+              dadosCliente.atendimento_ia,
+              dadosCliente.pagina,
+            ],
+          )
+        : await insert(
+            db,
+            'dados_cliente',
+            'insert into public.dados_cliente (nomewpp, telefone, atendimento_ia) values ($1, $2, $3)',
+            [dadosCliente.nomewpp, dadosCliente.telefone, dadosCliente.atendimento_ia],
+          )
       if (first) return first
 
       // Its own transaction, like the second HTTP request to Supabase: the first row stays.

@@ -1,6 +1,12 @@
 /** The two rows SPEC section 7 stores for one demo request (built by compose.ts). */
 export type LeadRecord = {
-  dadosCliente: { nomewpp: string; telefone: string | null; atendimento_ia: string }
+  dadosCliente: {
+    nomewpp: string
+    telefone: string | null
+    atendimento_ia: string
+    /** The campaign page's slug; absent for the home page, whose row stays as SPEC fixes it. */
+    pagina?: string
+  }
   chatMessage: {
     nomewpp: string
     phone: string | null

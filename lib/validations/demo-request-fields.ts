@@ -57,5 +57,7 @@ export const IDLE_STATE: DemoRequestState = { status: 'idle' }
 /** Form field names the action reads besides the schema's own. */
 export const HONEYPOT_FIELD = 'website'
 export const STARTED_AT_FIELD = 'startedAt'
+/** The campaign page the form is on (its slug), absent on the home page. */
+export const PAGE_FIELD = 'pagina'
 /** A person needs more than this to fill in the form; a script usually does not. */
 export const MIN_FILL_MS = 2000

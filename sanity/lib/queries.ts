@@ -1,19 +1,14 @@
 import { defineQuery } from 'next-sanity'
 
-// Shared projections. The same query text runs against the Content Lake (next-sanity's client)
-// and against the bundled dataset (groq-js), so keep to GROQ that both evaluate.
-const claimFields = /* groq */ `_id, value, label, sourceNote`
-
-const cardFields = /* groq */ `_key, icon, title, description, "claim": claim->{${claimFields}}`
-
-// An image as components/sanity-image.tsx needs it: the editor's crop and hotspot, the alt text,
-// and from the asset document its URL (the bundled path's local file), size and blur placeholder.
-const imageFields = /* groq */ `
-  alt, crop, hotspot,
-  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}
-`
-
-const sectionIntroFields = /* groq */ `eyebrow, heading, intro, visual{${imageFields}}`
+import { benefitsBlockFragment } from '../../blocks/benefits/query'
+import { cardGridBlockFragment } from '../../blocks/card-grid/query'
+import { ctaBandBlockFragment } from '../../blocks/cta-band/query'
+import { demoFormBlockFragment } from '../../blocks/demo-form/query'
+import { faqBlockFragment } from '../../blocks/faq/query'
+import { heroBlockFragment } from '../../blocks/hero/query'
+import { richTextBlockFragment } from '../../blocks/rich-text/query'
+import { stepsBlockFragment } from '../../blocks/steps/query'
+import { cardFields, claimFields, imageFields, sectionIntroFields } from './fragments'
 
 export const SITE_SETTINGS_QUERY = defineQuery(`
   *[_type == "siteSettings" && _id == "siteSettings"][0]{
@@ -79,4 +74,48 @@ export const LANDING_PAGE_QUERY = defineQuery(`
     },
     contato{${sectionIntroFields}, formTitle, detailsTitle, offerTitle, offers, whatsappCta}
   }
+`)
+
+// Campaign pages (app/p/[slug]): the page's SEO fields and its blocks, each projected by its own
+// fragment (blocks/*/query.ts). A block type without a fragment here comes back as {_key, _type}
+// only, and the page skips it (blocks/render-blocks.tsx); tests/unit/block-registry.test.ts
+// fails when a registered block's fragment is missing.
+export const CAMPAIGN_PAGE_QUERY = defineQuery(`
+  *[_type == "campaignPage" && slug.current == $slug][0]{
+    _id,
+    title,
+    "slug": slug.current,
+    seo{title, description, noindex, shareImage{${imageFields}}},
+    blocks[]{
+      _key,
+      _type,
+      ${heroBlockFragment},
+      ${stepsBlockFragment},
+      ${cardGridBlockFragment},
+      ${benefitsBlockFragment},
+      ${ctaBandBlockFragment},
+      ${demoFormBlockFragment},
+      ${faqBlockFragment},
+      ${richTextBlockFragment}
+    }
+  }
+`)
+
+/** Every published campaign page, for the prerender, the sitemap and the CDN purge. */
+export const CAMPAIGN_PAGE_SLUGS_QUERY = defineQuery(`
+  *[_type == "campaignPage" && defined(slug.current)] | order(slug.current asc){
+    "slug": slug.current,
+    "noindex": coalesce(seo.noindex, false),
+    _updatedAt
+  }
+`)
+
+/** Every published redirect, for the map proxy.ts answers from (app/api/redirects). */
+export const REDIRECTS_QUERY = defineQuery(`
+  *[_type == "redirect" && defined(from) && defined(to)] | order(from asc){from, to, permanent}
+`)
+
+/** Every redirect's starting path, to regenerate and purge them after a publish. */
+export const REDIRECT_PATHS_QUERY = defineQuery(`
+  *[_type == "redirect" && defined(from)] | order(from asc).from
 `)

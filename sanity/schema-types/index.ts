@@ -1,9 +1,12 @@
 import type { SchemaTypeDefinition } from 'sanity'
 
+import { BLOCK_SCHEMA_TYPES } from '../../blocks/schemas'
+import { campaignPageType } from './campaign-page'
 import { claimType } from './claim'
 import { landingPageType } from './landing-page'
 import { legalPageType } from './legal-page'
 import { featureCardType, linkType, marketType } from './objects'
+import { redirectType } from './redirect'
 import { siteSettingsType } from './site-settings'
 
 export const schemaTypes: SchemaTypeDefinition[] = [
@@ -11,7 +14,10 @@ export const schemaTypes: SchemaTypeDefinition[] = [
   siteSettingsType,
   claimType,
   legalPageType,
+  campaignPageType,
+  redirectType,
   featureCardType,
   marketType,
   linkType,
+  ...BLOCK_SCHEMA_TYPES,
 ]

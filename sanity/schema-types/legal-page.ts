@@ -1,9 +1,7 @@
-import { defineArrayMember, defineField, defineType } from 'sanity'
+import { defineArrayMember, defineField, defineType, type SlugValue } from 'sanity'
 
 import { requiredString } from './objects'
-
-// Paths the site already uses at its top level: a legal page there would never be reachable.
-const RESERVED_SLUGS = new Set(['api', 'studio', 'preview', 'sitemap.xml', 'robots.txt'])
+import { slugRule } from './path-rules'
 
 const REVIEW_NOTICE =
   'Texto jurídico: antes de publicar qualquer alteração, peça a revisão do advogado ou do jurídico responsável pela LGPD na empresa.'
@@ -78,13 +76,6 @@ function bodyProblem(blocks: unknown): string | true {
   return true
 }
 
-// Sanity's default uniqueness query uses sanity::versionOf(), which the bundled dataset's GROQ
-// engine (groq-js, also used by the validation test) does not know; this one means the same.
-const SLUG_TAKEN = /* groq */ `defined(*[
-  _type == "legalPage" && slug.current == $slug &&
-  !(_id in [$draft, $published]) && !(_id in path("versions.**"))
-][0]._id)`
-
 export const legalPageType = defineType({
   name: 'legalPage',
   title: 'Página legal',
@@ -101,31 +92,16 @@ export const legalPageType = defineType({
       options: {
         source: 'title',
         maxLength: 40,
-        isUnique: async (slug, context) => {
-          const published = (context.document?._id ?? '').replace(/^drafts\./, '')
-          const taken = await context
-            .getClient({ apiVersion: '2025-02-19' })
-            .withConfig({ perspective: 'raw' })
-            .fetch<boolean>(
-              SLUG_TAKEN,
-              { slug, draft: `drafts.${published}`, published },
-              { tag: 'validation.slug-is-unique' },
-            )
-          return !taken
-        },
+        // The rule below checks (and explains) every collision, campaign pages and redirects
+        // included; this only feeds the "Generate" button.
+        isUnique: () => true,
       },
       validation: (rule) =>
         rule
           .required()
-          .custom((slug) => {
-            const current = (slug as { current?: string } | undefined)?.current
-            if (!current) return true
-            if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(current))
-              return 'Use só letras minúsculas sem acento, números e hífens.'
-            if (current.length > 40) return 'No máximo 40 caracteres.'
-            if (RESERVED_SLUGS.has(current)) return `"${current}" já é usado pelo site.`
-            return true
-          })
+          .custom((slug, context) =>
+            slugRule('legalPage', (slug as SlugValue | undefined)?.current, context),
+          )
           // A slug's custom message is a warning unless made an error explicitly.
           .error(),
     }),

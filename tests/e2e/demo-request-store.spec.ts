@@ -33,6 +33,34 @@ async function sendValid(page: import('@playwright/test').Page, path = '/') {
   await submitButton(page).click()
 }
 
+test('a request from a campaign page lands in both tables with the page it came from', async ({
+  page,
+}) => {
+  await sendValid(page, '/p/onibus-rodoviarios?utm_source=google&utm_campaign=onibus')
+
+  await expectSuccessToast(page)
+  await expectThankYou(page)
+
+  const [cliente] = await postgrest.rows('dados_cliente')
+  const [chat] = await postgrest.rows('chat_messages')
+  const origin = 'Origem: pagina=onibus-rodoviarios, utm_source=google, utm_campaign=onibus'
+  expect(cliente).toMatchObject({
+    nomewpp: 'Maria Souza',
+    telefone: '5511999998888',
+    pagina: 'onibus-rodoviarios',
+    atendimento_ia: expect.stringMatching(/^Empresa: Transportadora Horizonte \| .* \| Origem: /),
+  })
+  expect(String(cliente?.atendimento_ia).endsWith(origin)).toBe(true)
+  expect(chat).toMatchObject({ nomewpp: 'Maria Souza', message_type: 'contact_form' })
+  expect(String(chat?.user_message).endsWith(origin)).toBe(true)
+  // The same two inserts as on the home page, nothing more.
+  const requests = await postgrest.requests()
+  expect(requests.map((r) => [r.method, r.table, r.outcome])).toEqual([
+    ['POST', 'dados_cliente', 'inserted'],
+    ['POST', 'chat_messages', 'inserted'],
+  ])
+})
+
 test('a valid request lands in both tables exactly as specified', async ({ page }) => {
   await sendValid(page, '/?utm_source=google&utm_medium=cpc&utm_campaign=frotas-2026')
 
@@ -42,6 +70,8 @@ test('a valid request lands in both tables exactly as specified', async ({ page 
   const [cliente] = await postgrest.rows('dados_cliente')
   const [chat] = await postgrest.rows('chat_messages')
   const origin = 'Origem: utm_source=google, utm_medium=cpc, utm_campaign=frotas-2026'
+  // The home page's row is SPEC's: no campaign page.
+  expect(cliente?.pagina ?? null).toBeNull()
   expect(cliente).toMatchObject({
     nomewpp: 'Maria Souza',
     telefone: '5511999998888',

@@ -108,7 +108,7 @@ test.describe('metadata of the home page', () => {
   })
 })
 
-test('/sitemap.xml lists the home page first, then the legal pages and nothing else', async ({
+test('/sitemap.xml lists the home page first, then the legal and campaign pages, nothing else', async ({
   request,
 }) => {
   const response = await request.get('/sitemap.xml')
@@ -116,10 +116,16 @@ test('/sitemap.xml lists the home page first, then the legal pages and nothing e
   expect(response.headers()['content-type']).toContain('xml')
   const body = await response.text()
   const locations = [...body.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => match[1])
-  // legal.spec.ts checks the legal entries themselves; this keeps anything else out.
-  const legal = locations.slice(1).map((location) => new URL(location ?? '', SITE_URL).pathname)
+  // legal.spec.ts and campaign-pages.spec.ts check those entries; this keeps anything else out.
+  const pages = locations.slice(1).map((location) => new URL(location ?? '', SITE_URL).pathname)
   expect(locations[0]).toBe(SITE_URL)
-  expect(legal.toSorted()).toEqual(['/acessibilidade', '/lgpd', '/privacidade', '/termos'])
+  expect(pages.toSorted()).toEqual([
+    '/acessibilidade',
+    '/lgpd',
+    '/p/onibus-rodoviarios',
+    '/privacidade',
+    '/termos',
+  ])
 })
 
 test('/robots.txt allows the site, disallows /studio and /api/, and names the sitemap', async ({

@@ -60,7 +60,10 @@ describe('the embedded lead store', () => {
     ).toEqual({ ok: true })
 
     const rows = await storedRows(dataDir)
-    expect(rows.migrations).toEqual([{ name: '20261122000000_demo_requests.sql' }])
+    expect(rows.migrations).toEqual([
+      { name: '20261122000000_demo_requests.sql' },
+      { name: '20261210000000_lead_page.sql' },
+    ])
     expect(rows.dados).toEqual([record.dadosCliente, { ...record.dadosCliente, telefone: null }])
     expect(rows.chat).toEqual([record.chatMessage, { ...record.chatMessage, phone: null }])
   }, 60_000)

@@ -11,6 +11,12 @@ const MIGRATION_SQL = fs.readFileSync(
   path.resolve('supabase/migrations/20261122000000_demo_requests.sql'),
   'utf8',
 )
+const LEAD_PAGE_SQL = fs.readFileSync(
+  path.resolve('supabase/migrations/20261210000000_lead_page.sql'),
+  'utf8',
+)
+const INSERT_DADOS_WITH_PAGE =
+  'insert into public.dados_cliente (nomewpp, telefone, atendimento_ia, pagina) values ($1, $2, $3, $4)'
 
 const INSERT_DADOS =
   'insert into public.dados_cliente (nomewpp, telefone, atendimento_ia) values ($1, $2, $3)'
@@ -79,6 +85,26 @@ function describeAnonRules(setup: () => Database) {
     expect(
       await sqlStateOf(queryAsAnon(db, `${INSERT_DADOS} returning *`, ['Ana', null, 'Empresa: X'])),
     ).toBe('42501')
+  })
+
+  it('lets anon record the campaign page of a lead, and only as a slug', async () => {
+    const db = setup()
+    const before = await count(db, 'dados_cliente')
+    await queryAsAnon(db, INSERT_DADOS_WITH_PAGE, [
+      'Ana',
+      null,
+      'Empresa: X | Origem: pagina=onibus-rodoviarios',
+      'onibus-rodoviarios',
+    ])
+    await queryAsAnon(db, INSERT_DADOS_WITH_PAGE, ['Ana', null, 'Empresa: X', null])
+    expect(await count(db, 'dados_cliente')).toBe(before + 2)
+    for (const pagina of ['', 'Ônibus', '../x', 'a'.repeat(61), 'a--b']) {
+      expect(
+        await sqlStateOf(queryAsAnon(db, INSERT_DADOS_WITH_PAGE, ['Ana', null, 'x', pagina])),
+        pagina,
+      ).toBe('42501')
+    }
+    expect(await count(db, 'dados_cliente')).toBe(before + 2)
   })
 
   it('refuses anon writing columns it was not granted', async () => {
@@ -157,10 +183,12 @@ describe(`supabase/migrations on ${backendLabel}`, () => {
       grants: await grants(),
       rows: await count(t.db, 'dados_cliente'),
     }
-    expect(before.policies).toHaveLength(4)
+    expect(before.policies).toHaveLength(5)
 
     await t.db.exec(MIGRATION_SQL)
+    await t.db.exec(LEAD_PAGE_SQL)
     await t.db.exec(MIGRATION_SQL)
+    await t.db.exec(LEAD_PAGE_SQL)
     expect(await applyMigrations(t.db)).toEqual([])
 
     expect(await policies()).toEqual(before.policies)
@@ -224,6 +252,7 @@ describe(`supabase/migrations over tables the WhatsApp agent made first, on ${ba
         'nomewpp',
         'telefone',
         'atendimento_ia',
+        'pagina',
       ]),
     )
     expect(await columns('chat_messages')).toEqual(

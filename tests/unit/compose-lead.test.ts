@@ -87,3 +87,35 @@ describe('composeLeadRecord', () => {
     expect(withOrigin.chatMessage.user_message.endsWith(` | ${origin}`)).toBe(true)
   })
 })
+
+describe('composeLeadRecord from a campaign page', () => {
+  it('records the page slug in dados_cliente.pagina and first in the Origem part, beside the UTM tags', async () => {
+    const record = await composeLeadRecord(
+      request,
+      { utm_source: 'google', utm_campaign: 'onibus' },
+      'onibus-rodoviarios',
+    )
+    expect(record.dadosCliente.pagina).toBe('onibus-rodoviarios')
+    expect(record.dadosCliente.atendimento_ia).toMatch(
+      / \| Origem: pagina=onibus-rodoviarios, utm_source=google, utm_campaign=onibus$/,
+    )
+    expect(record.chatMessage.user_message).toMatch(
+      /Origem: pagina=onibus-rodoviarios, utm_source=google, utm_campaign=onibus$/,
+    )
+    expect(record.chatMessage).not.toHaveProperty('pagina')
+  })
+
+  it('leaves the home page record exactly as SPEC fixes it', async () => {
+    const home = await composeLeadRecord(request, { utm_source: 'google' })
+    expect(Object.keys(home.dadosCliente)).toEqual(['nomewpp', 'telefone', 'atendimento_ia'])
+    expect(home.dadosCliente.atendimento_ia).not.toMatch(/pagina=/)
+  })
+
+  it('drops a page value that is not a slug (a tampered form)', async () => {
+    for (const page of ['../x', 'Ônibus', 'a'.repeat(61), ' ', "x' or 1=1"]) {
+      const record = await composeLeadRecord(request, {}, page)
+      expect(record.dadosCliente, page).not.toHaveProperty('pagina')
+      expect(record.dadosCliente.atendimento_ia).not.toMatch(/pagina=/)
+    }
+  })
+})

@@ -36,7 +36,7 @@ function datasetClient(dataset: SanityDocument[]) {
   const client = {
     withConfig: () => client,
     fetch: async (query: string, params: Record<string, unknown>, options?: { tag?: string }) => {
-      if (options?.tag !== 'validation.slug-is-unique')
+      if (!options?.tag?.startsWith('validation.'))
         throw new Error(`No Content Lake in this test: a validation rule queried it (${query}).`)
       return (await evaluate(parse(query, { params }), { dataset, params })).get()
     },
@@ -224,5 +224,190 @@ describe('the legal pages and the data-protection settings', () => {
     expect(await errorsOf(page)).toEqual([
       expect.stringMatching(/^siteSettings dataProtectionOfficer\.email: /),
     ])
+  })
+})
+
+describe('campaign pages and redirects: addresses and blocks', () => {
+  type Page = SanityDocument & {
+    slug: { _type: 'slug'; current: string }
+    blocks: Array<{ _type: string; _key: string }>
+  }
+  const page = documents.find((doc) => doc._type === 'campaignPage') as Page
+  const redirect = documents.find((doc) => doc._type === 'redirect')!
+  const legalPage = documents.find((doc) => doc._type === 'legalPage')!
+
+  const withSlug = (current: string, id = 'campaignPage-nova'): Page => ({
+    ...structuredClone(page),
+    _id: id,
+    slug: { _type: 'slug', current },
+  })
+  // As the Studio checks before publishing (see the legal pages' slug tests above).
+  const studioErrors = (doc: SanityDocument, dataset = [...documents, doc]) =>
+    errorsOf(doc, new Set(dataset.map((d) => d._id)), dataset, 'studio')
+
+  it('bundles one example page with at least five kinds of block, the FAQ and the form among them', () => {
+    const kinds = new Set(page.blocks.map((block) => block._type))
+    expect(kinds.size).toBeGreaterThanOrEqual(5)
+    expect(kinds).toContain('faqBlock')
+    expect(kinds).toContain('demoFormBlock')
+  })
+
+  it('accepts a new page at a free address', async () => {
+    expect(await studioErrors(withSlug('fretamento-turismo'))).toEqual([])
+  })
+
+  it("refuses a legal page's slug, saying whose it is", async () => {
+    expect(await studioErrors(withSlug('privacidade'))).toEqual([
+      expect.stringMatching(/slug: .*página legal "Política de Privacidade"/),
+    ])
+  })
+
+  it("refuses another campaign page's slug", async () => {
+    expect(await studioErrors(withSlug('onibus-rodoviarios'))).toEqual([
+      expect.stringMatching(/slug: .*página de campanha "Vigia para ônibus/),
+    ])
+  })
+
+  it('refuses a legal page at a campaign page’s slug', async () => {
+    const legal = {
+      ...structuredClone(legalPage),
+      _id: 'legalPage-nova',
+      slug: { _type: 'slug', current: 'onibus-rodoviarios' },
+    }
+    expect(await studioErrors(legal)).toEqual([
+      expect.stringMatching(/^legalPage-nova slug: .*página de campanha/),
+    ])
+  })
+
+  it('refuses reserved paths and says what uses them', async () => {
+    for (const [slug, why] of [
+      ['studio', /Sanity Studio/],
+      ['api', /rotas internas/],
+      ['preview', /pré-visualização/],
+      ['p', /prefixo das páginas de campanha/],
+    ] as const) {
+      expect(await studioErrors(withSlug(slug))).toEqual([expect.stringMatching(why)])
+    }
+  })
+
+  it('refuses a slug that is not a path segment', async () => {
+    for (const slug of ['Ônibus', 'a/b', '-x', 'x-']) {
+      expect(await studioErrors(withSlug(slug))).toEqual([
+        expect.stringMatching(/slug: .*minúsculas/),
+      ])
+    }
+  })
+
+  it('refuses a slug where a redirect starts, naming it', async () => {
+    const dataset = [
+      ...documents,
+      {
+        ...structuredClone(redirect),
+        _id: 'redirect-p',
+        from: '/p/antiga',
+        to: '/p/onibus-rodoviarios',
+      },
+    ]
+    const doc = withSlug('antiga')
+    expect(await studioErrors(doc, [...dataset, doc])).toEqual([
+      expect.stringMatching(/\/p\/antiga já redireciona para \/p\/onibus-rodoviarios/),
+    ])
+  })
+
+  it('requires a hero first, one hero and one form at most', async () => {
+    const [hero, ...rest] = page.blocks
+    const form = page.blocks.find((block) => block._type === 'demoFormBlock')!
+    for (const [blocks, message] of [
+      [rest, /primeiro bloco precisa ser um Destaque/],
+      [[hero!, { ...hero!, _key: 'outro' }, ...rest], /um só Destaque/],
+      [[...page.blocks, { ...form, _key: 'outro' }], /um só Formulário/],
+    ] as const) {
+      const doc = { ...withSlug('teste'), blocks }
+      expect(await studioErrors(doc as SanityDocument)).toEqual([
+        expect.stringMatching(new RegExp(`^campaignPage-nova blocks: .*${message.source}`)),
+      ])
+    }
+  })
+
+  it('requires the SEO description and refuses an FAQ answer missing', async () => {
+    const doc = withSlug('teste') as Page & { seo: Record<string, unknown> }
+    delete doc.seo.description
+    const faq = doc.blocks.find((block) => block._type === 'faqBlock') as unknown as {
+      items: Array<{ answer?: string }>
+    }
+    delete faq.items[0]!.answer
+    const errors = await studioErrors(doc)
+    expect(errors.map((error) => error.split(':')[0])).toEqual(
+      expect.arrayContaining([
+        'campaignPage-nova seo.description',
+        expect.stringMatching(
+          /^campaignPage-nova blocks\[_key=="faq"\]\.items\[_key=="q1"\]\.answer/,
+        ),
+      ]),
+    )
+  })
+
+  describe('redirects', () => {
+    const make = (from: string, to: string, id = 'redirect-novo') =>
+      ({ _id: id, _type: 'redirect', from, to, permanent: true }) as unknown as SanityDocument
+
+    it('accepts a redirect to a page from a free path', async () => {
+      expect(await studioErrors(make('/fretamento', '/p/onibus-rodoviarios'))).toEqual([])
+    })
+
+    it('refuses a loop onto itself', async () => {
+      expect(await studioErrors(make('/volta', '/volta'))).toEqual([
+        expect.stringMatching(/levaria a si mesmo/),
+      ])
+    })
+
+    it('refuses a chain onto another redirect, and a loop through one', async () => {
+      // /onibus → /p/onibus-rodoviarios exists in the bundle.
+      expect(await studioErrors(make('/bus', '/onibus'))).toEqual([
+        expect.stringMatching(
+          /\/onibus já redireciona para \/p\/onibus-rodoviarios: aponte direto/,
+        ),
+      ])
+      const cycle = [...documents, make('/p/x', '/onibus', 'redirect-x')]
+      const closing = make('/p/onibus-rodoviarios', '/p/x')
+      expect(await studioErrors(closing, [...cycle, closing])).toEqual([
+        expect.stringMatching(/é a página de campanha/),
+      ])
+      const loop = [...documents, make('/a', '/b', 'redirect-a')]
+      const back = make('/b', '/a')
+      expect(await studioErrors(back, [...loop, back])).toEqual([
+        expect.stringMatching(/\/a já redireciona para \/b: .*ciclo/),
+      ])
+    })
+
+    it('refuses a chain into its start', async () => {
+      // /x → /p/velha exists: a redirect from /p/velha would make /x a chain of two.
+      const next = make('/p/velha', '/onibus-velho')
+      const chained = [...documents, make('/x', '/p/velha', 'redirect-x')]
+      expect(await studioErrors(next, [...chained, next])).toEqual([
+        expect.stringMatching(/\/x já redireciona para \/p\/velha: mude aquele/),
+      ])
+    })
+
+    it('refuses a second redirect from the same path', async () => {
+      expect(await studioErrors(make('/onibus', '/p/outra'))).toEqual([
+        expect.stringMatching(/Já existe um redirecionamento de \/onibus/),
+      ])
+    })
+
+    it('refuses starting at a live page or a reserved path, or a malformed one', async () => {
+      expect(await studioErrors(make('/privacidade', '/p/onibus-rodoviarios'))).toEqual([
+        expect.stringMatching(/página legal "Política de Privacidade", que continua no ar/),
+      ])
+      expect(await studioErrors(make('/studio', '/p/onibus-rodoviarios'))).toEqual([
+        expect.stringMatching(/\/studio não pode ser usada: .*Sanity Studio/),
+      ])
+      expect(await studioErrors(make('/a/b/c', '/p/onibus-rodoviarios'))).toEqual([
+        expect.stringMatching(/A origem é um caminho como/),
+      ])
+      expect(await studioErrors(make('/x', 'http://example.com'))).toEqual([
+        expect.stringMatching(/O destino é um caminho do site/),
+      ])
+    })
   })
 })

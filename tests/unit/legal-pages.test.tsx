@@ -113,13 +113,13 @@ describe('LegalText', () => {
 })
 
 describe('publishing a legal page', () => {
-  it('has a cache tag, and the webhook warms the page that shows it', () => {
+  it('has a cache tag, and the webhook warms the page that shows it and the sitemap', () => {
     expect(tagForType('legalPage')).toBe(CONTENT_TAGS.legalPage)
-    expect(pathsToWarm('legalPage', 'privacidade')).toEqual(['/privacidade'])
+    expect(pathsToWarm('legalPage', 'privacidade')).toEqual(['/privacidade', '/sitemap.xml'])
     expect(pathsToWarm('claim', undefined)).toEqual(['/'])
     // A slug that is not a path segment is not requested.
-    expect(pathsToWarm('legalPage', '../api/x')).toEqual([])
-    expect(pathsToWarm('legalPage', undefined)).toEqual([])
+    expect(pathsToWarm('legalPage', '../api/x')).toEqual(['/sitemap.xml'])
+    expect(pathsToWarm('legalPage', undefined)).toEqual(['/sitemap.xml'])
   })
 
   it('writes the date as Brazilians do, whatever the server time zone', () => {

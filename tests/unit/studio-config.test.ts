@@ -73,8 +73,35 @@ describe('sanity.config.ts', () => {
     })
   })
 
+  it('previews a campaign page, drafts included, at /preview/p/<slug>', async () => {
+    const presentation = workspace.tools.find((tool) => tool.name === 'presentation')
+    const resolve = (
+      presentation?.options as {
+        resolve: {
+          locations: Record<string, { resolve: (doc: Record<string, unknown>) => unknown }>
+          mainDocuments: Array<{ route: string[]; filter?: string }>
+        }
+      }
+    ).resolve
+    expect(
+      resolve.locations.campaignPage!.resolve({ title: 'Ônibus', slug: 'onibus-rodoviarios' }),
+    ).toEqual({ locations: [{ title: 'Ônibus', href: '/preview/p/onibus-rodoviarios' }] })
+    expect(resolve.mainDocuments).toContainEqual(
+      expect.objectContaining({ route: ['/p/:slug', '/preview/p/:slug'] }),
+    )
+  })
+
   it('knows every content type', () => {
-    for (const type of ['landingPage', 'siteSettings', 'claim', 'featureCard', 'market', 'link']) {
+    for (const type of [
+      'landingPage',
+      'siteSettings',
+      'claim',
+      'featureCard',
+      'market',
+      'link',
+      'campaignPage',
+      'redirect',
+    ]) {
       expect(source().schema.get(type), type).toBeDefined()
     }
   })
@@ -88,7 +115,12 @@ describe('singletons', () => {
     expect(templateTypes).not.toContain('siteSettings')
 
     const options = source().document.resolveNewDocumentOptions({ type: 'global' })
-    expect(options.map((option) => option.templateId)).toEqual(['claim', 'legalPage'])
+    expect(options.map((option) => option.templateId)).toEqual([
+      'claim',
+      'legalPage',
+      'campaignPage',
+      'redirect',
+    ])
   })
 
   it('can be published, but not deleted, duplicated or unpublished', () => {
@@ -103,6 +135,12 @@ describe('singletons', () => {
 
   it('leaves the other documents their usual actions', () => {
     expect(actionsFor('claim')).toEqual(expect.arrayContaining(['publish', 'delete', 'duplicate']))
+  })
+
+  it('keeps campaign pages their usual actions, publish wrapped to add the slug-change redirect', () => {
+    expect(actionsFor('campaignPage')).toEqual(
+      expect.arrayContaining(['publish', 'unpublish', 'delete', 'duplicate']),
+    )
   })
 })
 
@@ -128,15 +166,20 @@ describe('desk structure', () => {
     }
   })
 
-  it('lists the claims and the legal pages after the singletons, claims by value and label', () => {
+  it('lists the claims, the legal pages, then campaign pages and redirects, claims by value and label', () => {
     expect(items.map((item) => item.id)).toEqual([
       'landingPage',
       'siteSettings',
       expect.any(String),
       'claim',
       'legalPage',
+      expect.any(String),
+      'campaignPage',
+      'redirect',
     ])
     expect(items[4]!.title).toBe('Páginas legais')
+    expect(items[6]!.title).toBe('Páginas de campanha')
+    expect(items[7]!.title).toBe('Redirecionamentos')
     expect(items[2]!.type).toBe('divider')
     expect(source().schema.get('claim')?.preview?.select).toEqual({
       title: 'value',

@@ -1,0 +1,56 @@
+import type { Metadata } from 'next'
+import { notFound } from 'next/navigation'
+import { stegaClean } from 'next-sanity'
+
+import { CampaignPageView } from '@/components/campaign-page-view'
+import { getCampaignPage, getCampaignPageSlugs, getSiteSettings } from '@/lib/content'
+import { SITE_SHARE_IMAGE, shareImageUrl } from '@/lib/content/share-image'
+import { campaignPath } from '@/sanity/lib/paths'
+
+// Campaign pages (campaignPage documents), built by editors from blocks. The ones published at
+// build time are prerendered; one published later is rendered on its first request and cached
+// like the others (dynamicParams), and the webhook revalidates the campaignPage tag and requests
+// the page, so it is live within seconds with no deploy. A slug with no published page answers
+// 404 (drafts are only seen in draft mode); redirects are answered before this route (proxy.ts).
+export const revalidate = 3600
+export const dynamicParams = true
+
+type Props = { params: Promise<{ slug: string }> }
+
+export async function generateStaticParams() {
+  return (await getCampaignPageSlugs()).flatMap((page) => (page.slug ? [{ slug: page.slug }] : []))
+}
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const { slug } = await params
+  const [page, settings] = await Promise.all([getCampaignPage(slug), getSiteSettings()])
+  if (!page?.title) return {}
+  const brand = settings?.brandName ? stegaClean(settings.brandName) : undefined
+  const title = stegaClean(page.seo?.title ?? (brand ? `${page.title} | ${brand}` : page.title))
+  const description = page.seo?.description ? stegaClean(page.seo.description) : undefined
+  const path = campaignPath(slug)
+  const image = shareImageUrl(page.seo?.shareImage) ?? SITE_SHARE_IMAGE
+  return {
+    title,
+    description,
+    alternates: { canonical: path },
+    ...(page.seo?.noindex ? { robots: { index: false, follow: true } } : {}),
+    openGraph: {
+      type: 'website',
+      locale: 'pt_BR',
+      url: path,
+      siteName: brand,
+      title,
+      description,
+      images: [{ url: image, width: 1200, height: 630 }],
+    },
+    twitter: { card: 'summary_large_image', title, description, images: [image] },
+  }
+}
+
+export default async function CampaignPageRoute({ params }: Props) {
+  const { slug } = await params
+  const [page, settings] = await Promise.all([getCampaignPage(slug), getSiteSettings()])
+  if (!page) notFound()
+  return <CampaignPageView page={page} settings={settings} />
+}

@@ -1,0 +1,29 @@
+import type { ComponentType } from 'react'
+
+import { BenefitsBlock } from './benefits/component'
+import { CardGridBlock } from './card-grid/component'
+import { CtaBandBlock } from './cta-band/component'
+import { DemoFormBlock } from './demo-form/component'
+import { FaqBlock } from './faq/component'
+import { HeroBlock } from './hero/component'
+import { RichTextBlock } from './rich-text/component'
+import { StepsBlock } from './steps/component'
+import type { BlockProps, BlockType } from './types'
+
+/**
+ * The page half of the block registry: the component of every block type CAMPAIGN_PAGE_QUERY
+ * projects. Typed over the query's block union, so a block whose fragment is in the query but
+ * whose component is missing here fails `npm run typecheck`; tests/unit/block-registry.test.ts
+ * checks the same against the schema at run time. Server components only: a block with no
+ * interaction ships no JavaScript (the form is the one island).
+ */
+export const BLOCK_COMPONENTS: { [T in BlockType]: ComponentType<BlockProps<T>> } = {
+  heroBlock: HeroBlock,
+  stepsBlock: StepsBlock,
+  cardGridBlock: CardGridBlock,
+  benefitsBlock: BenefitsBlock,
+  ctaBandBlock: CtaBandBlock,
+  demoFormBlock: DemoFormBlock,
+  faqBlock: FaqBlock,
+  richTextBlock: RichTextBlock,
+}

@@ -1,0 +1,26 @@
+import { PrivacyNotice } from '@/components/privacy-notice'
+import { Contact } from '@/components/sections/contact'
+
+import { blockAnchor, type BlockProps } from '../types'
+import { LazyDemoForm } from './lazy-demo-form'
+
+/**
+ * The home page's contact section with the same form, Server Action and two inserts; the lead
+ * also records the page it came from (its slug).
+ */
+export function DemoFormBlock({ block, context }: BlockProps<'demoFormBlock'>) {
+  return (
+    <Contact
+      id={blockAnchor(block)}
+      contato={block}
+      contact={context.settings?.contact ?? null}
+      form={
+        <LazyDemoForm
+          title={block.formTitle}
+          page={context.pageSlug}
+          notice={<PrivacyNotice brandName={context.settings?.brandName} />}
+        />
+      }
+    />
+  )
+}

@@ -1,0 +1,3 @@
+export const demoFormBlockFragment = /* groq */ `_type == "demoFormBlock" => {
+  eyebrow, heading, intro, formTitle, detailsTitle, offerTitle, offers, whatsappCta
+}`

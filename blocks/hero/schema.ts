@@ -1,0 +1,44 @@
+import { defineField, defineType } from 'sanity'
+
+import { claimListField, imageField, requiredString } from '../../sanity/schema-types/objects'
+import { blockPreview } from '../shared-schema'
+
+export const heroBlockType = defineType({
+  name: 'heroBlock',
+  title: 'Destaque',
+  description: 'O topo da página, com o título principal (h1). Um por página, sempre o primeiro.',
+  type: 'object',
+  fields: [
+    defineField({
+      name: 'eyebrow',
+      title: 'Chamada curta (opcional)',
+      type: 'string',
+      validation: (rule) => rule.max(60),
+    }),
+    requiredString('headline', 'Título principal', 90),
+    defineField({
+      name: 'description',
+      title: 'Descrição',
+      type: 'text',
+      rows: 3,
+      validation: (rule) => rule.required().max(320),
+    }),
+    defineField({
+      name: 'primaryCta',
+      title: 'Botão principal',
+      description: '"#contato" leva ao formulário desta página.',
+      type: 'link',
+      validation: (rule) => rule.required(),
+    }),
+    defineField({ name: 'secondaryCta', title: 'Botão secundário (opcional)', type: 'link' }),
+    {
+      ...claimListField('stats', 'Números em destaque', 3),
+      description: 'Até três números de marketing: corrigir um número corrige em todo o site.',
+    },
+    imageField('visual', 'Imagem (opcional)', {
+      description:
+        'Ao lado do título no computador. Sem imagem, o bloco mostra a imagem do produto da página inicial.',
+    }),
+  ],
+  preview: blockPreview('Destaque', 'headline'),
+})

@@ -1,0 +1,25 @@
+import { benefitsBlockType } from './benefits/schema'
+import { cardGridBlockType } from './card-grid/schema'
+import { ctaBandBlockType } from './cta-band/schema'
+import { demoFormBlockType } from './demo-form/schema'
+import { faqBlockType } from './faq/schema'
+import { heroBlockType } from './hero/schema'
+import { richTextBlockType } from './rich-text/schema'
+import { stepsBlockType } from './steps/schema'
+
+/**
+ * The Studio half of the block registry: every block a campaign page may hold, in the order the
+ * Studio's "Adicionar bloco" menu lists them. Each block's component (blocks/components.tsx) and
+ * GROQ fragment (CAMPAIGN_PAGE_QUERY in sanity/lib/queries.ts) must exist too;
+ * tests/unit/block-registry.test.ts fails when one is missing. README: "Adding a block".
+ */
+export const BLOCK_SCHEMA_TYPES = [
+  heroBlockType,
+  stepsBlockType,
+  cardGridBlockType,
+  benefitsBlockType,
+  ctaBandBlockType,
+  demoFormBlockType,
+  faqBlockType,
+  richTextBlockType,
+]

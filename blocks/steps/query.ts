@@ -1,0 +1,6 @@
+import { cardFields } from '../../sanity/lib/fragments'
+
+export const stepsBlockFragment = /* groq */ `_type == "stepsBlock" => {
+  eyebrow, heading, intro,
+  steps[]{${cardFields}}
+}`

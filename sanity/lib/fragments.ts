@@ -1,0 +1,17 @@
+// Shared GROQ projections, used by the page queries (queries.ts) and the blocks' own fragments
+// (blocks/*/query.ts). The same query text runs against the Content Lake (next-sanity's client)
+// and against the bundled dataset (groq-js), so keep to GROQ that both evaluate.
+export const claimFields = /* groq */ `_id, value, label, sourceNote`
+
+export const cardFields = /* groq */ `_key, icon, title, description, "claim": claim->{${claimFields}}`
+
+// An image as components/content-image.tsx needs it: the editor's crop and hotspot, the alt text,
+// and from the asset document its URL (the bundled path's local file), size and blur placeholder.
+export const imageFields = /* groq */ `
+  alt, crop, hotspot,
+  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}
+`
+
+export const sectionIntroFields = /* groq */ `eyebrow, heading, intro, visual{${imageFields}}`
+
+export const linkFields = /* groq */ `label, href`

@@ -1,0 +1,113 @@
+import { defineArrayMember, defineField, defineType, type SlugValue } from 'sanity'
+
+import { BLOCK_SCHEMA_TYPES } from '../../blocks/schemas'
+import { SLUG_MAX_LENGTH } from '../lib/paths'
+import { imageField, requiredString } from './objects'
+import { slugRule } from './path-rules'
+
+type BlockItem = { _type?: string }
+
+// The page's first block gives it its h1, and the form's anchor (#contato) must be unique.
+function blocksProblem(blocks: unknown): string | true {
+  if (!Array.isArray(blocks) || blocks.length === 0) return true
+  const types = (blocks as BlockItem[]).map((block) => block._type)
+  if (types[0] !== 'heroBlock')
+    return 'O primeiro bloco precisa ser um Destaque: é ele que dá o título principal (h1) da página.'
+  if (types.filter((type) => type === 'heroBlock').length > 1)
+    return 'Use um só Destaque por página: a página tem um único título principal.'
+  if (types.filter((type) => type === 'demoFormBlock').length > 1)
+    return 'Use um só Formulário de demonstração por página (os botões "#contato" levam a ele).'
+  return true
+}
+
+export const campaignPageType = defineType({
+  name: 'campaignPage',
+  title: 'Página de campanha',
+  type: 'document',
+  description:
+    'Uma página montada com blocos, publicada em /p/<endereço>. Publicar a deixa no ar em segundos, sem desenvolvedor.',
+  groups: [
+    { name: 'content', title: 'Conteúdo', default: true },
+    { name: 'seo', title: 'SEO e compartilhamento' },
+  ],
+  fields: [
+    {
+      ...requiredString('title', 'Título (nome interno e da aba do navegador)', 80),
+      group: 'content',
+    },
+    defineField({
+      name: 'slug',
+      title: 'Endereço (slug)',
+      description:
+        'A página fica em /p/<endereço>: "onibus-rodoviarios" vira /p/onibus-rodoviarios. Minúsculas, números e hífens. Ao mudar o endereço de uma página publicada, crie um redirecionamento do antigo.',
+      group: 'content',
+      type: 'slug',
+      options: {
+        source: 'title',
+        maxLength: SLUG_MAX_LENGTH,
+        // The rule below checks (and explains) every collision; this only feeds "Generate".
+        isUnique: () => true,
+      },
+      validation: (rule) =>
+        rule
+          .required()
+          .custom((slug, context) =>
+            slugRule('campaignPage', (slug as SlugValue | undefined)?.current, context),
+          )
+          // A slug's custom message is a warning unless made an error explicitly.
+          .error(),
+    }),
+    defineField({
+      name: 'blocks',
+      title: 'Blocos',
+      description: 'Adicione, reordene (arraste) e remova os blocos da página.',
+      group: 'content',
+      type: 'array',
+      of: BLOCK_SCHEMA_TYPES.map((block) => defineArrayMember({ type: block.name })),
+      validation: (rule) => rule.required().min(1).custom(blocksProblem),
+    }),
+    defineField({
+      name: 'seo',
+      title: 'SEO',
+      group: 'seo',
+      type: 'object',
+      fields: [
+        defineField({
+          name: 'title',
+          title: 'Título para buscadores (opcional)',
+          description: 'Sem ele: "<Título> | <marca>".',
+          type: 'string',
+          validation: (rule) => rule.max(70),
+        }),
+        defineField({
+          name: 'description',
+          title: 'Descrição para buscadores',
+          type: 'text',
+          rows: 3,
+          validation: (rule) => rule.required().max(170),
+        }),
+        imageField('shareImage', 'Imagem de compartilhamento (opcional)', {
+          description:
+            'Cortada em 1200 × 630 px ao redor do hotspot. Sem ela, vale a do site (Configurações do site → SEO).',
+        }),
+        defineField({
+          name: 'noindex',
+          title: 'Esconder dos buscadores (noindex)',
+          description:
+            'Para campanhas pagas ou páginas de evento: a página fica no ar, mas fora do mapa do site e dos resultados de busca.',
+          type: 'boolean',
+          initialValue: false,
+        }),
+      ],
+      validation: (rule) => rule.required(),
+    }),
+  ],
+  orderings: [{ title: 'Título', name: 'title', by: [{ field: 'title', direction: 'asc' }] }],
+  preview: {
+    select: { title: 'title', slug: 'slug.current', noindex: 'seo.noindex' },
+    prepare: ({ title, slug, noindex }) => ({
+      title,
+      subtitle: `/p/${slug ?? ''}${noindex ? ' · fora dos buscadores' : ''}`,
+    }),
+  },
+})

@@ -1,0 +1,63 @@
+// A block exists once: its schema, its GROQ fragment and its component, side by side in
+// blocks/<name>/. These fail when one of the three is missing (README "Adding a block").
+import { existsSync, readdirSync, statSync } from 'node:fs'
+import path from 'node:path'
+
+import { describe, expect, it } from 'vitest'
+
+import { BLOCK_COMPONENTS } from '@/blocks/components'
+import { BLOCK_SCHEMA_TYPES } from '@/blocks/schemas'
+import { CAMPAIGN_PAGE_QUERY } from '@/sanity/lib/queries'
+import { campaignPageType } from '@/sanity/schema-types/campaign-page'
+import { schemaTypes } from '@/sanity/schema-types'
+
+const BLOCKS_DIR = path.join(__dirname, '..', '..', 'blocks')
+
+/** The block types an editor can add to a campaign page, read from the schema itself. */
+const schemaBlockTypes = (
+  campaignPageType.fields.find((field) => field.name === 'blocks') as unknown as {
+    of: Array<{ type: string }>
+  }
+).of.map((member) => member.type)
+
+/** The types CAMPAIGN_PAGE_QUERY has a fragment for (`_type == "x" => {...}`). */
+const fragmentTypes = [...CAMPAIGN_PAGE_QUERY.matchAll(/_type == "(\w+)" =>/g)].map(
+  (match) => match[1],
+)
+
+describe('the block registry', () => {
+  it('offers every registered block in the page schema, each a schema type of its own', () => {
+    expect(schemaBlockTypes).toEqual(BLOCK_SCHEMA_TYPES.map((type) => type.name))
+    const names = schemaTypes.map((type) => type.name)
+    for (const type of schemaBlockTypes) expect(names, type).toContain(type)
+  })
+
+  it.each(schemaBlockTypes)('%s has a component', (type) => {
+    expect(Object.hasOwn(BLOCK_COMPONENTS, type), `blocks/components.tsx lacks ${type}`).toBe(true)
+  })
+
+  it.each(schemaBlockTypes)('%s has a GROQ fragment in CAMPAIGN_PAGE_QUERY', (type) => {
+    expect(fragmentTypes, `CAMPAIGN_PAGE_QUERY lacks the fragment of ${type}`).toContain(type)
+  })
+
+  it('has no component or fragment for a type the schema does not offer', () => {
+    expect(Object.keys(BLOCK_COMPONENTS).sort()).toEqual([...schemaBlockTypes].sort())
+    // The rich-text fragment also names "image", a member of its Portable Text.
+    expect(fragmentTypes.filter((type) => type !== 'image').sort()).toEqual(
+      [...schemaBlockTypes].sort(),
+    )
+  })
+
+  it('keeps each block in a folder of its own: schema, fragment and component side by side', () => {
+    const folders = readdirSync(BLOCKS_DIR).filter((name) =>
+      statSync(path.join(BLOCKS_DIR, name)).isDirectory(),
+    )
+    expect(folders.length).toBe(schemaBlockTypes.length)
+    for (const folder of folders) {
+      for (const file of ['schema.ts', 'query.ts', 'component.tsx'])
+        expect(existsSync(path.join(BLOCKS_DIR, folder, file)), `blocks/${folder}/${file}`).toBe(
+          true,
+        )
+    }
+  })
+})

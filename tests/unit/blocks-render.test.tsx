@@ -1,0 +1,83 @@
+// @vitest-environment jsdom
+// jsdom only to parse the server-rendered HTML; the blocks render with react-dom/server.
+import { renderToString } from 'react-dom/server'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+
+import { faqJsonLd } from '@/blocks/faq/json-ld'
+import { RenderBlocks } from '@/blocks/render-blocks'
+import type { CampaignPage } from '@/lib/content'
+import { queryDataset } from '@/lib/content/bundled'
+import { CAMPAIGN_PAGE_QUERY } from '@/sanity/lib/queries'
+
+import { bundledDocuments } from './content-support'
+
+describe('rendering blocks', () => {
+  const documents = bundledDocuments()
+  const load = async () => {
+    const page = await queryDataset<CampaignPage>(
+      CAMPAIGN_PAGE_QUERY,
+      { slug: 'onibus-rodoviarios' },
+      documents,
+    )
+    // The form block is a client island with a Server Action, covered end to end.
+    const blocks = (page.blocks ?? []).filter((block) => block._type !== 'demoFormBlock')
+    return { blocks }
+  }
+  const render = (blocks: Array<{ _key: string; _type: string }>) => {
+    const container = document.createElement('div')
+    container.innerHTML = renderToString(
+      <RenderBlocks blocks={blocks} context={{ settings: null, pageSlug: 'onibus-rodoviarios' }} />,
+    )
+    return container
+  }
+
+  afterEach(() => vi.restoreAllMocks())
+
+  it('skips a block type it does not know with one log line, and renders the rest', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    const { blocks } = await load()
+    const unknown = { _key: 'novo', _type: 'videoBlock' }
+    const html = render([blocks[0]!, unknown, ...blocks.slice(1)])
+    expect(warn).toHaveBeenCalledTimes(1)
+    expect(warn.mock.calls[0]?.[0]).toMatch(/skipped block novo of unknown type "videoBlock"/)
+    expect(html.querySelector('h1')?.textContent).toBe(
+      'Motoristas de ônibus alertas do embarque ao desembarque',
+    )
+    expect(html.querySelectorAll('section').length).toBe(blocks.length)
+  })
+
+  it('never renders a prototype key as a component', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    expect(render([{ _key: 'x', _type: 'constructor' }]).innerHTML).toBe('')
+    expect(warn).toHaveBeenCalledTimes(1)
+  })
+
+  it('publishes FAQPage structured data with exactly the visible questions and answers', async () => {
+    const { blocks } = await load()
+    const faq = blocks.find((block) => block._type === 'faqBlock')!
+    const html = render([faq])
+    const data = JSON.parse(html.querySelector('script[type="application/ld+json"]')!.textContent!)
+    const visible = [...html.querySelectorAll('h3')].map((question) => ({
+      '@type': 'Question',
+      name: question.textContent,
+      acceptedAnswer: { '@type': 'Answer', text: question.nextElementSibling?.textContent },
+    }))
+    expect(visible.length).toBe(5)
+    expect(data).toEqual({
+      '@context': 'https://schema.org',
+      '@type': 'FAQPage',
+      mainEntity: visible,
+    })
+  })
+
+  it('leaves half-written questions out of both the page and the structured data', () => {
+    const items = [
+      { _key: 'a', question: 'Pergunta?', answer: 'Resposta.' },
+      { _key: 'b', question: 'Sem resposta?', answer: null },
+      { _key: 'c', question: '  ', answer: 'Sem pergunta.' },
+    ]
+    expect(faqJsonLd(items).mainEntity.map((entry) => entry.name)).toEqual(['Pergunta?'])
+    const html = render([{ _key: 'f', _type: 'faqBlock', heading: 'FAQ', items } as never])
+    expect([...html.querySelectorAll('h3')].map((h) => h.textContent)).toEqual(['Pergunta?'])
+  })
+})
