@@ -1,5 +1,5 @@
-import { RenderBlocks } from '@/blocks/render-blocks'
-import { FORM_ANCHOR } from '@/blocks/types'
+import { RenderBlocks } from '@/components/blocks/render-blocks'
+import { FORM_ANCHOR } from '@/components/blocks/types'
 import { SiteFooter } from '@/components/site-footer'
 import { SiteHeader } from '@/components/site-header'
 import { SkipLink } from '@/components/skip-link'

@@ -24,7 +24,7 @@ const INPUTS = [
   'app/globals.css',
   'sanity',
   'lib',
-  'blocks',
+  'components/blocks',
 ]
 
 const work = mkdtempSync(path.join(os.tmpdir(), 'typegen-check-'))

@@ -1,5 +1,5 @@
 // Shared GROQ projections, used by the page queries (queries.ts) and the blocks' own fragments
-// (blocks/*/query.ts). The same query text runs against the Content Lake (next-sanity's client)
+// (components/blocks/*/query.ts). The same query text runs against the Content Lake (next-sanity's client)
 // and against the bundled dataset (groq-js), so keep to GROQ that both evaluate.
 export const claimFields = /* groq */ `_id, value, label, sourceNote`
 

@@ -1,13 +1,13 @@
 import { defineQuery } from 'next-sanity'
 
-import { benefitsBlockFragment } from '../../blocks/benefits/query'
-import { cardGridBlockFragment } from '../../blocks/card-grid/query'
-import { ctaBandBlockFragment } from '../../blocks/cta-band/query'
-import { demoFormBlockFragment } from '../../blocks/demo-form/query'
-import { faqBlockFragment } from '../../blocks/faq/query'
-import { heroBlockFragment } from '../../blocks/hero/query'
-import { richTextBlockFragment } from '../../blocks/rich-text/query'
-import { stepsBlockFragment } from '../../blocks/steps/query'
+import { benefitsBlockFragment } from '../../components/blocks/benefits/query'
+import { cardGridBlockFragment } from '../../components/blocks/card-grid/query'
+import { ctaBandBlockFragment } from '../../components/blocks/cta-band/query'
+import { demoFormBlockFragment } from '../../components/blocks/demo-form/query'
+import { faqBlockFragment } from '../../components/blocks/faq/query'
+import { heroBlockFragment } from '../../components/blocks/hero/query'
+import { richTextBlockFragment } from '../../components/blocks/rich-text/query'
+import { stepsBlockFragment } from '../../components/blocks/steps/query'
 import { cardFields, claimFields, imageFields, sectionIntroFields } from './fragments'
 
 export const SITE_SETTINGS_QUERY = defineQuery(`
@@ -77,8 +77,8 @@ export const LANDING_PAGE_QUERY = defineQuery(`
 `)
 
 // Campaign pages (app/p/[slug]): the page's SEO fields and its blocks, each projected by its own
-// fragment (blocks/*/query.ts). A block type without a fragment here comes back as {_key, _type}
-// only, and the page skips it (blocks/render-blocks.tsx); tests/unit/block-registry.test.ts
+// fragment (components/blocks/*/query.ts). A block type without a fragment here comes back as {_key, _type}
+// only, and the page skips it (components/blocks/render-blocks.tsx); tests/unit/block-registry.test.ts
 // fails when a registered block's fragment is missing.
 export const CAMPAIGN_PAGE_QUERY = defineQuery(`
   *[_type == "campaignPage" && slug.current == $slug][0]{

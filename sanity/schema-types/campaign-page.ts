@@ -1,6 +1,6 @@
 import { defineArrayMember, defineField, defineType, type SlugValue } from 'sanity'
 
-import { BLOCK_SCHEMA_TYPES } from '../../blocks/schemas'
+import { BLOCK_SCHEMA_TYPES } from '../../components/blocks/schemas'
 import { SLUG_MAX_LENGTH } from '../lib/paths'
 import { imageField, requiredString } from './objects'
 import { slugRule } from './path-rules'

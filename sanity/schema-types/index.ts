@@ -1,6 +1,6 @@
 import type { SchemaTypeDefinition } from 'sanity'
 
-import { BLOCK_SCHEMA_TYPES } from '../../blocks/schemas'
+import { BLOCK_SCHEMA_TYPES } from '../../components/blocks/schemas'
 import { campaignPageType } from './campaign-page'
 import { claimType } from './claim'
 import { landingPageType } from './landing-page'

@@ -1,17 +1,17 @@
 // A block exists once: its schema, its GROQ fragment and its component, side by side in
-// blocks/<name>/. These fail when one of the three is missing (README "Adding a block").
+// components/blocks/<name>/. These fail when one of the three is missing (README "Adding a block").
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
 
 import { describe, expect, it } from 'vitest'
 
-import { BLOCK_COMPONENTS } from '@/blocks/components'
-import { BLOCK_SCHEMA_TYPES } from '@/blocks/schemas'
+import { BLOCK_COMPONENTS } from '@/components/blocks/components'
+import { BLOCK_SCHEMA_TYPES } from '@/components/blocks/schemas'
 import { CAMPAIGN_PAGE_QUERY } from '@/sanity/lib/queries'
 import { campaignPageType } from '@/sanity/schema-types/campaign-page'
 import { schemaTypes } from '@/sanity/schema-types'
 
-const BLOCKS_DIR = path.join(__dirname, '..', '..', 'blocks')
+const BLOCKS_DIR = path.join(__dirname, '..', '..', 'components', 'blocks')
 
 /** The block types an editor can add to a campaign page, read from the schema itself. */
 const schemaBlockTypes = (
@@ -33,7 +33,10 @@ describe('the block registry', () => {
   })
 
   it.each(schemaBlockTypes)('%s has a component', (type) => {
-    expect(Object.hasOwn(BLOCK_COMPONENTS, type), `blocks/components.tsx lacks ${type}`).toBe(true)
+    expect(
+      Object.hasOwn(BLOCK_COMPONENTS, type),
+      `components/blocks/components.tsx lacks ${type}`,
+    ).toBe(true)
   })
 
   it.each(schemaBlockTypes)('%s has a GROQ fragment in CAMPAIGN_PAGE_QUERY', (type) => {

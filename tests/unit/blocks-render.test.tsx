@@ -3,8 +3,8 @@
 import { renderToString } from 'react-dom/server'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 
-import { faqJsonLd } from '@/blocks/faq/json-ld'
-import { RenderBlocks } from '@/blocks/render-blocks'
+import { faqJsonLd } from '@/components/blocks/faq/json-ld'
+import { RenderBlocks } from '@/components/blocks/render-blocks'
 import type { CampaignPage } from '@/lib/content'
 import { queryDataset } from '@/lib/content/bundled'
 import { CAMPAIGN_PAGE_QUERY } from '@/sanity/lib/queries'

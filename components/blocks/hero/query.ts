@@ -1,4 +1,4 @@
-import { claimFields, imageFields, linkFields } from '../../sanity/lib/fragments'
+import { claimFields, imageFields, linkFields } from '../../../sanity/lib/fragments'
 
 // Without an image of its own, the block shows the home page's product visual.
 export const heroBlockFragment = /* groq */ `_type == "heroBlock" => {

@@ -1,4 +1,4 @@
-import { linkFields } from '../../sanity/lib/fragments'
+import { linkFields } from '../../../sanity/lib/fragments'
 
 export const ctaBandBlockFragment = /* groq */ `_type == "ctaBandBlock" => {
   heading, text,

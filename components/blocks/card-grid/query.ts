@@ -1,4 +1,4 @@
-import { cardFields, claimFields } from '../../sanity/lib/fragments'
+import { cardFields, claimFields } from '../../../sanity/lib/fragments'
 
 export const cardGridBlockFragment = /* groq */ `_type == "cardGridBlock" => {
   eyebrow, heading, intro,

@@ -1,6 +1,6 @@
 import { defineField, defineType } from 'sanity'
 
-import { claimListField } from '../../sanity/schema-types/objects'
+import { claimListField } from '../../../sanity/schema-types/objects'
 import { blockIntroFields, blockPreview, cardsField } from '../shared-schema'
 
 export const cardGridBlockType = defineType({

@@ -1,6 +1,6 @@
 import { defineArrayMember, defineField } from 'sanity'
 
-import { requiredString } from '../sanity/schema-types/objects'
+import { requiredString } from '../../sanity/schema-types/objects'
 
 // Fields several blocks open with, as the home page's sections do: a short eyebrow, the heading
 // (the section's h2) and an introduction. Only the heading is required.

@@ -1,6 +1,6 @@
 import { defineArrayMember, defineField, defineType } from 'sanity'
 
-import { requiredString } from '../../sanity/schema-types/objects'
+import { requiredString } from '../../../sanity/schema-types/objects'
 import { blockIntroFields, blockPreview } from '../shared-schema'
 
 export const demoFormBlockType = defineType({

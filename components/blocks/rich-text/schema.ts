@@ -1,6 +1,6 @@
 import { defineArrayMember, defineField, defineType } from 'sanity'
 
-import { ALT_MAX_LENGTH } from '../../sanity/schema-types/objects'
+import { ALT_MAX_LENGTH } from '../../../sanity/schema-types/objects'
 
 export const richTextBlockType = defineType({
   name: 'richTextBlock',

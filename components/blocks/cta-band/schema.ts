@@ -1,6 +1,6 @@
 import { defineField, defineType } from 'sanity'
 
-import { requiredString } from '../../sanity/schema-types/objects'
+import { requiredString } from '../../../sanity/schema-types/objects'
 import { blockPreview } from '../shared-schema'
 
 export const ctaBandBlockType = defineType({

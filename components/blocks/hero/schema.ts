@@ -1,6 +1,6 @@
 import { defineField, defineType } from 'sanity'
 
-import { claimListField, imageField, requiredString } from '../../sanity/schema-types/objects'
+import { claimListField, imageField, requiredString } from '../../../sanity/schema-types/objects'
 import { blockPreview } from '../shared-schema'
 
 export const heroBlockType = defineType({

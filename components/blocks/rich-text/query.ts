@@ -1,4 +1,4 @@
-import { imageFields } from '../../sanity/lib/fragments'
+import { imageFields } from '../../../sanity/lib/fragments'
 
 export const richTextBlockFragment = /* groq */ `_type == "richTextBlock" => {
   heading,

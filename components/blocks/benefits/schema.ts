@@ -1,6 +1,6 @@
 import { defineArrayMember, defineField, defineType } from 'sanity'
 
-import { claimListField } from '../../sanity/schema-types/objects'
+import { claimListField } from '../../../sanity/schema-types/objects'
 import { blockIntroFields, blockPreview, cardsField } from '../shared-schema'
 
 export const benefitsBlockType = defineType({

@@ -1,4 +1,4 @@
-import { cardFields } from '../../sanity/lib/fragments'
+import { cardFields } from '../../../sanity/lib/fragments'
 
 export const stepsBlockFragment = /* groq */ `_type == "stepsBlock" => {
   eyebrow, heading, intro,
