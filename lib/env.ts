@@ -111,9 +111,9 @@ export const serverEnv = {
   /** A Viewer token: draft mode reads drafts with it. Never sent to the browser. */
   sanityApiReadToken: optional('SANITY_API_READ_TOKEN'),
   /**
-   * Shared by several instances: the ISR/data cache (lib/cache/cache-handler.mjs, which reads it
-   * itself because Next loads it outside the app) and the demo-request rate limit. Unset: both
-   * stay in this process.
+   * Shared by several instances: cache tag revalidations (lib/cache/cache-handler.mjs) and the
+   * demo-request rate limit, through lib/redis/connection.mjs, which reads it itself because Next
+   * loads the cache handler outside the app. Unset: both stay in this process.
    */
   redisUrl: redisUrl('REDIS_URL'),
   /** The front's purge endpoint (lib/cdn/purge.ts); unset, publishing purges nothing. */

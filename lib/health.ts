@@ -41,7 +41,7 @@ function pagesHealth(): PartHealth {
  */
 export function instanceHealth(): InstanceHealth {
   const pages = pagesHealth()
-  const redis = redisHealth()
+  const redis = serverEnv.redisUrl ? redisHealth() : undefined
   const sharedCache = redis
     ? { mode: 'redis' as const, ...redis.sharedCache }
     : { mode: 'this instance only' as const, ok: true }

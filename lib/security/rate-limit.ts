@@ -22,7 +22,8 @@ const options = {
  * https://github.com/animir/node-rate-limiter-flexible/wiki/Insurance-Strategy
  */
 const inMemory = new RateLimiterMemory({ ...options, keyPrefix: 'demo-request' })
-const redis = getRedis()
+// REDIS_URL as lib/env.ts checked it; the connection itself is shared with the cache handler.
+const redis = serverEnv.redisUrl ? getRedis() : undefined
 const inRedis = redis
   ? new RateLimiterRedis({
       ...options,
