@@ -5,7 +5,8 @@ import type { LegalPage } from '@/lib/content'
 // Rendered on the server only: @portabletext/react turns the blocks into plain elements, so a
 // legal page ships its text as HTML and no renderer code. Only what the legalPage schema allows
 // is styled (h2, h3, lists, bold, links); anything else falls back to the library's plain output.
-const components: PortableTextComponents = {
+// Campaign pages' rich-text block uses the same styles, plus images.
+export const proseComponents: PortableTextComponents = {
   block: {
     normal: ({ children }) => <p className="mt-4 leading-relaxed text-slate-700">{children}</p>,
     h2: ({ children }) => (
@@ -32,6 +33,7 @@ const components: PortableTextComponents = {
   listItem: ({ children }) => <li className="pl-1 leading-relaxed">{children}</li>,
   marks: {
     strong: ({ children }) => <strong className="font-semibold text-navy-950">{children}</strong>,
+    em: ({ children }) => <em>{children}</em>,
     link: ({ children, value }) => {
       const href = typeof value?.href === 'string' ? value.href : undefined
       // Other sites open where the reader is, like any link; rel keeps them from our window.
@@ -51,5 +53,5 @@ const components: PortableTextComponents = {
 
 export function LegalText({ body }: { body: LegalPage['body'] }) {
   if (!body || body.length === 0) return null
-  return <PortableText value={body} components={components} />
+  return <PortableText value={body} components={proseComponents} />
 }
