@@ -1,8 +1,8 @@
+import { DemoFormIsland } from '@/components/demo-form-island'
 import { PrivacyNotice } from '@/components/privacy-notice'
 import { Contact } from '@/components/sections/contact'
 
 import { blockAnchor, type BlockProps } from '../types'
-import { LazyDemoForm } from './lazy-demo-form'
 
 /**
  * The home page's contact section with the same form, Server Action and two inserts; the lead
@@ -15,7 +15,7 @@ export function DemoFormBlock({ block, context }: BlockProps<'demoFormBlock'>) {
       contato={block}
       contact={context.settings?.contact ?? null}
       form={
-        <LazyDemoForm
+        <DemoFormIsland
           title={block.formTitle}
           page={context.pageSlug}
           notice={<PrivacyNotice brandName={context.settings?.brandName} />}

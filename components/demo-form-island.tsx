@@ -1,0 +1,80 @@
+'use client'
+
+import { Activity, lazy, useEffect, useRef, type ComponentProps } from 'react'
+
+import type { DemoForm as DemoFormComponent } from '@/components/demo-form'
+import { firstTouchAttribution } from '@/lib/attribution'
+
+type Props = ComponentProps<typeof DemoFormComponent>
+
+// The form's code (react-hook-form, the form's render and its effects) was the largest piece of
+// work in hydrating the home page: on the bench's emulated phone about 0.4 s of long tasks between
+// the first paint and the page becoming interactive, for a form a dozen screens down. So its code
+// loads when a visitor comes near the form (one screen ahead) or touches it, not with the page.
+//
+// Until then the form is a dehydrated <Activity> boundary: React keeps the server-rendered HTML as
+// it is and hydrates that same DOM once the code arrives (it does not re-create it), so anything
+// typed in the meantime stays, and react-hook-form keeps a field edited before it was ready
+// (`isEditedBeforeReady`). A submit before then is the form's no-JavaScript path: a POST to the
+// Server Action, answered with the page rendered with the result (SPEC section 8).
+// Not <Suspense>: React 19.2 streams a finished Suspense boundary of more than 500 bytes out of
+// order, behind a script, once 12.8 kB of the page has gone out, and a visitor without
+// JavaScript would get no form; an Activity boundary is always written in place.
+// https://react.dev/reference/react/Activity
+let openGate: () => void = () => {}
+const gate = new Promise<void>((resolve) => {
+  openGate = resolve
+})
+
+const DemoForm = lazy(async () => {
+  // The server renders the form at once (the page waits for it, like any module it imports).
+  if (typeof window !== 'undefined') await gate
+  const { DemoForm } = await import('@/components/demo-form')
+  return { default: DemoForm }
+})
+
+// Beyond the section itself: hydration starts about one screen before the form scrolls in.
+const AHEAD = '100% 0px'
+const TOUCH_EVENTS = ['focusin', 'pointerdown', 'pointerenter', 'touchstart', 'keydown'] as const
+
+export function DemoFormIsland(props: Props) {
+  const boundary = useRef<HTMLDivElement>(null)
+
+  useEffect(() => {
+    // First-touch attribution (UTM tags, referrer) is kept from the landing URL now, not when the
+    // form loads: by then the visitor may have followed a link that drops the query string.
+    firstTouchAttribution()
+
+    const element = boundary.current
+    // Rendered on the client (no server HTML to keep), or the form's code is already here.
+    if (!element || element.childElementCount === 0) {
+      openGate()
+      return
+    }
+    const open = () => {
+      openGate()
+      cleanup()
+    }
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) open()
+      },
+      { rootMargin: AHEAD },
+    )
+    observer.observe(element)
+    for (const type of TOUCH_EVENTS) element.addEventListener(type, open, { passive: true })
+    function cleanup() {
+      observer.disconnect()
+      for (const type of TOUCH_EVENTS) element?.removeEventListener(type, open)
+    }
+    return cleanup
+  }, [])
+
+  return (
+    <div ref={boundary}>
+      <Activity mode="visible">
+        <DemoForm {...props} />
+      </Activity>
+    </div>
+  )
+}
