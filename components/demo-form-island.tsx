@@ -1,6 +1,6 @@
 'use client'
 
-import { Activity, lazy, useEffect, useRef, type ComponentProps } from 'react'
+import { Activity, lazy, useEffect, useId, useRef, useState, type ComponentProps } from 'react'
 
 import type { DemoForm as DemoFormComponent } from '@/components/demo-form'
 import { firstTouchAttribution } from '@/lib/attribution'
@@ -37,20 +37,28 @@ const DemoForm = lazy(async () => {
 const AHEAD = '100% 0px'
 const TOUCH_EVENTS = ['focusin', 'pointerdown', 'pointerenter', 'touchstart', 'keydown'] as const
 
+// Set once an island has mounted: from then on, an island that renders is rendered on the client.
+let mountedBefore = false
+
 export function DemoFormIsland(props: Props) {
   const boundary = useRef<HTMLDivElement>(null)
+  const id = useId()
+  // Hydrating, the server's HTML for this island is in the document. Rendered on the client (a
+  // client-side navigation) there is no HTML to keep, and nothing would ever open the gate.
+  const [fromServerHtml] = useState(
+    () =>
+      typeof document === 'undefined' || (!mountedBefore && document.getElementById(id) !== null),
+  )
+  if (!fromServerHtml) openGate()
 
   useEffect(() => {
+    mountedBefore = true
     // First-touch attribution (UTM tags, referrer) is kept from the landing URL now, not when the
     // form loads: by then the visitor may have followed a link that drops the query string.
     firstTouchAttribution()
 
     const element = boundary.current
-    // Rendered on the client (no server HTML to keep), or the form's code is already here.
-    if (!element || element.childElementCount === 0) {
-      openGate()
-      return
-    }
+    if (!element) return
     const open = () => {
       openGate()
       cleanup()
@@ -71,7 +79,7 @@ export function DemoFormIsland(props: Props) {
   }, [])
 
   return (
-    <div ref={boundary}>
+    <div ref={boundary} id={id}>
       <Activity mode="visible">
         <DemoForm {...props} />
       </Activity>

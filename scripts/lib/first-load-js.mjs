@@ -21,8 +21,14 @@ import path from 'node:path'
 import vm from 'node:vm'
 import { gzipSync } from 'node:zlib'
 
-/** The budget of the performance issue: first-load JS of `/` at most 160 KiB gzip. */
-export const FIRST_LOAD_JS_BUDGET_BYTES = 160 * 1024
+/**
+ * First-load JS of `/` at most 140 KiB gzip: the framework's 133 KiB plus the site's own 3 KiB (the
+ * mobile menu and the form's island; the form itself loads when a visitor nears it), with room
+ * for a Next or React patch release. It was 151 KiB while the form loaded with the page.
+ */
+export const FIRST_LOAD_JS_BUDGET_BYTES = 140 * 1024
+/** The site's own share of it: a client component that grows past this belongs behind an island. */
+export const SITE_JS_BUDGET_BYTES = 5 * 1024
 
 const FRAMEWORK_PACKAGES = ['next', 'react', 'react-dom', 'scheduler']
 

@@ -8,6 +8,7 @@ import {
   FIRST_LOAD_JS_BUDGET_BYTES,
   formatKiB,
   measureFirstLoadJs,
+  SITE_JS_BUDGET_BYTES,
 } from '../../scripts/lib/first-load-js.mjs'
 import { expect, gotoHome, test } from './fixtures'
 import { demoForm, field } from './demo-fixtures'
@@ -29,6 +30,10 @@ test(`first-load JS of / is at most ${formatKiB(FIRST_LOAD_JS_BUDGET_BYTES)} gzi
     `first-load JS ${formatKiB(result.totalBytes)} (framework ${formatKiB(result.frameworkBytes)}, ` +
       `site ${formatKiB(result.siteBytes)}):\n${breakdown.join('\n')}`,
   ).toBeLessThanOrEqual(FIRST_LOAD_JS_BUDGET_BYTES)
+  expect(
+    result.siteBytes,
+    `the site's own first-load JS (budget ${formatKiB(SITE_JS_BUDGET_BYTES)}):\n${breakdown.join('\n')}`,
+  ).toBeLessThanOrEqual(SITE_JS_BUDGET_BYTES)
 })
 
 test('the home page loads nothing from another origin, before or after touching the form', async ({
@@ -57,7 +62,7 @@ test('the home page loads nothing from another origin, before or after touching 
   expect(referenced.length).toBeGreaterThan(0)
   expect(referenced.filter((url) => new URL(url).origin !== origin)).toEqual([])
 
-  // Focusing the form loads its validation and toasts: those chunks must be ours as well.
+  // Focusing the form loads its code, validation and toasts: those chunks must be ours as well.
   const lazyChunks = page.waitForResponse((response) => response.url().endsWith('.js'))
   await field(page, 'name').focus()
   await lazyChunks

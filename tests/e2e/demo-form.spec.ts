@@ -13,7 +13,7 @@ import {
   VALID,
   waitLikeAPerson,
 } from './demo-fixtures'
-import { expectNoAxeViolations } from './fixtures'
+import { expectNoAxeViolations, gotoHome } from './fixtures'
 
 test('has the fields of SPEC section 3, labelled, with the right types and hints', async ({
   page,
@@ -101,6 +101,47 @@ test('a valid request shows the toast and the thank-you view, and can start over
   await page.getByRole('link', { name: 'Enviar Nova Solicitação' }).click()
   await expect(demoForm(page)).toBeVisible()
   await expect(field(page, 'name')).toHaveValue('')
+})
+
+test('the form hydrates when the visitor nears it, and keeps what was typed before', async ({
+  page,
+}) => {
+  // Scripts asked for after the page has started are held until released: the form's code
+  // then arrives after the visitor has begun typing, as it can on a weak signal.
+  let pageStarted = false
+  let release!: () => void
+  const released = new Promise<void>((resolve) => (release = resolve))
+  const held: string[] = []
+  await page.route('**/*.js', async (route) => {
+    if (pageStarted) {
+      held.push(route.request().url())
+      await released
+    }
+    await route.continue()
+  })
+  await gotoHome(page)
+  pageStarted = true
+  // A dozen screens above the form, its code has not been asked for and it is still the
+  // server's form, with the browser's own validation.
+  await page.waitForTimeout(500)
+  expect(held).toEqual([])
+  await expect(demoForm(page)).not.toHaveAttribute('novalidate', '')
+
+  await field(page, 'name').scrollIntoViewIfNeeded()
+  await expect.poll(() => held.length).toBeGreaterThan(0)
+  await field(page, 'name').fill(VALID.name)
+  await expect(demoForm(page)).not.toHaveAttribute('novalidate', '')
+  const openedAt = Date.now()
+  release()
+
+  await expect(demoForm(page)).toHaveAttribute('novalidate', '')
+  await expect(field(page, 'name')).toHaveValue(VALID.name)
+  const { email, company, phone, fleetSize, message } = VALID
+  await fillDemoForm(page, { email, company, phone, fleetSize, message })
+  await waitLikeAPerson(page, openedAt)
+  await submitButton(page).click()
+  await expectSuccessToast(page)
+  await expectThankYou(page)
 })
 
 test.describe('with JavaScript disabled', () => {

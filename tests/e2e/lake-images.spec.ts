@@ -106,12 +106,12 @@ test.describe('images from the Content Lake', () => {
 
     const hero = page.locator('#inicio img')
     await expect(hero).toHaveCount(1)
-    // The bundled SVG, uploaded by the double as `sanity dataset import` would: Sanity's id scheme.
+    // The bundled PNG, uploaded by the double as `sanity dataset import` would: Sanity's id scheme.
     expect(await hero.getAttribute('src')).toMatch(
-      new RegExp(`^${IMAGE_PATH}[0-9a-f]{40}-600x600\\.svg\\?`),
+      new RegExp(`^${IMAGE_PATH}[0-9a-f]{40}-1200x1200\\.png\\?`),
     )
-    await expect(hero).toHaveAttribute('width', '600')
-    await expect(hero).toHaveAttribute('height', '600')
+    await expect(hero).toHaveAttribute('width', '1200')
+    await expect(hero).toHaveAttribute('height', '1200')
     await hero.scrollIntoViewIfNeeded()
     await expect
       .poll(() => hero.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0))

@@ -22,7 +22,7 @@ const rawHero = () =>
 describe('bundled images', () => {
   it('are written in the import CLI convention, relative to the NDJSON file', () => {
     const visual = rawHero()
-    expect(visual?._sanityAsset).toMatch(/^image@file:\/\/\.\/.+\.svg$/)
+    expect(visual?._sanityAsset).toMatch(/^image@file:\/\/\.\/.+\.png$/)
     expect(visual?.asset).toBeUndefined()
   })
 
@@ -30,12 +30,12 @@ describe('bundled images', () => {
     const page = await queryDataset<LANDING_PAGE_QUERY_RESULT>(LANDING_PAGE_QUERY)
     const visual = page?.hero?.visual
     expect(visual?.alt).toBe(rawHero()?.alt)
-    expect(visual?.asset?.url).toBe('/images/vigia-app-alerta.svg')
+    expect(visual?.asset?.url).toBe('/images/vigia-app-alerta.png')
 
-    const file = path.join(process.cwd(), 'public', 'images', 'vigia-app-alerta.svg')
+    const file = path.join(process.cwd(), 'public', 'images', 'vigia-app-alerta.png')
     const sha1 = createHash('sha1').update(readFileSync(file)).digest('hex')
-    expect(visual?.asset?._id).toBe(`image-${sha1}-600x600-svg`)
-    expect(visual?.asset?.metadata?.dimensions).toEqual({ width: 600, height: 600 })
-    expect(visual?.asset?.extension).toBe('svg')
+    expect(visual?.asset?._id).toBe(`image-${sha1}-1200x1200-png`)
+    expect(visual?.asset?.metadata?.dimensions).toEqual({ width: 1200, height: 1200 })
+    expect(visual?.asset?.extension).toBe('png')
   })
 })

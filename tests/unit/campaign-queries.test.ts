@@ -57,7 +57,7 @@ describe('CAMPAIGN_PAGE_QUERY over the bundled dataset', () => {
     const blocks = (await page('onibus-rodoviarios'))?.blocks ?? []
     const hero = blocks.find((block) => block._type === 'heroBlock')
     expect(hero?._type === 'heroBlock' && hero.visual?.asset?.url).toBe(
-      '/images/vigia-app-alerta.svg',
+      '/images/vigia-app-alerta.png',
     )
   })
 

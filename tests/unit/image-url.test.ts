@@ -147,7 +147,7 @@ describe('lakeImageUrl (the social card)', () => {
 describe('croppedSize and isLocalAsset', () => {
   it('reads the bundled images as local files', () => {
     const local = image()
-    local.asset!.url = '/images/vigia-app-alerta.svg'
+    local.asset!.url = '/images/vigia-app-alerta.png'
     expect(isLocalAsset(local)).toBe(true)
     expect(isLocalAsset(image())).toBe(false)
     expect(croppedSize(local)).toEqual({ width: 1600, height: 1200 })
