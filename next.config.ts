@@ -96,6 +96,11 @@ const nextConfig: NextConfig = {
     // https://nextjs.org/docs/app/api-reference/config/next-config-js/inlineCss
     inlineCss: true,
   },
+  // Widths next/image offers for the bundled images (Content Lake images get Sanity's CDN URLs
+  // instead): the bundled visuals are at most 1200 px wide, and each wider candidate only repeated
+  // the 1200 one in the HTML and again in the RSC payload (hero and its preload: twice each).
+  // https://nextjs.org/docs/app/api-reference/components/image#devicesizes
+  images: { deviceSizes: [640, 750, 828, 1080, 1200] },
   // `npm run typecheck` checks the whole repo (tests included) as its own CI step; checking again
   // inside every `next build` (the test suite builds twice) would only cost minutes on 2 cores.
   typescript: { ignoreBuildErrors: true },

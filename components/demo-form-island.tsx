@@ -63,6 +63,9 @@ export function DemoFormIsland(props: Props) {
       openGate()
       cleanup()
     }
+    const onTouch = (event: Event) => {
+      if (event.target instanceof Node && element.contains(event.target)) open()
+    }
     const observer = new IntersectionObserver(
       (entries) => {
         if (entries.some((entry) => entry.isIntersecting)) open()
@@ -70,10 +73,14 @@ export function DemoFormIsland(props: Props) {
       { rootMargin: AHEAD },
     )
     observer.observe(element)
-    for (const type of TOUCH_EVENTS) element.addEventListener(type, open, { passive: true })
+    // On the document, capturing: React stops an event aimed inside a boundary it has not hydrated
+    // yet at the root (the document), so it never reaches the boundary's own elements.
+    for (const type of TOUCH_EVENTS)
+      document.addEventListener(type, onTouch, { capture: true, passive: true })
     function cleanup() {
       observer.disconnect()
-      for (const type of TOUCH_EVENTS) element?.removeEventListener(type, open)
+      for (const type of TOUCH_EVENTS)
+        document.removeEventListener(type, onTouch, { capture: true })
     }
     return cleanup
   }, [])
