@@ -91,8 +91,8 @@ const nextConfig: NextConfig = {
   experimental: {
     // The stylesheet goes into the page as a <style>, not a render-blocking <link>: on a phone
     // with a weak signal the <link> shared the slow link with a dozen script chunks and the
-    // headline waited about a second for it (README, "Speed budgets"). Next also copies it into
-    // the RSC payload; scripts/patch-next.mjs removes a third copy that upstream still adds.
+    // headline waited about a second for it (README, "Speed budgets"). Next also copies its text
+    // into the inline RSC payload, where nothing reads it; scripts/patch-next.mjs removes that.
     // https://nextjs.org/docs/app/api-reference/config/next-config-js/inlineCss
     inlineCss: true,
   },

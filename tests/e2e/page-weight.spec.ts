@@ -4,7 +4,7 @@
 // back inline icon paths, or repeats a section's markup, fails here long before Lighthouse
 // notices on a slow phone.
 import { PAGE_WEIGHT_BUDGET, pageWeight } from '../../scripts/lib/page-weight.mjs'
-import { expect, test } from './fixtures'
+import { expect, gotoHome, test } from './fixtures'
 import { SERVERS } from './servers'
 
 test('the served home page stays within its markup, RSC payload and element budgets', async ({
@@ -23,18 +23,37 @@ test('the served home page stays within its markup, RSC payload and element budg
   expect(weight.stylesheetBytes, report).toBeLessThanOrEqual(PAGE_WEIGHT_BUDGET.stylesheetBytes)
 })
 
-test('the stylesheet is inlined, and copied into the RSC payload once, not twice', async ({
-  request,
-}) => {
+test('the stylesheet is inlined once, with no copy in the RSC payload', async ({ request }) => {
   const html = await (await request.get(SERVERS.site.url)).text()
   const weight = pageWeight(html)
   // No render-blocking request before the headline can paint (next.config.ts, inlineCss).
   expect(html).not.toMatch(/<link[^>]+rel="stylesheet"/)
   expect(weight.stylesheetBytes).toBeGreaterThan(10_000)
-  // One copy in the payload is Next's documented cost of inlining; a second one (the built-in
-  // global-error's) is what scripts/patch-next.mjs removes. If this sees two, the patch no longer
+  // Next writes the stylesheet's text into the inline payload too (once more for the built-in
+  // global-error): scripts/patch-next.mjs removes both copies. If this sees one, a patch no longer
   // applies: see that file.
-  expect(weight.stylesheetCopies).toBe(1)
+  expect(weight.stylesheetCopies).toBe(0)
+})
+
+test('the hydrated page keeps the stylesheet the server sent, whole and once', async ({ page }) => {
+  // The payload's <style> now has no text: React must adopt the server's element by its href
+  // rather than write an empty one over it.
+  await gotoHome(page)
+  const styles = await page.evaluate(() =>
+    [...document.querySelectorAll('style, link[rel="stylesheet"]')].map((element) => ({
+      tag: element.tagName,
+      href: element.getAttribute('data-href') ?? element.getAttribute('href'),
+      length: element.textContent?.length ?? 0,
+    })),
+  )
+  expect(styles).toHaveLength(1)
+  expect(styles[0]?.tag).toBe('STYLE')
+  expect(styles[0]?.length).toBeGreaterThan(10_000)
+  // And its rules still apply (the headline's `text-balance`; the browser's default is `wrap`).
+  const wrap = await page
+    .getByRole('heading', { level: 1 })
+    .evaluate((heading) => getComputedStyle(heading).getPropertyValue('text-wrap-style'))
+  expect(wrap).toBe('balance')
 })
 
 test('icons are drawn from the sprite, not inlined', async ({ request }) => {
