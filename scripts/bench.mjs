@@ -22,7 +22,7 @@
 //   npm run bench                  # build both, then measure
 //   npm run bench -- --no-build    # measure the existing builds
 //   npm run bench -- --runs 7      # Lighthouse runs per page and preset (median; default 5)
-//   npm run bench -- --no-build --variant .next-exp --lighthouse-only
+//   npm run bench -- --no-build --variant .next-exp [--variant .next-exp2] --lighthouse-only
 //                                  # an experiment's build judged beside the site, same run
 
 import { spawn } from 'node:child_process'
@@ -61,7 +61,7 @@ const { values: options } = parseArgs({
     'no-build': { type: 'boolean', default: false },
     runs: { type: 'string', default: '5' },
     'target-index': { type: 'string', default: String(500) },
-    variant: { type: 'string' },
+    variant: { type: 'string', multiple: true },
     'lighthouse-only': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
@@ -70,7 +70,7 @@ if (options.help) {
   console.log(
     'Usage: npm run bench [-- --no-build] [-- --runs N] [-- --target-index N]\n' +
       '                       [-- --variant <distDir>] [-- --lighthouse-only]\n' +
-      '  --variant: also serve an existing build of the site (e.g. an experiment built with\n' +
+      '  --variant (repeatable): also serve an existing build of the site (an experiment built with\n' +
       '    NEXT_DIST_DIR=.next-exp next build) and run it in the same interleaved Lighthouse runs.\n' +
       '  --lighthouse-only: skip throughput, the nginx front and the Server Action.',
   )
@@ -554,6 +554,11 @@ async function cleanUp() {
   for (const stop of cleanups.reverse()) await stop().catch(() => {})
 }
 
+// Each --variant is another build of the site, measured as `variant`, `variant2`, …
+const variants = (options.variant ?? []).map((distDir, index) => ({
+  name: index === 0 ? 'variant' : `variant${index + 1}`,
+  distDir,
+}))
 const results = {
   date: new Date().toISOString(),
   machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, node: process.version },
@@ -593,20 +598,20 @@ try {
     siteOrigin: `${site.baseUrl}/`,
     floorOrigin: `${floor.baseUrl}/`,
   }
-  if (options.variant) {
+  for (const { name, distDir } of variants) {
     const variant = await startServer({
-      name: 'variant',
+      name,
       port: await freePort(),
       env: {
         ...SITE_ENV,
-        NEXT_DIST_DIR: options.variant,
-        LEADS_DATA_DIR: path.relative(root, path.join(OUT_DIR, 'variant-leads')),
+        NEXT_DIST_DIR: distDir,
+        LEADS_DATA_DIR: path.relative(root, path.join(OUT_DIR, `${name}-leads`)),
       },
     })
     cleanups.push(variant.stop)
     const variantProxy = await startHttp2Proxy(variant.baseUrl)
     cleanups.push(variantProxy.stop)
-    results.urls.variant = `${variantProxy.origin}/`
+    results.urls[name] = `${variantProxy.origin}/`
   }
 
   console.log('▶ First-load JS')
@@ -624,7 +629,7 @@ try {
   }
   // Lighthouse first, while nothing else loads the machine.
   const pages = { site: results.urls.site, floor: results.urls.floor }
-  if (results.urls.variant) pages.variant = results.urls.variant
+  for (const { name } of variants) pages[name] = results.urls[name]
   // The campaign example page (issue 20), judged beside the home when this build has it.
   const campaign = await fetch(new URL(CAMPAIGN_PATH, site.baseUrl)).then(
     async (response) => (await response.arrayBuffer(), response.ok),
@@ -728,7 +733,11 @@ for (const [key, name, format] of /** @type {const} */ ([
 }
 const pageNames = Object.keys(results.lighthouse.desktop).filter((name) => name !== 'floor')
 const pageLabel = (name) =>
-  name === 'site' ? '/' : name === 'variant' ? `/ (${options.variant})` : CAMPAIGN_PATH
+  name === 'site'
+    ? '/'
+    : name.startsWith('variant')
+      ? `/ (${variants.find((variant) => variant.name === name)?.distDir})`
+      : CAMPAIGN_PATH
 const b = BUDGETS.mobile
 const cal = results.calibration
 row({
