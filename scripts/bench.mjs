@@ -63,16 +63,20 @@ const { values: options } = parseArgs({
     'target-index': { type: 'string', default: String(500) },
     variant: { type: 'string', multiple: true },
     'lighthouse-only': { type: 'boolean', default: false },
+    'save-traces': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
 })
 if (options.help) {
   console.log(
     'Usage: npm run bench [-- --no-build] [-- --runs N] [-- --target-index N]\n' +
-      '                       [-- --variant <distDir>] [-- --lighthouse-only]\n' +
+      '                       [-- --variant <distDir>] [-- --lighthouse-only] [-- --save-traces]\n' +
       '  --variant (repeatable): also serve an existing build of the site (an experiment built with\n' +
       '    NEXT_DIST_DIR=.next-exp next build) and run it in the same interleaved Lighthouse runs.\n' +
-      '  --lighthouse-only: skip throughput, the nginx front and the Server Action.',
+      '  --lighthouse-only: skip throughput, the nginx front and the Server Action.\n' +
+      "  --save-traces: keep each simulated run's (mobile simulated, desktop) trace and network\n" +
+      '    log beside its report, for `node scripts/lantern-lcp.mjs <report.json>`: what the\n' +
+      '    simulated LCP waited for.',
   )
   process.exit(0)
 }
@@ -290,6 +294,8 @@ async function lighthouseRun(url, settings, name, index, chromePath) {
       ...(preset === 'desktop' ? ['--preset=desktop'] : []),
       ...(preset === 'mobile' ? [`--throttling-method=${method}`] : []),
       ...(cpuSlowdown ? [`--throttling.cpuSlowdownMultiplier=${cpuSlowdown}`] : []),
+      // <report>-0.trace.json and <report>-0.devtoolslog.json, what Lantern estimated from.
+      ...(options['save-traces'] && method === 'simulate' ? ['--save-assets'] : []),
     ],
     { CHROME_PATH: chromePath },
   )
