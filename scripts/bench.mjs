@@ -305,8 +305,8 @@ async function lighthouseRun(url, settings, name, index, chromePath) {
   // Lighthouse's simulated LCP (Lantern) is cut from the unthrottled load it observed: every
   // script that finished downloading before the observed LCP and whose evaluation it cannot place
   // after that paint (an evaluation task under 10 ms is pruned from its graph) is simulated as a
-  // download the paint waited for. On localhost the framework's chunks and the first paint finish
-  // within a few ms of each other, so the estimate takes one of two values, run by run. Counted
+  // download the paint waited for. On loopback the framework's chunks and the first paint finish
+  // within the same few tens of ms, so the estimate takes one of two values, run by run. Counted
   // here so the report says which one each median comes from (README, "Where it stands").
   // https://github.com/GoogleChrome/lighthouse/blob/main/docs/variability.md and
   // https://github.com/ChromeDevTools/devtools-frontend/blob/main/front_end/models/trace/lantern/metrics/FirstContentfulPaint.ts
