@@ -1,5 +1,5 @@
 // First-load JavaScript of a page: what a visitor's browser downloads and runs before the page is
-// interactive. Shared by `npm run bench` (scripts/bench.mjs) and the budget test in `npm test`
+// interactive. Shared by `npm run bench` (scripts/bench/bench.mjs) and the budget test in `npm test`
 // (tests/e2e/budget.spec.ts), so both measure the same thing the same way.
 //
 // What counts: every <script src> in the served HTML except `noModule` ones (the legacy polyfill,

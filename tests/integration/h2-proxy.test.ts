@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net'
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { startHttp2Proxy } from '../../scripts/lib/h2-proxy.mjs'
+import { startHttp2Proxy } from '../../scripts/bench/h2-proxy.mjs'
 
 // The bench loads the page through this proxy; if it dropped headers or bodies, Lighthouse would
 // measure a different page than visitors get.

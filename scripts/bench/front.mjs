@@ -8,7 +8,7 @@ import net from 'node:net'
 
 import autocannon from 'autocannon'
 
-import { missingTools, startNginx, tempDir } from './front-stack.cjs'
+import { missingTools, startNginx, tempDir } from '../lib/front-stack.cjs'
 
 export const FRONT_MIN_RATIO = 5
 

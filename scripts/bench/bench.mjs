@@ -1,19 +1,22 @@
 #!/usr/bin/env node
-// `npm run bench`: the performance budgets of the site, judged against a floor in the same run.
+// `npm run bench`: the speed budgets of every public page kind, judged against a floor in the
+// same run (docs/speed.md).
 //
 //   1. builds the production site into .next-bench (embedded defaults: bundled content,
-//      embedded lead store) and the floor app (scripts/lib/floor-app.mjs: a bare page built with
-//      the same next, react and react-dom) into .bench-floor, unless `-- --no-build` and both
-//      builds are already there;
+//      embedded lead store) and the floor app (./floor-app.mjs: a bare page built with the same
+//      next, react and react-dom) into .bench-floor, unless `-- --no-build` and both builds are
+//      already there;
 //   2. serves each with `next start` on a free port, behind the same HTTPS + HTTP/2 proxy
-//      (scripts/lib/h2-proxy.mjs says why), leads going to a fresh .bench/leads;
-//   3. measures first-load JS of `/` of both (scripts/lib/first-load-js.mjs, the same code as the
-//      budget test in `npm test`), Lighthouse 12 mobile and desktop with the site's and the
-//      floor's runs alternated (site, floor, site, floor…; median of 5 each), throughput of `/`
-//      from the ISR cache (autocannon, 50 connections, 10 s), and the demo-request Server Action
+//      (./h2-proxy.mjs says why), leads going to a fresh .bench/leads, and fails at once when a
+//      page kind of PAGES (./budgets.mjs) does not answer 200;
+//   3. measures first-load JS and page weight of every page kind and of the floor (the same code
+//      as the guards in `npm test`), calibrates the emulated phone, runs Lighthouse 12 mobile
+//      (applied, then simulated throttling) and desktop with the pages' and the floor's runs
+//      alternated (median of 7 each), throughput of `/` from the ISR cache (autocannon, 50
+//      connections, 10 s) and through nginx (./front.mjs), and the demo-request Server Action
 //      (200 submissions, 20 at a time) with the rows it stored counted afterwards;
-//   4. prints one markdown table with the site, the floor and the difference, writes
-//      .bench/results.json, and exits non-zero when a budget is missed.
+//   4. prints one markdown table (./budgets.mjs judges it), writes .bench/results.json, and
+//      exits non-zero when a budget is missed.
 //
 // Speed budgets are relative to the floor: an absolute Lighthouse score moves with the machine
 // (and with whatever else runs on it), while the gap between two pages measured side by side on
@@ -21,7 +24,8 @@
 //
 //   npm run bench                  # build both, then measure
 //   npm run bench -- --no-build    # measure the existing builds
-//   npm run bench -- --runs 7      # Lighthouse runs per page and preset (median; default 5)
+//   npm run bench -- --runs 9      # Lighthouse runs per page and mode (median; default and least 7)
+//   npm run bench -- --page /      # only these page kinds (repeatable), to judge a change quickly
 //   npm run bench -- --no-build --variant .next-exp [--variant .next-exp2] --lighthouse-only
 //                                  # an experiment's build judged beside the site, same run
 
@@ -43,40 +47,40 @@ import { parseArgs } from 'node:util'
 
 import autocannon from 'autocannon'
 
-import { openPglite } from '../lib/leads/db.mjs'
-import { BUILDS } from './e2e-builds.cjs'
-import { chromiumArgs, ensureChromium } from './ensure-browser.cjs'
-import { benchFront, FRONT_MIN_RATIO } from './lib/bench-front.mjs'
-import { formatKiB, measureFirstLoadJs } from './lib/first-load-js.mjs'
-import { FLOOR_DIR, frameworkVersions, writeFloorApp } from './lib/floor-app.mjs'
-import { startHttp2Proxy } from './lib/h2-proxy.mjs'
-import { measurePageWeight, PAGE_WEIGHT_BUDGET } from './lib/page-weight.mjs'
-import { withProjectFilesRestored } from './lib/project-files.mjs'
+import { openPglite } from '../../lib/leads/db.mjs'
+import { BUILDS } from '../e2e-builds.cjs'
+import { chromiumArgs, ensureChromium } from '../ensure-browser.cjs'
+import { measureFirstLoadJs } from '../lib/first-load-js.mjs'
+import { measurePageWeight, PAGE_WEIGHT_BUDGET } from '../lib/page-weight.mjs'
+import { withProjectFilesRestored } from '../lib/project-files.mjs'
+import { appPageFor, formatTable, judge, METHODS, MIN_RUNS, PAGES } from './budgets.mjs'
+import { FLOOR_DIR, frameworkVersions, writeFloorApp } from './floor-app.mjs'
+import { benchFront, FRONT_MIN_RATIO } from './front.mjs'
+import { startHttp2Proxy } from './h2-proxy.mjs'
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const bin = (name) => path.join(root, 'node_modules', '.bin', name)
 
 const { values: options } = parseArgs({
   options: {
     'no-build': { type: 'boolean', default: false },
-    runs: { type: 'string', default: '5' },
+    runs: { type: 'string', default: String(MIN_RUNS) },
     'target-index': { type: 'string', default: String(500) },
     variant: { type: 'string', multiple: true },
     'lighthouse-only': { type: 'boolean', default: false },
-    'save-traces': { type: 'boolean', default: false },
+    page: { type: 'string', multiple: true },
     help: { type: 'boolean', short: 'h', default: false },
   },
 })
 if (options.help) {
   console.log(
     'Usage: npm run bench [-- --no-build] [-- --runs N] [-- --target-index N]\n' +
-      '                       [-- --variant <distDir>] [-- --lighthouse-only] [-- --save-traces]\n' +
+      '                       [-- --page <path>] [-- --variant <distDir>] [-- --lighthouse-only]\n' +
+      `  --runs: Lighthouse runs per page and mode (default ${MIN_RUNS}; fewer never pass).\n` +
+      `  --page (repeatable): measure only these page kinds, of ${PAGES.map((p) => p.path).join(', ')}.\n` +
       '  --variant (repeatable): also serve an existing build of the site (an experiment built with\n' +
       '    NEXT_DIST_DIR=.next-exp next build) and run it in the same interleaved Lighthouse runs.\n' +
-      '  --lighthouse-only: skip throughput, the nginx front and the Server Action.\n' +
-      "  --save-traces: keep each simulated run's (mobile simulated, desktop) trace and network\n" +
-      '    log beside its report, for `node scripts/lantern-lcp.mjs <report.json>`: what the\n' +
-      '    simulated LCP waited for.',
+      '  --lighthouse-only: skip throughput, the nginx front and the Server Action.',
   )
   process.exit(0)
 }
@@ -101,8 +105,8 @@ if (!(targetIndex > 0)) {
  * tier, a Moto G Power 2022):
  * https://github.com/ChromeDevTools/devtools-frontend/blob/main/front_end/panels/mobile_throttling/CalibrationController.ts
  * The entry Androids that drivers and small operators buy in Brazil (Galaxy A0x/A1x, Moto g0x/g2x
- * class) sit between the two; 500 is their geometric middle (√(264 × 1000) ≈ 514). README,
- * "Speed budgets", says more.
+ * class) sit between the two; 500 is their geometric middle (√(264 × 1000) ≈ 514). docs/speed.md
+ * says more.
  */
 const TARGET_DEVICE = {
   name: 'entry-level Android phone (Galaxy A0x / Moto g0x class)',
@@ -113,36 +117,22 @@ const DIST_DIR = '.next-bench'
 const OUT_DIR = path.join(root, '.bench')
 const LEADS_DIR = path.join(OUT_DIR, 'leads')
 
-/** The example campaign page of the bundled dataset, reported beside the home when present. */
-const CAMPAIGN_PATH = process.env.BENCH_CAMPAIGN_PATH ?? '/p/onibus-rodoviarios'
+/** The page kinds this run measures: all of PAGES, or those named with --page. */
+const pages = options.page
+  ? options.page.map((pathname) => {
+      const page = PAGES.find((p) => p.path === pathname)
+      if (!page) {
+        console.error(
+          `--page ${pathname} is not a page kind the bench knows: ${PAGES.map((p) => p.path).join(', ')} (PAGES in scripts/bench/budgets.mjs).`,
+        )
+        process.exit(2)
+      }
+      return page
+    })
+  : PAGES
 
 const THROUGHPUT = { connections: 50, durationSeconds: 10 }
 const SUBMISSIONS = { total: 200, concurrency: 20 }
-
-/**
- * The budgets. Speed is judged against the floor measured in the same run (`floor + n`); the
- * rest are properties of the page itself that do not depend on the machine.
- */
-const BUDGETS = {
-  /** First-load JS may exceed the floor's by this much (gzip). */
-  firstLoadOverFloorBytes: 20 * 1024,
-  /** The calibrated phone, under both throttling methods (medians, interleaved with the floor). */
-  mobile: {
-    /** Performance score at most this much below the floor's. */
-    performanceBelowFloor: 2,
-    /** LCP over the floor's: applied (DevTools) throttling really loads the page slowly. */
-    lcpOverFloorMs: { devtools: 300, simulate: 400 },
-    tbtOverFloorMs: 50,
-    /** Absolute: a stable page does not move, whatever the machine. */
-    cls: 0.02,
-  },
-  desktop: { performance: 100, cls: 0.02 },
-  /** Lighthouse's other categories, mobile and desktop. */
-  otherCategories: 100,
-}
-
-/** Lighthouse's names of the two ways to throttle, and how the table calls them. */
-const METHODS = /** @type {const} */ ({ simulate: 'simulated', devtools: 'applied' })
 
 // Same environment as the test build: bundled content, embedded lead store, whatever a
 // developer's .env files say (Next lets the process environment win, even when empty).
@@ -294,8 +284,6 @@ async function lighthouseRun(url, settings, name, index, chromePath) {
       ...(preset === 'desktop' ? ['--preset=desktop'] : []),
       ...(preset === 'mobile' ? [`--throttling-method=${method}`] : []),
       ...(cpuSlowdown ? [`--throttling.cpuSlowdownMultiplier=${cpuSlowdown}`] : []),
-      // <report>-0.trace.json and <report>-0.devtoolslog.json, what Lantern estimated from.
-      ...(options['save-traces'] && method === 'simulate' ? ['--save-assets'] : []),
     ],
     { CHROME_PATH: chromePath },
   )
@@ -307,7 +295,7 @@ async function lighthouseRun(url, settings, name, index, chromePath) {
   // after that paint (an evaluation task under 10 ms is pruned from its graph) is simulated as a
   // download the paint waited for. On loopback the framework's chunks and the first paint finish
   // within the same few tens of ms, so the estimate takes one of two values, run by run. Counted
-  // here so the report says which one each median comes from (README, "Where it stands").
+  // here so the report says which one each median comes from (docs/speed.md).
   // https://github.com/GoogleChrome/lighthouse/blob/main/docs/variability.md and
   // https://github.com/ChromeDevTools/devtools-frontend/blob/main/front_end/models/trace/lantern/metrics/FirstContentfulPaint.ts
   const observedLcp = lhr.audits.metrics?.details?.items?.[0]?.observedLargestContentfulPaint
@@ -552,7 +540,7 @@ const started = Date.now()
 const { executablePath: chromePath } = ensureChromium()
 
 const floorDistDir = path.join(FLOOR_DIR, '.next')
-// The floor runs its own copy of next, so that it loads its own react (scripts/lib/floor-app.mjs).
+// The floor runs its own copy of next, so that it loads its own react (./floor-app.mjs).
 const floorBin = path.join(root, FLOOR_DIR, 'node_modules', '.bin', 'next')
 const haveBuilds =
   existsSync(path.join(root, DIST_DIR, 'BUILD_ID')) &&
@@ -578,6 +566,10 @@ mkdirSync(path.join(OUT_DIR, 'lighthouse'), { recursive: true })
 
 /** Ends the measuring early, on `--lighthouse-only`. */
 class LighthouseOnly extends Error {}
+/** Stops the run before measuring: a page kind does not answer. */
+class PagesMissing extends Error {}
+/** @type {PagesMissing | null} */
+let stopped = null
 
 /** Stops everything started below, in reverse order, whatever failed. */
 const cleanups = []
@@ -645,32 +637,60 @@ try {
     results.urls[name] = `${variantProxy.origin}/`
   }
 
-  console.log('▶ First-load JS')
+  // Every page kind answers, or the run stops here: a kind left out would pass unseen.
+  const missing = []
+  for (const page of pages) {
+    const url = new URL(page.path, site.baseUrl)
+    const status = await withRetry(() =>
+      fetch(url, { redirect: 'manual' }).then(async (response) => {
+        await response.arrayBuffer()
+        return response.status
+      }),
+    )
+    if (status !== 200) missing.push(`${page.path} (${page.kind}) answered HTTP ${status}`)
+  }
+  if (missing.length > 0) {
+    throw new PagesMissing(
+      `Every public page kind is measured, and these do not answer 200 on this build:\n` +
+        missing.map((line) => `  - ${line}`).join('\n') +
+        '\nAdd the page (or its bundled content), or change PAGES in scripts/bench/budgets.mjs ' +
+        'if the site no longer has that kind of page.',
+    )
+  }
+
+  console.log('▶ First-load JS and page weight')
+  const routes = JSON.parse(
+    readFileSync(path.join(root, DIST_DIR, 'app-path-routes-manifest.json'), 'utf8'),
+  )
   results.firstLoadJs = {
-    site: await withRetry(() =>
-      measureFirstLoadJs({ baseUrl: site.baseUrl, distDir: path.join(root, DIST_DIR) }),
-    ),
     floor: await withRetry(() =>
       measureFirstLoadJs({ baseUrl: floor.baseUrl, distDir: path.join(root, floorDistDir) }),
     ),
+    pages: {},
   }
-  results.pageWeight = {
-    site: await withRetry(() => measurePageWeight(site.baseUrl)),
-    floor: await withRetry(() => measurePageWeight(floor.baseUrl)),
+  results.pageWeight = { floor: await withRetry(() => measurePageWeight(floor.baseUrl)), pages: {} }
+  for (const page of pages) {
+    const appPage = appPageFor(routes, page.path)
+    if (!appPage) throw new Error(`No app route of ${DIST_DIR} serves ${page.path}.`)
+    results.firstLoadJs.pages[page.id] = await withRetry(() =>
+      measureFirstLoadJs({
+        baseUrl: site.baseUrl,
+        pagePath: page.path,
+        distDir: path.join(root, DIST_DIR),
+        appPage,
+      }),
+    )
+    results.pageWeight.pages[page.id] = await withRetry(() =>
+      measurePageWeight(new URL(page.path, site.baseUrl).href),
+    )
   }
   // Lighthouse first, while nothing else loads the machine.
-  const pages = { site: results.urls.site, floor: results.urls.floor }
-  for (const { name } of variants) pages[name] = results.urls[name]
-  // The campaign example page (issue 20), judged beside the home when this build has it.
-  const campaign = await fetch(new URL(CAMPAIGN_PATH, site.baseUrl)).then(
-    async (response) => (await response.arrayBuffer(), response.ok),
-    () => false,
-  )
-  if (campaign) {
-    pages.campaign = new URL(CAMPAIGN_PATH, siteProxy.origin).href
-    results.urls.campaign = pages.campaign
-    results.pageWeight.campaign = await measurePageWeight(new URL(CAMPAIGN_PATH, site.baseUrl).href)
-  }
+  /** @type {Record<string, string>} Lighthouse page name → URL */
+  const lighthousePages = {}
+  for (const page of pages) lighthousePages[page.id] = new URL(page.path, siteProxy.origin).href
+  lighthousePages.floor = results.urls.floor
+  for (const { name } of variants) lighthousePages[name] = results.urls[name]
+  results.urls.pages = lighthousePages
   console.log(`▶ Calibration: this host's benchmarkIndex against ${TARGET_DEVICE.name}`)
   results.calibration = await calibrate(results.urls.floor, chromePath)
   const { hostIndex, cpuSlowdown } = results.calibration
@@ -678,21 +698,21 @@ try {
     `  benchmarkIndex ${Math.round(hostIndex)} (${results.calibration.indexes.map(Math.round).join(', ')}) ` +
       `→ CPU slowdown ${cpuSlowdown}× emulates index ${TARGET_DEVICE.benchmarkIndex}`,
   )
-  console.log(`▶ Lighthouse (${Object.keys(pages).join(', ')} alternated)`)
+  console.log(`▶ Lighthouse (${Object.keys(lighthousePages).join(', ')} alternated)`)
   results.lighthouse = {
     mobile: {
       devtools: await lighthouseInterleaved(
-        pages,
+        lighthousePages,
         { preset: 'mobile', method: 'devtools', cpuSlowdown, categories: 'performance' },
         chromePath,
       ),
       simulate: await lighthouseInterleaved(
-        pages,
+        lighthousePages,
         { preset: 'mobile', method: 'simulate', cpuSlowdown },
         chromePath,
       ),
     },
-    desktop: await lighthouseInterleaved(pages, { preset: 'desktop' }, chromePath),
+    desktop: await lighthouseInterleaved(lighthousePages, { preset: 'desktop' }, chromePath),
   }
   if (options['lighthouse-only']) throw new LighthouseOnly()
   // The floor has done its part; stop it so it takes no CPU from what follows.
@@ -701,7 +721,7 @@ try {
   console.log(
     `▶ Throughput of / (${THROUGHPUT.connections} connections, ${THROUGHPUT.durationSeconds} s)`,
   )
-  results.throughput = await throughput(results.urls.siteOrigin)
+  results.throughput = { ...THROUGHPUT, ...(await throughput(results.urls.siteOrigin)) }
   console.log('▶ / through nginx (deploy/nginx.conf) against the origin')
   results.front = await benchFront({ originUrl: site.baseUrl, ...THROUGHPUT })
   console.log(
@@ -709,227 +729,35 @@ try {
   )
   results.serverAction = await serverAction(site.baseUrl)
 } catch (error) {
-  if (!(error instanceof LighthouseOnly)) throw error
+  if (error instanceof PagesMissing) stopped = error
+  else if (!(error instanceof LighthouseOnly)) throw error
 } finally {
   await cleanUp()
+}
+if (stopped) {
+  console.error(`\n✖ ${stopped.message}`)
+  process.exit(1)
 }
 if (results.serverAction) results.serverAction.rows = await countRows()
 
 // ---------------------------------------------------------------------------------------------
 
-const ms = (value) => `${Math.round(value)} ms`
-const signedMs = (value) => `${value >= 0 ? '+' : '−'}${Math.round(Math.abs(value))} ms`
-const signed = (value) => `${value >= 0 ? '+' : '−'}${Math.abs(value)}`
-const rows = []
-/**
- * One row of the table. `site` alone for a property of the site; `floor` and `difference` for a
- * figure measured on both.
- * @param {{ name: string, site: string, floor?: string, difference?: string, budget?: string, pass?: boolean | null }} r
- */
-const row = ({ name, site, floor = '', difference = '', budget = '', pass = null }) =>
-  rows.push({ name, site, floor, difference, budget, pass })
-
-const js = results.firstLoadJs
-row({
-  name: 'First-load JS of / (gzip)',
-  site: `${formatKiB(js.site.totalBytes)} (framework ${formatKiB(js.site.frameworkBytes)}, site ${formatKiB(js.site.siteBytes)})`,
-  floor: formatKiB(js.floor.totalBytes),
-  difference: `+${formatKiB(js.site.totalBytes - js.floor.totalBytes)}`,
-  budget: `≤ floor + ${formatKiB(BUDGETS.firstLoadOverFloorBytes)}`,
-  pass: js.site.totalBytes - js.floor.totalBytes <= BUDGETS.firstLoadOverFloorBytes,
+const rows = judge({
+  results,
+  pages,
+  variants,
+  pageWeightBudget: PAGE_WEIGHT_BUDGET,
+  frontMinRatio: FRONT_MIN_RATIO,
 })
-const kib = (bytes) => `${(bytes / 1024).toFixed(1)} KiB`
-for (const [key, name, format] of /** @type {const} */ ([
-  ['elements', 'Elements as served', String],
-  ['rscPayloadBytes', 'Inline RSC payload', kib],
-  ['htmlBytes', 'HTML (uncompressed)', kib],
-  ['stylesheetBytes', 'Inlined stylesheet', kib],
-])) {
-  const floor = results.pageWeight.floor[key]
-  for (const [page, label] of /** @type {const} */ ([
-    ['site', '/'],
-    ['campaign', CAMPAIGN_PATH],
-  ])) {
-    const weight = results.pageWeight[page]
-    if (!weight) continue
-    row({
-      name: `${name}, ${label}`,
-      site: format(weight[key]),
-      floor: format(floor),
-      difference: `+${format(weight[key] - floor)}`,
-      budget: `≤ ${format(PAGE_WEIGHT_BUDGET[key])} (npm test)`,
-      pass: weight[key] <= PAGE_WEIGHT_BUDGET[key],
-    })
-  }
-}
-const pageNames = Object.keys(results.lighthouse.desktop).filter((name) => name !== 'floor')
-const pageLabel = (name) =>
-  name === 'site'
-    ? '/'
-    : name.startsWith('variant')
-      ? `/ (${variants.find((variant) => variant.name === name)?.distDir})`
-      : CAMPAIGN_PATH
-const b = BUDGETS.mobile
-const cal = results.calibration
-row({
-  name: `Emulated phone: ${cal.target.name}, benchmarkIndex ${cal.target.benchmarkIndex}`,
-  site: `host index ${Math.round(cal.hostIndex)} → CPU slowdown ${cal.cpuSlowdown}×`,
-})
-for (const method of /** @type {const} */ (['devtools', 'simulate'])) {
-  const f = results.lighthouse.mobile[method].floor.median
-  for (const name of pageNames) {
-    const s = results.lighthouse.mobile[method][name].median
-    const label = `Mobile ${METHODS[method]}, ${pageLabel(name)}:`
-    row({
-      name: `${label} performance`,
-      site: String(s.scores.performance),
-      floor: String(f.scores.performance),
-      difference: signed(s.scores.performance - f.scores.performance),
-      budget: `≥ floor − ${b.performanceBelowFloor}`,
-      pass: s.scores.performance >= f.scores.performance - b.performanceBelowFloor,
-    })
-    row({
-      name: `${label} LCP`,
-      site: ms(s.lcpMs),
-      floor: ms(f.lcpMs),
-      difference: signedMs(s.lcpMs - f.lcpMs),
-      budget: `≤ floor + ${b.lcpOverFloorMs[method]} ms`,
-      pass: s.lcpMs <= f.lcpMs + b.lcpOverFloorMs[method],
-    })
-    if (method === 'simulate') {
-      const all = results.lighthouse.mobile[method]
-      row({
-        name: `${label} runs whose LCP estimate includes the scripts' download (not judged)`,
-        site: `${all[name].scriptsChargedRuns} of ${all[name].runs.length}`,
-        floor: `${all.floor.scriptsChargedRuns} of ${all.floor.runs.length}`,
-      })
-    }
-    row({
-      name: `${label} TBT`,
-      site: ms(s.tbtMs),
-      floor: ms(f.tbtMs),
-      difference: signedMs(s.tbtMs - f.tbtMs),
-      budget: `≤ floor + ${b.tbtOverFloorMs} ms`,
-      pass: s.tbtMs <= f.tbtMs + b.tbtOverFloorMs,
-    })
-    row({
-      name: `${label} CLS`,
-      site: s.cls.toFixed(3),
-      floor: f.cls.toFixed(3),
-      budget: `≤ ${b.cls}`,
-      pass: s.cls <= b.cls,
-    })
-  }
-}
-{
-  // What a real phone of the target class gets: applied throttling loads the page for real at the
-  // emulated speed. Reported, never judged: it moves with the network model and the target.
-  const s = results.lighthouse.mobile.devtools.site.median
-  row({
-    name: `On the emulated phone (applied throttling, slow 4G), /: absolute, not judged`,
-    site: `performance ${s.scores.performance}, LCP ${ms(s.lcpMs)}, TBT ${ms(s.tbtMs)}`,
-  })
-}
-for (const name of pageNames) {
-  const s = results.lighthouse.desktop[name].median
-  const f = results.lighthouse.desktop.floor.median
-  const label = `Desktop, ${pageLabel(name)}:`
-  row({
-    name: `${label} performance`,
-    site: String(s.scores.performance),
-    floor: String(f.scores.performance),
-    difference: signed(s.scores.performance - f.scores.performance),
-    budget: `${BUDGETS.desktop.performance}`,
-    pass: s.scores.performance >= BUDGETS.desktop.performance,
-  })
-  row({
-    name: `${label} LCP, TBT`,
-    site: `${ms(s.lcpMs)}, ${ms(s.tbtMs)}`,
-    floor: `${ms(f.lcpMs)}, ${ms(f.tbtMs)}`,
-  })
-  row({
-    name: `${label} CLS`,
-    site: s.cls.toFixed(3),
-    floor: f.cls.toFixed(3),
-    budget: `≤ ${BUDGETS.desktop.cls}`,
-    pass: s.cls <= BUDGETS.desktop.cls,
-  })
-  for (const [preset, summary] of /** @type {const} */ ([
-    ['mobile', results.lighthouse.mobile.simulate[name]],
-    ['desktop', results.lighthouse.desktop[name]],
-  ])) {
-    for (const key of /** @type {const} */ (['accessibility', 'bestPractices', 'seo'])) {
-      row({
-        name: `${preset === 'mobile' ? 'Mobile' : 'Desktop'}, ${pageLabel(name)}: ${key === 'bestPractices' ? 'best practices' : key}`,
-        site: String(summary.median.scores[key]),
-        budget: `${BUDGETS.otherCategories}`,
-        pass: summary.median.scores[key] >= BUDGETS.otherCategories,
-      })
-    }
-  }
-}
-const thirdParty = Math.max(
-  ...pageNames.flatMap((name) => [
-    results.lighthouse.mobile.simulate[name].median.thirdPartyRequests,
-    results.lighthouse.desktop[name].median.thirdPartyRequests,
-  ]),
-)
-row({
-  name: 'Third-party requests while loading /',
-  site: String(thirdParty),
-  budget: '0',
-  pass: thirdParty === 0,
-})
-if (results.throughput) {
-  const t = results.throughput
-  row({
-    name: `Throughput of / at the origin (ISR cache ${t.cacheHeader ?? '?'}, ${THROUGHPUT.connections} conn., ${THROUGHPUT.durationSeconds} s)`,
-    site: `${Math.round(t.requestsPerSecond)} req/s, p50 ${ms(t.latencyP50Ms)}, p99 ${ms(t.latencyP99Ms)}`,
-    budget: 'no errors',
-    pass: t.non2xx === 0 && t.errors === 0 && t.timeouts === 0,
-  })
-  const front = results.front
-  row({
-    name: '/ through the nginx front vs the origin (same run)',
-    site:
-      front.skipped ??
-      `${Math.round(front.frontRps)} vs ${Math.round(front.originRps)} req/s (${front.ratio.toFixed(1)}×)`,
-    budget: `≥ ${FRONT_MIN_RATIO}× the origin`,
-    pass: front.skipped ? null : front.pass,
-  })
-  const a = results.serverAction
-  row({
-    name: `Server Action (${a.submissions} at ${a.concurrency} at a time)`,
-    site: `p50 ${ms(a.latencyP50Ms)}, p95 ${ms(a.latencyP95Ms)}; ${a.accepted} accepted`,
-    budget: `all ${a.submissions} accepted`,
-    pass: a.accepted === a.submissions,
-  })
-  for (const table of /** @type {const} */ (['dados_cliente', 'chat_messages'])) {
-    row({
-      name: `Rows in ${table} afterwards`,
-      site: String(a.rows[table]),
-      budget: `= ${a.accepted} accepted`,
-      pass: a.rows[table] === a.accepted,
-    })
-  }
-}
 results.budgets = rows
 const failed = rows.filter((r) => r.pass === false)
-const mark = (pass) => (pass === null ? '' : pass ? '✅ pass' : '❌ fail')
-const table = [
-  '| Measure | Site | Floor | Difference | Budget | |',
-  '| --- | --- | --- | --- | --- | --- |',
-  ...rows.map(
-    (r) =>
-      `| ${r.name} | ${r.site} | ${r.floor} | ${r.difference} | ${r.budget} | ${mark(r.pass)} |`,
-  ),
-].join('\n')
+const table = formatTable(rows)
 
 writeFileSync(path.join(OUT_DIR, 'results.json'), `${JSON.stringify(results, null, 2)}\n`)
 console.log(`\n${table}\n`)
 for (const [preset, summary] of [
-  ['mobile', results.lighthouse.mobile.simulate.site],
-  ['desktop', results.lighthouse.desktop.site],
+  ...pages.map((page) => [`mobile ${page.path}`, results.lighthouse.mobile.simulate[page.id]]),
+  ...pages.map((page) => [`desktop ${page.path}`, results.lighthouse.desktop[page.id]]),
 ]) {
   const { findings } = summary
   if (findings.length > 0)
@@ -939,6 +767,10 @@ console.log(
   `Results: ${path.relative(root, path.join(OUT_DIR, 'results.json'))}; Lighthouse reports in ` +
     `${path.relative(root, path.join(OUT_DIR, 'lighthouse'))}/ (${((Date.now() - started) / 1000).toFixed(0)} s).`,
 )
+if (pages.length < PAGES.length)
+  console.warn(
+    `Only ${pages.map((p) => p.path).join(', ')} measured (--page); a full run measures every page kind.`,
+  )
 if (failed.length > 0) {
   console.error(
     `${failed.length} budget${failed.length === 1 ? '' : 's'} missed: ${failed.map((r) => r.name).join('; ')}`,

@@ -1,0 +1,385 @@
+// What `npm run bench` measures and how it judges it: the public page kinds, the budgets, and the
+// table built from a run's results. No I/O here, so tests/unit/bench-budgets.test.ts can hold the
+// judgement to the decision of issue 29 (docs/speed.md):
+//
+//   - judged under applied throttling (DevTools throttling: the page really loads over a slow 4G
+//     link on the CPU of the target phone), medians of at least MIN_RUNS interleaved runs:
+//     performance ≥ floor − 2, LCP ≤ floor + 300 ms, TBT ≤ floor + 50 ms, CLS ≤ 0.02;
+//   - also judged: desktop performance 100, accessibility / best practices / SEO 100, first-load
+//     JS ≤ floor + 10 KiB, the page-weight budgets of `npm test`;
+//   - reported, not judged: every figure under simulated throttling (Lighthouse's Lantern model,
+//     what PageSpeed Insights shows), because its misses come from the model
+//     (GoogleChrome/lighthouse#17163) and its run-to-run spread, not from the page.
+//
+// Every public page kind gets the same budgets. The list is one constant, PAGES: a kind whose
+// path does not answer 200 fails the bench (bench.mjs), it is never skipped.
+
+import { formatKiB } from '../lib/first-load-js.mjs'
+
+/**
+ * The public page kinds, each by one path of the bundled dataset. `id` names it in results.json.
+ * @typedef {{ id: string, kind: string, path: string }} BenchPage
+ * @type {readonly BenchPage[]}
+ */
+export const PAGES = Object.freeze([
+  { id: 'home', kind: 'home', path: '/' },
+  { id: 'campaign', kind: 'campaign page', path: '/p/onibus-rodoviarios' },
+  { id: 'listing', kind: 'article listing', path: '/conteudos' },
+  { id: 'article', kind: 'article', path: '/conteudos/como-o-celular-detecta-fadiga' },
+])
+
+/** Fewer interleaved runs per page and mode than this leave the median to chance. */
+export const MIN_RUNS = 7
+
+/**
+ * The budgets. Speed is judged against the floor measured in the same run (`floor + n`); the
+ * rest are properties of the page itself that do not depend on the machine.
+ */
+export const BUDGETS = Object.freeze({
+  /** First-load JS may exceed the floor's by this much (gzip); the home is at about +4.7 KiB. */
+  firstLoadOverFloorBytes: 10 * 1024,
+  /** The calibrated phone under applied throttling (medians, interleaved with the floor). */
+  mobile: {
+    /** Performance score at most this much below the floor's. */
+    performanceBelowFloor: 2,
+    lcpOverFloorMs: 300,
+    tbtOverFloorMs: 50,
+    /** Absolute: a stable page does not move, whatever the machine. */
+    cls: 0.02,
+  },
+  desktop: { performance: 100, cls: 0.02 },
+  /** Lighthouse's other categories, mobile and desktop. */
+  otherCategories: 100,
+})
+
+/** Lighthouse's names of the two ways to throttle, and how the table calls them. */
+export const METHODS = Object.freeze({ simulate: 'simulated', devtools: 'applied' })
+
+const PAGE_WEIGHT_MEASURES = /** @type {const} */ ([
+  ['elements', 'Elements as served', String],
+  ['rscPayloadBytes', 'Inline RSC payload', kib],
+  ['htmlBytes', 'HTML (uncompressed)', kib],
+  ['stylesheetBytes', 'Inlined stylesheet', kib],
+])
+
+/** @param {number} bytes */
+function kib(bytes) {
+  return `${(bytes / 1024).toFixed(1)} KiB`
+}
+/** @param {number} value */
+const ms = (value) => `${Math.round(value)} ms`
+/** @param {number} value */
+const signedMs = (value) => `${value >= 0 ? '+' : '−'}${Math.round(Math.abs(value))} ms`
+/** @param {number} value */
+const signed = (value) => `${value >= 0 ? '+' : '−'}${Math.abs(value)}`
+
+/**
+ * @typedef {{ name: string, site: string, floor: string, difference: string, budget: string,
+ *   pass: boolean | null }} Row  `pass` null: reported, not judged.
+ */
+
+/**
+ * The table of one run: every measure, its budget and whether it passed.
+ * @param {{
+ *   results: any,
+ *   pages: readonly BenchPage[],
+ *   variants?: { name: string, distDir: string }[],
+ *   budgets?: typeof BUDGETS,
+ *   pageWeightBudget: Record<string, number>,
+ *   frontMinRatio?: number,
+ * }} input  `results` as bench.mjs writes it to .bench/results.json; `pages` the kinds measured.
+ * @returns {Row[]}
+ */
+export function judge({
+  results,
+  pages,
+  variants = [],
+  budgets = BUDGETS,
+  pageWeightBudget,
+  frontMinRatio = 5,
+}) {
+  /** @type {Row[]} */
+  const rows = []
+  /** @param {Partial<Row> & { name: string, site: string }} r */
+  const row = ({ name, site, floor = '', difference = '', budget = '', pass = null }) =>
+    rows.push({ name, site, floor, difference, budget, pass })
+
+  /** @param {string} name a Lighthouse page name: a page id, `floor` or a variant */
+  const label = (name) => {
+    const page = pages.find((p) => p.id === name)
+    if (page) return page.path
+    const variant = variants.find((v) => v.name === name)
+    return variant ? `/ (${variant.distDir})` : name
+  }
+
+  const jsFloor = results.firstLoadJs.floor
+  for (const page of pages) {
+    const js = results.firstLoadJs.pages[page.id]
+    row({
+      name: `First-load JS of ${page.path} (gzip)`,
+      site: `${formatKiB(js.totalBytes)} (framework ${formatKiB(js.frameworkBytes)}, site ${formatKiB(js.siteBytes)})`,
+      floor: formatKiB(jsFloor.totalBytes),
+      difference: `+${formatKiB(js.totalBytes - jsFloor.totalBytes)}`,
+      budget: `≤ floor + ${formatKiB(budgets.firstLoadOverFloorBytes)}`,
+      pass: js.totalBytes - jsFloor.totalBytes <= budgets.firstLoadOverFloorBytes,
+    })
+  }
+  for (const [key, name, format] of PAGE_WEIGHT_MEASURES) {
+    const floor = results.pageWeight.floor[key]
+    for (const page of pages) {
+      const weight = results.pageWeight.pages[page.id]
+      row({
+        name: `${name}, ${page.path}`,
+        site: format(weight[key]),
+        floor: format(floor),
+        difference: `+${format(weight[key] - floor)}`,
+        budget: `≤ ${format(pageWeightBudget[key])} (npm test)`,
+        pass: weight[key] <= pageWeightBudget[key],
+      })
+    }
+  }
+
+  const lighthouse = results.lighthouse
+  const measured = Object.keys(lighthouse.desktop).filter((name) => name !== 'floor')
+  const cal = results.calibration
+  row({
+    name: `Emulated phone: ${cal.target.name}, benchmarkIndex ${cal.target.benchmarkIndex}`,
+    site: `host index ${Math.round(cal.hostIndex)} → CPU slowdown ${cal.cpuSlowdown}×`,
+  })
+  // The medians mean something only over enough runs: a quick look with fewer never passes.
+  const runCounts = [lighthouse.mobile.devtools, lighthouse.mobile.simulate, lighthouse.desktop]
+    .flatMap((mode) => Object.values(mode))
+    .map((summary) => summary.runs.length)
+  const fewest = Math.min(...runCounts)
+  row({
+    name: 'Lighthouse runs per page and mode (interleaved with the floor)',
+    site: String(fewest),
+    budget: `≥ ${MIN_RUNS}`,
+    pass: fewest >= MIN_RUNS,
+  })
+
+  const b = budgets.mobile
+  {
+    const method = 'devtools'
+    const f = lighthouse.mobile[method].floor.median
+    for (const name of measured) {
+      const s = lighthouse.mobile[method][name].median
+      const prefix = `Mobile ${METHODS[method]}, ${label(name)}:`
+      row({
+        name: `${prefix} performance`,
+        site: String(s.scores.performance),
+        floor: String(f.scores.performance),
+        difference: signed(s.scores.performance - f.scores.performance),
+        budget: `≥ floor − ${b.performanceBelowFloor}`,
+        pass: s.scores.performance >= f.scores.performance - b.performanceBelowFloor,
+      })
+      row({
+        name: `${prefix} LCP`,
+        site: ms(s.lcpMs),
+        floor: ms(f.lcpMs),
+        difference: signedMs(s.lcpMs - f.lcpMs),
+        budget: `≤ floor + ${b.lcpOverFloorMs} ms`,
+        pass: s.lcpMs <= f.lcpMs + b.lcpOverFloorMs,
+      })
+      row({
+        name: `${prefix} TBT`,
+        site: ms(s.tbtMs),
+        floor: ms(f.tbtMs),
+        difference: signedMs(s.tbtMs - f.tbtMs),
+        budget: `≤ floor + ${b.tbtOverFloorMs} ms`,
+        pass: s.tbtMs <= f.tbtMs + b.tbtOverFloorMs,
+      })
+      row({
+        name: `${prefix} CLS`,
+        site: s.cls.toFixed(3),
+        floor: f.cls.toFixed(3),
+        budget: `≤ ${b.cls}`,
+        pass: s.cls <= b.cls,
+      })
+    }
+  }
+  {
+    // What PageSpeed Insights shows marketing, beside the judged figures: reported, not judged.
+    const method = 'simulate'
+    const all = lighthouse.mobile[method]
+    const f = all.floor.median
+    for (const name of measured) {
+      const s = all[name].median
+      row({
+        name: `Mobile ${METHODS[method]}, ${label(name)}: performance, LCP, TBT, CLS (not judged)`,
+        site: `${s.scores.performance}, ${ms(s.lcpMs)}, ${ms(s.tbtMs)}, ${s.cls.toFixed(3)}`,
+        floor: `${f.scores.performance}, ${ms(f.lcpMs)}, ${ms(f.tbtMs)}, ${f.cls.toFixed(3)}`,
+        difference: `${signed(s.scores.performance - f.scores.performance)}, ${signedMs(s.lcpMs - f.lcpMs)}, ${signedMs(s.tbtMs - f.tbtMs)}`,
+        budget: 'reported',
+      })
+      // Lantern charges the scripts that finished downloading before the observed LCP to the
+      // estimate; this says in how many runs that happened (docs/speed.md).
+      row({
+        name: `Mobile ${METHODS[method]}, ${label(name)}: runs whose LCP estimate includes the scripts' download (not judged)`,
+        site: `${all[name].scriptsChargedRuns} of ${all[name].runs.length}`,
+        floor: `${all.floor.scriptsChargedRuns} of ${all.floor.runs.length}`,
+        budget: 'reported',
+      })
+    }
+  }
+  {
+    // What a real phone of the target class gets: absolute figures, which move with the network
+    // model and the target, so reported, never judged.
+    const s = lighthouse.mobile.devtools.home?.median
+    if (s)
+      row({
+        name: 'On the emulated phone (applied throttling, slow 4G), /: absolute, not judged',
+        site: `performance ${s.scores.performance}, LCP ${ms(s.lcpMs)}, TBT ${ms(s.tbtMs)}`,
+        budget: 'reported',
+      })
+  }
+  for (const name of measured) {
+    const s = lighthouse.desktop[name].median
+    const f = lighthouse.desktop.floor.median
+    const prefix = `Desktop, ${label(name)}:`
+    row({
+      name: `${prefix} performance`,
+      site: String(s.scores.performance),
+      floor: String(f.scores.performance),
+      difference: signed(s.scores.performance - f.scores.performance),
+      budget: `${budgets.desktop.performance}`,
+      pass: s.scores.performance >= budgets.desktop.performance,
+    })
+    row({
+      name: `${prefix} LCP, TBT`,
+      site: `${ms(s.lcpMs)}, ${ms(s.tbtMs)}`,
+      floor: `${ms(f.lcpMs)}, ${ms(f.tbtMs)}`,
+    })
+    row({
+      name: `${prefix} CLS`,
+      site: s.cls.toFixed(3),
+      floor: f.cls.toFixed(3),
+      budget: `≤ ${budgets.desktop.cls}`,
+      pass: s.cls <= budgets.desktop.cls,
+    })
+    // The categories do not depend on throttling: the mobile ones come from the simulated runs,
+    // the only mobile runs that audit them.
+    for (const [preset, summary] of /** @type {const} */ ([
+      ['Mobile', lighthouse.mobile.simulate[name]],
+      ['Desktop', lighthouse.desktop[name]],
+    ])) {
+      for (const [key, title] of /** @type {const} */ ([
+        ['accessibility', 'accessibility'],
+        ['bestPractices', 'best practices'],
+        ['seo', 'SEO'],
+      ])) {
+        row({
+          name: `${preset}, ${label(name)}: ${title}`,
+          site: String(summary.median.scores[key]),
+          budget: `${budgets.otherCategories}`,
+          pass: summary.median.scores[key] >= budgets.otherCategories,
+        })
+      }
+    }
+  }
+  const thirdParty = Math.max(
+    ...measured.flatMap((name) => [
+      lighthouse.mobile.simulate[name].median.thirdPartyRequests,
+      lighthouse.desktop[name].median.thirdPartyRequests,
+    ]),
+  )
+  row({
+    name: 'Third-party requests while loading the pages',
+    site: String(thirdParty),
+    budget: '0',
+    pass: thirdParty === 0,
+  })
+
+  if (results.throughput) {
+    const t = results.throughput
+    row({
+      name: `Throughput of / at the origin (ISR cache ${t.cacheHeader ?? '?'}, ${t.connections} conn., ${t.durationSeconds} s)`,
+      site: `${Math.round(t.requestsPerSecond)} req/s, p50 ${ms(t.latencyP50Ms)}, p99 ${ms(t.latencyP99Ms)}`,
+      budget: 'no errors',
+      pass: t.non2xx === 0 && t.errors === 0 && t.timeouts === 0,
+    })
+  }
+  if (results.front) {
+    const front = results.front
+    row({
+      name: '/ through the nginx front vs the origin (same run)',
+      site:
+        front.skipped ??
+        `${Math.round(front.frontRps)} vs ${Math.round(front.originRps)} req/s (${front.ratio.toFixed(1)}×)`,
+      budget: `≥ ${frontMinRatio}× the origin`,
+      pass: front.skipped ? null : front.pass,
+    })
+  }
+  if (results.serverAction) {
+    const a = results.serverAction
+    row({
+      name: `Server Action (${a.submissions} at ${a.concurrency} at a time)`,
+      site: `p50 ${ms(a.latencyP50Ms)}, p95 ${ms(a.latencyP95Ms)}; ${a.accepted} accepted`,
+      budget: `all ${a.submissions} accepted`,
+      pass: a.accepted === a.submissions,
+    })
+    for (const table of /** @type {const} */ (['dados_cliente', 'chat_messages'])) {
+      row({
+        name: `Rows in ${table} afterwards`,
+        site: String(a.rows[table]),
+        budget: `= ${a.accepted} accepted`,
+        pass: a.rows[table] === a.accepted,
+      })
+    }
+  }
+  return rows
+}
+
+/**
+ * The rows as a markdown table.
+ * @param {Row[]} rows
+ */
+export function formatTable(rows) {
+  const mark = (/** @type {boolean | null} */ pass) =>
+    pass === null ? '' : pass ? '✅ pass' : '❌ fail'
+  return [
+    '| Measure | Site | Floor | Difference | Budget | |',
+    '| --- | --- | --- | --- | --- | --- |',
+    ...rows.map(
+      (r) =>
+        `| ${r.name} | ${r.site} | ${r.floor} | ${r.difference} | ${r.budget} | ${mark(r.pass)} |`,
+    ),
+  ].join('\n')
+}
+
+/**
+ * The app route whose page serves a path, from the build's app-path-routes-manifest.json
+ * (`{"/p/[slug]/page": "/p/[slug]"}`): first-load JS needs the route's client reference
+ * manifest. As in Next's own matching, segment by segment a static segment wins over a dynamic
+ * one, which wins over a catch-all; a route handler (`/sitemap.xml/route`) that wins means no page.
+ * @param {Record<string, string>} manifest page or route entry → route
+ * @param {string} pathname
+ * @returns {string | undefined} the page entry, e.g. `/p/[slug]/page`
+ */
+export function appPageFor(manifest, pathname) {
+  const candidates = Object.entries(manifest)
+    .filter(([entry]) => entry.endsWith('/page') || entry.endsWith('/route'))
+    .map(([entry, route]) => {
+      const segments = route.split('/').filter(Boolean)
+      // Per segment: 0 static, 1 dynamic, 2 catch-all, 3 optional catch-all.
+      const parts = segments.map((segment) => {
+        if (/^\[\[\.\.\.[^\]]+\]\]$/.test(segment)) return { rank: 3, pattern: '(?:/.*)?' }
+        if (/^\[\.\.\.[^\]]+\]$/.test(segment)) return { rank: 2, pattern: '/.+' }
+        if (/^\[[^\]]+\]$/.test(segment)) return { rank: 1, pattern: '/[^/]+' }
+        return { rank: 0, pattern: `/${segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}` }
+      })
+      const pattern = parts.map((part) => part.pattern).join('')
+      const rank = parts.map((part) => part.rank)
+      return { entry, regex: new RegExp(`^${pattern || '/'}$`), rank }
+    })
+    .filter(({ regex }) => regex.test(pathname))
+    .sort((a, b) => {
+      for (let i = 0; i < Math.max(a.rank.length, b.rank.length); i += 1) {
+        const difference = (a.rank[i] ?? -1) - (b.rank[i] ?? -1)
+        if (difference !== 0) return difference
+      }
+      return 0
+    })
+  const best = candidates[0]?.entry
+  return best?.endsWith('/page') ? best : undefined
+}

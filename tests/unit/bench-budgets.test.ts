@@ -1,0 +1,245 @@
+// The bench's judgement (scripts/bench/budgets.mjs), held to the decision of issue 29
+// (docs/speed.md): applied throttling judged against the floor, simulated figures only reported,
+// and every public page kind under the same budgets.
+import { describe, expect, it } from 'vitest'
+
+import {
+  appPageFor,
+  BUDGETS,
+  formatTable,
+  judge,
+  MIN_RUNS,
+  PAGES,
+} from '../../scripts/bench/budgets.mjs'
+import { PAGE_WEIGHT_BUDGET } from '../../scripts/lib/page-weight.mjs'
+
+type Median = {
+  scores: { performance: number; accessibility: number; bestPractices: number; seo: number }
+  lcpMs: number
+  tbtMs: number
+  cls: number
+  thirdPartyRequests: number
+}
+
+function summary(median: Partial<Median> = {}, runs = MIN_RUNS) {
+  return {
+    runs: Array.from({ length: runs }, () => ({})),
+    median: {
+      scores: { performance: 98, accessibility: 100, bestPractices: 100, seo: 100 },
+      lcpMs: 800,
+      tbtMs: 150,
+      cls: 0,
+      thirdPartyRequests: 0,
+      ...median,
+    },
+    scriptsChargedRuns: 0,
+    findings: [],
+  }
+}
+
+const js = (totalKiB: number) => ({
+  totalBytes: totalKiB * 1024,
+  frameworkBytes: 131 * 1024,
+  siteBytes: (totalKiB - 131) * 1024,
+})
+const weight = {
+  elements: 400,
+  rscPayloadBytes: 50_000,
+  htmlBytes: 120_000,
+  stylesheetBytes: 30_000,
+}
+
+/** A run where every page kind sits exactly at the floor, unless told otherwise. */
+function results({
+  applied = {},
+  simulated = {},
+  desktop = {},
+  firstLoadKiB = 135,
+  runs = MIN_RUNS,
+}: {
+  applied?: Record<string, Partial<Median>>
+  simulated?: Record<string, Partial<Median>>
+  desktop?: Record<string, Partial<Median>>
+  firstLoadKiB?: number
+  runs?: number
+} = {}) {
+  const mode = (overrides: Record<string, Partial<Median>>, base: Partial<Median> = {}) => ({
+    floor: summary(base, runs),
+    ...Object.fromEntries(
+      PAGES.map((page) => [page.id, summary({ ...base, ...overrides[page.id] }, runs)]),
+    ),
+  })
+  const desktopBase = {
+    scores: { performance: 100, accessibility: 100, bestPractices: 100, seo: 100 },
+  }
+  return {
+    firstLoadJs: {
+      floor: js(131),
+      pages: Object.fromEntries(PAGES.map((page) => [page.id, js(firstLoadKiB)])),
+    },
+    pageWeight: {
+      floor: { elements: 10, rscPayloadBytes: 3000, htmlBytes: 4000, stylesheetBytes: 0 },
+      pages: Object.fromEntries(PAGES.map((page) => [page.id, weight])),
+    },
+    calibration: {
+      target: { name: 'entry-level Android phone', benchmarkIndex: 500 },
+      hostIndex: 2800,
+      cpuSlowdown: 5.6,
+    },
+    lighthouse: {
+      mobile: { devtools: mode(applied), simulate: mode(simulated) },
+      desktop: mode(desktop, desktopBase),
+    },
+  }
+}
+
+const run = (input: ReturnType<typeof results>) =>
+  judge({ results: input, pages: PAGES, pageWeightBudget: PAGE_WEIGHT_BUDGET })
+const failures = (rows: ReturnType<typeof run>) =>
+  rows.filter((r) => r.pass === false).map((r) => r.name)
+
+describe('the bench’s page kinds', () => {
+  it('are the home, the campaign page, the article listing and an article', () => {
+    expect(PAGES.map((page) => page.path)).toEqual([
+      '/',
+      '/p/onibus-rodoviarios',
+      '/conteudos',
+      '/conteudos/como-o-celular-detecta-fadiga',
+    ])
+    expect(new Set(PAGES.map((page) => page.id)).size).toBe(PAGES.length)
+  })
+})
+
+describe('judge', () => {
+  it('passes pages at the floor, and judges every page kind alike', () => {
+    const rows = run(results())
+    expect(failures(rows)).toEqual([])
+    for (const page of PAGES) {
+      for (const measure of ['performance', 'LCP', 'TBT', 'CLS'])
+        expect(rows.find((r) => r.name === `Mobile applied, ${page.path}: ${measure}`)?.pass).toBe(
+          true,
+        )
+      expect(rows.find((r) => r.name === `Desktop, ${page.path}: performance`)?.pass).toBe(true)
+      expect(rows.find((r) => r.name === `First-load JS of ${page.path} (gzip)`)?.pass).toBe(true)
+      expect(rows.find((r) => r.name === `Mobile, ${page.path}: accessibility`)?.pass).toBe(true)
+    }
+  })
+
+  it('reports simulated figures beside the judged ones, and never judges them', () => {
+    const rows = run(
+      results({
+        simulated: {
+          home: {
+            lcpMs: 2500,
+            tbtMs: 900,
+            cls: 0.3,
+            scores: { performance: 60, accessibility: 100, bestPractices: 100, seo: 100 },
+          },
+        },
+      }),
+    )
+    expect(failures(rows)).toEqual([])
+    const simulated = rows.find(
+      (r) => r.name === 'Mobile simulated, /: performance, LCP, TBT, CLS (not judged)',
+    )
+    expect(simulated).toMatchObject({ pass: null, budget: 'reported' })
+    expect(simulated?.site).toBe('60, 2500 ms, 900 ms, 0.300')
+    expect(simulated?.difference).toBe('−38, +1700 ms, +750 ms')
+  })
+
+  it.each([
+    [
+      'LCP',
+      { lcpMs: 800 + BUDGETS.mobile.lcpOverFloorMs },
+      { lcpMs: 801 + BUDGETS.mobile.lcpOverFloorMs },
+    ],
+    [
+      'TBT',
+      { tbtMs: 150 + BUDGETS.mobile.tbtOverFloorMs },
+      { tbtMs: 151 + BUDGETS.mobile.tbtOverFloorMs },
+    ],
+    ['CLS', { cls: 0.02 }, { cls: 0.021 }],
+    [
+      'performance',
+      { scores: { performance: 96, accessibility: 100, bestPractices: 100, seo: 100 } },
+      { scores: { performance: 95, accessibility: 100, bestPractices: 100, seo: 100 } },
+    ],
+  ] as const)('judges applied %s at its limit (pass) and past it (fail)', (measure, at, past) => {
+    for (const page of PAGES) {
+      const name = `Mobile applied, ${page.path}: ${measure}`
+      expect(failures(run(results({ applied: { [page.id]: at } })))).toEqual([])
+      expect(failures(run(results({ applied: { [page.id]: past } })))).toEqual([name])
+    }
+  })
+
+  it('holds first-load JS to the floor + 10 KiB', () => {
+    expect(failures(run(results({ firstLoadKiB: 131 + 10 })))).toEqual([])
+    expect(failures(run(results({ firstLoadKiB: 131 + 10.1 })))).toEqual(
+      PAGES.map((page) => `First-load JS of ${page.path} (gzip)`),
+    )
+  })
+
+  it('holds desktop performance and the other categories to 100', () => {
+    const perfect = { performance: 100, accessibility: 100, bestPractices: 100, seo: 100 }
+    expect(
+      failures(
+        run(
+          results({
+            desktop: { article: { scores: { ...perfect, performance: 99 } } },
+            simulated: {
+              listing: {
+                scores: { performance: 98, accessibility: 98, bestPractices: 100, seo: 99 },
+              },
+            },
+          }),
+        ),
+      ),
+    ).toEqual([
+      'Mobile, /conteudos: accessibility',
+      'Mobile, /conteudos: SEO',
+      'Desktop, /conteudos/como-o-celular-detecta-fadiga: performance',
+    ])
+  })
+
+  it(`never passes a run of fewer than ${MIN_RUNS} runs per page and mode`, () => {
+    expect(failures(run(results({ runs: MIN_RUNS - 1 })))).toEqual([
+      'Lighthouse runs per page and mode (interleaved with the floor)',
+    ])
+  })
+
+  it('prints one markdown row per measure', () => {
+    const rows = run(results())
+    const table = formatTable(rows).split('\n')
+    expect(table).toHaveLength(rows.length + 2)
+    expect(table.filter((line) => line.endsWith('| ✅ pass |')).length).toBe(
+      rows.filter((r) => r.pass).length,
+    )
+  })
+})
+
+describe('appPageFor', () => {
+  const manifest = {
+    '/page': '/',
+    '/p/[slug]/page': '/p/[slug]',
+    '/[slug]/page': '/[slug]',
+    '/conteudos/page': '/conteudos',
+    '/(artigos)/conteudos/[slug]/page': '/conteudos/[slug]',
+    '/studio/[[...tool]]/page': '/studio/[[...tool]]',
+    '/sitemap.xml/route': '/sitemap.xml',
+  }
+  it.each([
+    ['/', '/page'],
+    ['/p/onibus-rodoviarios', '/p/[slug]/page'],
+    ['/conteudos', '/conteudos/page'],
+    ['/conteudos/como-o-celular-detecta-fadiga', '/(artigos)/conteudos/[slug]/page'],
+    ['/privacidade', '/[slug]/page'],
+    ['/studio', '/studio/[[...tool]]/page'],
+    ['/studio/structure/x', '/studio/[[...tool]]/page'],
+  ])('finds the page of %s', (pathname, entry) => {
+    expect(appPageFor(manifest, pathname)).toBe(entry)
+  })
+  it('finds nothing for a path no page serves', () => {
+    expect(appPageFor(manifest, '/sitemap.xml')).toBeUndefined()
+    expect(appPageFor(manifest, '/p/a/b')).toBeUndefined()
+  })
+})
