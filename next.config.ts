@@ -91,7 +91,7 @@ const nextConfig: NextConfig = {
   experimental: {
     // The stylesheet goes into the page as a <style>, not a render-blocking <link>: on a phone
     // with a weak signal the <link> shared the slow link with a dozen script chunks and the
-    // headline waited about a second for it (README, "Speed budgets"). Next also copies its text
+    // headline waited about a second for it (docs/speed.md). Next also copies its text
     // into the inline RSC payload, where nothing reads it; scripts/patch-next.mjs removes that.
     // https://nextjs.org/docs/app/api-reference/config/next-config-js/inlineCss
     inlineCss: true,
@@ -110,7 +110,7 @@ const nextConfig: NextConfig = {
   // Tests build a second copy pointed at a Content Lake double; keep it out of .next.
   distDir: process.env.NEXT_DIST_DIR || '.next',
   // A self-contained server (`node <distDir>/standalone/server.js`) for deploying without the
-  // whole node_modules; see "Deploying" in the README. `next start` keeps working for the tests.
+  // whole node_modules; see docs/deploying.md. `next start` keeps working for the tests.
   output: 'standalone',
   // ISR pages and fetch() results: on disk per instance, or in Redis when REDIS_URL is set at
   // run time (lib/cache/cache-handler.mjs decides when the server starts).

@@ -124,14 +124,14 @@ export default defineConfig({
       use: { viewport: { width: 1280, height: 800 } },
     },
     {
-      // The deployed shape (README, "Deploying"): two instances of the lake build sharing Redis,
+      // The deployed shape (docs/deploying.md): two instances of the lake build sharing Redis,
       // behind nginx, all started by the spec itself with a Content Lake double of its own.
       name: 'front',
       testMatch: /front\.spec\.ts/,
       use: { viewport: { width: 1280, height: 800 } },
     },
     {
-      // Every Redis fault of the README's "When Redis fails", on two instances of the lake build
+      // Every Redis fault of docs/deploying.md's "When Redis fails", on two instances of the lake build
       // sharing a real redis-server through a proxy that fails on demand, all started by the spec.
       name: 'redis-faults',
       testMatch: /redis-faults\.spec\.ts/,

@@ -28,7 +28,7 @@ type Props = {
  * Every CMS image on the site goes through here, as a plain <img> rendered on the server (no
  * client JavaScript):
  * - Content Lake images get @sanity/image-url URLs on Sanity's image CDN (crop, hotspot, srcset,
- *   auto=format) and their LQIP as a blur placeholder; see README "Images".
+ *   auto=format) and their LQIP as a blur placeholder; see docs/content.md, "Images".
  * - Bundled images are files under public/, served through next/image's optimiser
  *   (getImageProps: /_next/image srcset). SVGs are served as they are: next/image refuses to
  *   optimise SVG without `dangerouslyAllowSVG`, which we leave off, and a vector needs no resizing.
@@ -76,7 +76,7 @@ export function ContentImage({ image, sizes, aspectRatio, preloadMedia, classNam
     })
   }
   return (
-    // Sanity's CDN resizes these, not next/image (README "Images").
+    // Sanity's CDN resizes these, not next/image (docs/content.md, "Images").
     // eslint-disable-next-line @next/next/no-img-element
     <img
       src={props.src}

@@ -11,7 +11,7 @@ import { stepsBlockType } from './steps/schema'
  * The Studio half of the block registry: every block a campaign page may hold, in the order the
  * Studio's "Adicionar bloco" menu lists them. Each block's component (blocks/components.tsx) and
  * GROQ fragment (CAMPAIGN_PAGE_QUERY in sanity/lib/queries.ts) must exist too;
- * tests/unit/block-registry.test.ts fails when one is missing. README: "Adding a block".
+ * tests/unit/block-registry.test.ts fails when one is missing. docs/content.md, "Adding a block".
  */
 export const BLOCK_SCHEMA_TYPES = [
   heroBlockType,

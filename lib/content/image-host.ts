@@ -6,7 +6,7 @@ import { dataset, projectId } from '@/sanity/env'
 import { SANITY_IMAGE_CDN, type ImageHost } from './image-url'
 
 /**
- * Where Content Lake images are served from. Sanity's CDN resizes them (README "Images"); the
+ * Where Content Lake images are served from. Sanity's CDN resizes them (docs/content.md, "Images"); the
  * page's CSP allows this one origin (next.config.ts reads the same variable).
  */
 export const contentImageHost: ImageHost = {

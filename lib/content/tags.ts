@@ -21,7 +21,7 @@ const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/
 /**
  * The pages the webhook has regenerated at once after revalidating a type's tag, so the first
  * visitor already gets the new content: the home page; for a legal or campaign page the page
- * itself and the sitemap (the webhook's projection carries its slug, see the README); for a
+ * itself and the sitemap (the webhook's projection carries its slug, see docs/content.md); for a
  * redirect the map proxy.ts reads, then the route requests every redirect's path.
  */
 export function pathsToWarm(type: string, slug: unknown): string[] {

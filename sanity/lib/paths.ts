@@ -9,7 +9,7 @@ export const SLUG_MAX_LENGTH = 60
 /**
  * Campaign pages live under this prefix (/p/<slug>), not at the root beside the legal pages: a
  * route's client code ships with every page of that route, so serving both from one `[slug]` route
- * would load the demo form's JavaScript on the legal pages too (README "Campaign pages").
+ * would load the demo form's JavaScript on the legal pages too (docs/content.md, "Campaign pages").
  */
 export const CAMPAIGN_PREFIX = '/p'
 

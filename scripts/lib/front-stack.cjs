@@ -250,7 +250,7 @@ function replaceOnce(text, from, to) {
 }
 
 /**
- * nginx with deploy/nginx.conf as the README has it installed, only its "# set:" lines changed:
+ * nginx with deploy/nginx.conf as docs/deploying.md has it installed, only its "# set:" lines changed:
  * these upstreams, ports on 127.0.0.1, a cache folder and a self-signed certificate.
  * @param {{ httpsPort: number, httpPort: number, upstreams: string[], dir: string }} options
  * @returns {Promise<Running & { httpUrl: string }>}

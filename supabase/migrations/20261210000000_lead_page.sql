@@ -1,4 +1,4 @@
--- Leads know their page (campaign pages, README "Leads"): the demo form on a campaign page
+-- Leads know their page (campaign pages, docs/leads.md): the demo form on a campaign page
 -- (/p/<slug>) stores that page's slug in dados_cliente.pagina, so marketing can count the leads
 -- each campaign brought (`select pagina, count(*) from dados_cliente group by pagina`). The same
 -- slug is written into the combined texts' "Origem" part, beside the UTM tags, for the WhatsApp

@@ -5,7 +5,7 @@ import { LAKE_REVALIDATE_SECRET, SERVERS } from './servers'
 
 /*
  * Campaign pages go live without a deploy: a page published after the build, against the lake
- * build and its Content Lake double, through the signed webhook with the README's projection
+ * build and its Content Lake double, through the signed webhook with the projection of docs/content.md
  * ({_type, _id, "slug": slug.current}). Runs in the Playwright project "lake-pages", after the
  * other lake projects (they reset the double's content), once and in order.
  */

@@ -28,11 +28,11 @@ import {
 import { BUILDS, portFor } from '../../scripts/e2e-builds.cjs'
 
 /*
- * The site deployed as the README's "Deploying" section says: two instances of the lake build
+ * The site deployed as docs/deploying.md says: two instances of the lake build
  * sharing Redis (REDIS_URL), behind nginx with deploy/nginx.conf. Every part is started here
  * (scripts/lib/front-stack.cjs), with a Content Lake double of its own so that the "lake"
  * project's double is never touched, and leads going to a Supabase (PostgREST) double, as the
- * README has several instances do. Runs in the Playwright project "front", once, in order.
+ * docs/deploying.md has several instances do. Runs in the Playwright project "front", once, in order.
  * Needs Debian's redis-server and nginx (.ci/run and `npm test` install them where they can);
  * skips naming them otherwise, except in CI, where it fails.
  */
@@ -79,7 +79,7 @@ test.beforeAll(async () => {
     port: PORTS.double,
     args: ['--token', 'test-read-token', '--set', `claim-accuracy.value=${BUILT_FIGURE}`],
   })
-  // Several instances store leads in Supabase (README), here in its double.
+  // Several instances store leads in Supabase (docs/deploying.md), here in its double.
   postgrest = await startPostgrestDouble({ port: PORTS.postgrest, anonKey: ANON_KEY })
   redis = await startRedis({ port: PORTS.redis, dir })
   const env = {

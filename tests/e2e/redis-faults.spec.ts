@@ -29,7 +29,7 @@ import {
 } from './demo-fixtures'
 
 /*
- * Redis faults never take the site down (README, "Deploying" → "When Redis fails"). Two
+ * Redis faults never take the site down (docs/deploying.md, "When Redis fails"). Two
  * instances of the lake build share a real redis-server through a TCP proxy started here, which
  * can refuse connections or hold every byte back; the Redis itself runs as managed services
  * often do, without keyspace notifications and with CONFIG refused. The instances are started
@@ -83,7 +83,7 @@ let admin: ReturnType<typeof createClient>
 let a: Running
 let b: Running
 
-/** Answer times per fault, printed at the end (the README quotes them). */
+/** Answer times per fault, printed at the end (docs/deploying.md quotes them). */
 const timings: Array<{ fault: string; url: string; ms: number }> = []
 
 function startOurRedis() {

@@ -1,5 +1,5 @@
 // A block exists once: its schema, its GROQ fragment and its component, side by side in
-// components/blocks/<name>/. These fail when one of the three is missing (README "Adding a block").
+// components/blocks/<name>/. These fail when one of the three is missing (docs/content.md, "Adding a block").
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
 

@@ -10,7 +10,7 @@ import { campaignPath } from '@/sanity/lib/paths'
 
 /**
  * Sanity's GROQ-powered webhook lands here when an editor publishes, unpublishes or deletes a
- * document (set-up in the README). It marks the cache tag of the document's type stale and has
+ * document (set-up in docs/content.md). It marks the cache tag of the document's type stale and has
  * the page that shows it (the home page, or the legal page itself) regenerated at once, so visitors get the new content within seconds while no
  * visitor's request ever waits on (or fails with) the Content Lake.
  *

@@ -84,8 +84,9 @@ SANITY_REVALIDATE_SECRET=<um segredo longo, o mesmo do webhook>`}</Command>
             <p className="mt-2">
               Depois crie o webhook de publicação no painel do Sanity (
               <code className="font-mono">npx sanity manage</code>) apontando para{' '}
-              <code className="font-mono">/api/revalidate</code>, como o README explica, para que
-              cada publicação chegue ao site em segundos.
+              <code className="font-mono">/api/revalidate</code>, como explica o arquivo{' '}
+              <code className="font-mono">docs/content.md</code>, para que cada publicação chegue ao
+              site em segundos.
             </p>
           </Step>
         </ol>
