@@ -176,7 +176,9 @@ export class SharedTags {
   revalidated(/** @type {string[]} */ tags) {
     this.scheduleRechecks(tags)
     // Shared already by the webhook (the usual case): nothing more to write.
-    const unshared = tags.filter((tag) => Date.now() - (this.sharedAt.get(tag) ?? 0) > SHARED_RECENTLY_MS)
+    const unshared = tags.filter(
+      (tag) => Date.now() - (this.sharedAt.get(tag) ?? 0) > SHARED_RECENTLY_MS,
+    )
     if (unshared.length === 0) return Promise.resolve()
     return this.share(unshared).catch(() => {
       // Kept in `pending`; the state change, if any, is logged by the connection.

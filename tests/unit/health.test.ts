@@ -78,7 +78,7 @@ describe('GET /api/health', () => {
   it('gives anyone else only the status and each part’s ok, no modes, problems or paths', async () => {
     fs.rmSync(path.join(serverDistDir, 'app'), { recursive: true })
     const { GET } = await healthRoute()
-    for (const headers of [
+    for (const headers of <Array<Record<string, string>>>[
       // A visitor through the front (nginx appends the address it saw).
       { 'x-forwarded-for': '203.0.113.7' },
       // A visitor forging a loopback address through the front.
@@ -102,7 +102,7 @@ describe('GET /api/health', () => {
   it('gives the details to a request from this machine (IPv4 or IPv6) or with HEALTH_DETAILS_TOKEN', async () => {
     vi.stubEnv('HEALTH_DETAILS_TOKEN', 'ops-token')
     const { GET } = await healthRoute()
-    for (const headers of [
+    for (const headers of <Array<Record<string, string>>>[
       { 'x-forwarded-for': '127.0.0.1' },
       { 'x-forwarded-for': '::1' },
       { 'x-forwarded-for': '::ffff:127.0.0.1' },

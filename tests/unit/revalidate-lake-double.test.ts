@@ -103,7 +103,10 @@ describe('content lake double', () => {
     expect((await failing('hang')).status).toBe(200)
     const raw = fetch(`${lake.url}/v2025-09-01/data/query/production?query=count(*)`)
     const outcome = await Promise.race([
-      raw.then(() => 'answered', () => 'dropped'),
+      raw.then(
+        () => 'answered',
+        () => 'dropped',
+      ),
       new Promise((resolve) => setTimeout(() => resolve('still waiting'), 300)),
     ])
     expect(outcome).toBe('still waiting')

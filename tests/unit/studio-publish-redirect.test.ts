@@ -26,7 +26,13 @@ beforeAll(async () => {
         slug: { _type: 'slug', current: 'frotas' },
       },
       // An older address that already led to the page: it must lead to the new one directly.
-      { _id: 'redirect-promo', _type: 'redirect', from: '/promo', to: '/p/frotas', permanent: true },
+      {
+        _id: 'redirect-promo',
+        _type: 'redirect',
+        from: '/promo',
+        to: '/p/frotas',
+        permanent: true,
+      },
       { _id: 'redirect-other', _type: 'redirect', from: '/outra', to: '/p/outra', permanent: true },
     ],
   })

@@ -1,0 +1,446 @@
+import fs from 'node:fs'
+import http from 'node:http'
+import path from 'node:path'
+
+import { encodeSignatureHeader } from '@sanity/webhook'
+import { createClient } from 'redis'
+
+import { BUILDS, portFor } from '../../scripts/e2e-builds.cjs'
+import {
+  copyBuild,
+  skipWithout,
+  startContentLakeDouble,
+  startInstance,
+  startRedis,
+  tempDir,
+} from '../../scripts/lib/front-stack.cjs'
+import { tcpProxy, type TcpProxy } from '../support/tcp-proxy'
+import { expect, test } from './fixtures'
+
+/*
+ * Every publish reaches every instance, or the webhook says it did not (docs/publishing.md).
+ * Three instances of the lake build share a real redis-server: A through a TCP relay that the
+ * tests cut (a partition of A alone), B with a clock 3 s ahead and C with a clock 3 s behind
+ * (Debian's faketime). A sends its CDN purges to a purge double. A Content Lake double of their
+ * own can answer 503 or hang. Runs in the Playwright project "publish", once, in order.
+ */
+
+const missing = skipWithout(['redis-server', 'faketime'])
+test.skip(Boolean(missing), missing ?? '')
+test.describe.configure({ mode: 'serial' })
+
+const PORTS = {
+  a: portFor(30).port,
+  b: portFor(31).port,
+  c: portFor(32).port,
+  double: portFor(63).port,
+  redis: portFor(75).port,
+  relay: portFor(76).port,
+  purge: portFor(77).port,
+}
+const SECRET = BUILDS.lake.env.SANITY_REVALIDATE_SECRET
+const VERSIONS_KEY = 'vigia:tag-versions'
+/**
+ * A publish the webhook answered 2xx for is served by every instance within this long after the
+ * answer: under a second to learn of it, then one render (seconds on two loaded cores), plus the
+ * request that finds the page stale and triggers that render.
+ */
+const REACHES_ALL_MS = 8_000
+
+type Running = { url: string; stop: () => Promise<void>; log: () => string }
+type Purge = { files: string[]; at: number }
+let dir: string
+let build: { distDir: string; remove: () => void }
+let lake: Running
+let redis: Running
+let relay: TcpProxy
+let admin: ReturnType<typeof createClient>
+let purgeDouble: http.Server
+const purges: Purge[] = []
+let a: Running
+let b: Running
+let c: Running
+let figureCount = 0
+/** How long each publish took to reach each instance, printed at the end. */
+const reached: Array<{ what: string; instance: string; ms: number }> = []
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000)
+  build = copyBuild(BUILDS.lake.distDir, 'publish')
+  dir = tempDir('vigia-publish-')
+  lake = await startContentLakeDouble({
+    port: PORTS.double,
+    args: ['--token', 'test-read-token', '--set', 'claim-accuracy.value=80,0%'],
+  })
+  redis = await startRedis({ port: PORTS.redis, dir })
+  admin = createClient({ url: redis.url })
+  admin.on('error', () => {})
+  await admin.connect()
+  relay = tcpProxy({ port: PORTS.relay, target: PORTS.redis })
+  await relay.open()
+  // The CDN's purge API, as Cloudflare's (lib/cdn/purge.ts): records each call's URLs.
+  purgeDouble = http.createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (chunk: Buffer) => chunks.push(chunk))
+    req.on('end', () => {
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { files: string[] }
+      purges.push({ files: body.files, at: Date.now() })
+      res.writeHead(200, { 'content-type': 'application/json' })
+      res.end('{"success":true}')
+    })
+  })
+  await new Promise<void>((resolve) => purgeDouble.listen(PORTS.purge, '127.0.0.1', resolve))
+
+  const env = {
+    ...BUILDS.lake.env,
+    SANITY_API_HOST: lake.url,
+    SANITY_IMAGE_HOST: lake.url,
+    REDIS_URL: redis.url,
+  }
+  fs.mkdirSync('test-results', { recursive: true })
+  const logFile = (name: string) => path.join('test-results', `publish-instance-${name}.log`)
+  ;[a, b, c] = await Promise.all([
+    startInstance({
+      distDir: build.distDir,
+      port: PORTS.a,
+      env: {
+        ...env,
+        REDIS_URL: `redis://127.0.0.1:${PORTS.relay}`,
+        CDN_PURGE_URL: `http://127.0.0.1:${PORTS.purge}/purge`,
+        CDN_PURGE_TOKEN: 'purge-token',
+      },
+      logFile: logFile('a'),
+    }),
+    startInstance({
+      distDir: build.distDir,
+      port: PORTS.b,
+      env,
+      logFile: logFile('b'),
+      clock: '+3s',
+    }),
+    startInstance({
+      distDir: build.distDir,
+      port: PORTS.c,
+      env,
+      logFile: logFile('c'),
+      clock: '-3s',
+    }),
+  ])
+})
+
+test.afterAll(async () => {
+  if (reached.length > 0) {
+    console.log('Time from the webhook’s answer to each instance serving the publish (ms):')
+    for (const { what, instance, ms } of reached)
+      console.log(`  ${what.padEnd(44)} ${instance} ${ms}`)
+  }
+  await admin?.quit().catch(() => {})
+  await relay?.close()
+  await new Promise((resolve) => (purgeDouble ? purgeDouble.close(resolve) : resolve(undefined)))
+  await Promise.all([a?.stop(), b?.stop(), c?.stop(), redis?.stop(), lake?.stop()])
+  if (dir) fs.rmSync(dir, { recursive: true, force: true })
+  build?.remove()
+})
+
+const instances = () => ({ A: a, B: b, C: c })
+
+async function homeHtml(instance: Running): Promise<string> {
+  const response = await fetch(`${instance.url}/`, { signal: AbortSignal.timeout(20_000) })
+  expect(response.status).toBe(200)
+  return response.text()
+}
+
+async function mutate(mutations: unknown[]) {
+  const response = await fetch(`${lake.url}/__mutate`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ mutations }),
+  })
+  expect(response.ok).toBe(true)
+}
+
+async function setLakeFailure(mode: 'none' | '503' | 'hang') {
+  const response = await fetch(`${lake.url}/__fail`, {
+    method: 'POST',
+    body: JSON.stringify({ mode }),
+  })
+  expect(response.ok).toBe(true)
+}
+
+type Delivery = { body: string; signature: string }
+
+async function delivery(doc: Record<string, unknown>): Promise<Delivery> {
+  const body = JSON.stringify(doc)
+  return { body, signature: await encodeSignatureHeader(body, Date.now(), SECRET) }
+}
+
+/** Sanity's webhook delivering `d` to `instance`: the status and the JSON answer. */
+async function deliver(instance: Running, d: Delivery) {
+  const response = await fetch(`${instance.url}/api/revalidate`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'sanity-webhook-signature': d.signature },
+    body: d.body,
+  })
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> }
+}
+
+/** A new accuracy figure, never used before in this run. */
+function nextFigure(): string {
+  figureCount++
+  return `81,${figureCount}%`
+}
+
+/** The editor publishes `figure`; the webhook for it reaches `via` and must answer 200. */
+async function publishFigure(via: Running, figure: string) {
+  await mutate([{ patch: { id: 'claim-accuracy', set: { value: figure } } }])
+  const result = await deliver(via, await delivery({ _type: 'claim', _id: 'claim-accuracy' }))
+  expect(result.status, JSON.stringify(result.body)).toBe(200)
+}
+
+/** Every instance serves a home page containing `text` within `timeout` from now. */
+async function expectEverywhere(text: string, what: string, timeout = REACHES_ALL_MS) {
+  const since = Date.now()
+  await Promise.all(
+    Object.entries(instances()).map(async ([name, instance]) => {
+      await expect
+        .poll(async () => (await homeHtml(instance)).includes(text), {
+          timeout,
+          intervals: [200],
+          message: `instance ${name} serves "${text}" (${what})`,
+        })
+        .toBe(true)
+      reached.push({ what, instance: name, ms: Date.now() - since })
+    }),
+  )
+}
+
+type Health = { status: string; sharedCache: { ok: boolean; problem?: string } }
+async function health(instance: Running): Promise<Health> {
+  return (await (await fetch(`${instance.url}/api/health`)).json()) as Health
+}
+
+test('every instance is in touch with Redis, whatever its clock', async () => {
+  for (const [name, instance] of Object.entries(instances())) {
+    await expect
+      .poll(async () => (await health(instance)).sharedCache.ok, { message: `instance ${name}` })
+      .toBe(true)
+  }
+  // The clocks really differ: each instance's Date header, from its own clock.
+  const dates = await Promise.all(
+    [a, b, c].map(async (instance) => {
+      const response = await fetch(`${instance.url}/api/health`)
+      return Date.parse(response.headers.get('date') ?? '')
+    }),
+  )
+  expect(dates[1]! - dates[0]!).toBeGreaterThanOrEqual(2000)
+  expect(dates[0]! - dates[2]!).toBeGreaterThanOrEqual(2000)
+})
+
+test('±3 s clocks: a publish through the instance 3 s behind, while another renders the page, reaches them all; and through the one 3 s ahead', async () => {
+  test.setTimeout(120_000)
+  // [receives the claim, receives an unrelated landing-page publish at the same moment]: the
+  // second instance re-renders its home page (with the claim data it still has) around the
+  // moment the first stamps the claim's revalidation, on a clock 6 s apart. Compared as
+  // times, that page would look newer than the revalidation and stay for an hour.
+  for (const [via, other] of [
+    [c, b],
+    [b, c],
+    [a, c],
+  ] as const) {
+    const figure = nextFigure()
+    await mutate([{ patch: { id: 'claim-accuracy', set: { value: figure } } }])
+    const [claim, landing] = await Promise.all([
+      delivery({ _type: 'claim', _id: 'claim-accuracy' }).then((d) => deliver(via, d)),
+      delivery({ _type: 'landingPage', _id: 'landingPage' }).then((d) => deliver(other, d)),
+      // Visitors on every instance meanwhile.
+      (async () => {
+        const until = Date.now() + 4000
+        while (Date.now() < until) await Promise.all([a, b, c].map((i) => homeHtml(i)))
+      })(),
+    ])
+    expect(claim.status, JSON.stringify(claim.body)).toBe(200)
+    expect(landing.status, JSON.stringify(landing.body)).toBe(200)
+    await expectEverywhere(figure, `clocks: via ${via.url.slice(-4)}, ${other.url.slice(-4)} busy`)
+  }
+})
+
+test('two documents of different types published 0.3 s apart while another instance is busy, repeated: both reach every instance', async () => {
+  test.setTimeout(120_000)
+  for (let round = 1; round <= 3; round++) {
+    const figure = nextFigure()
+    const tagline = `Segurança de frota, rodada ${round}`
+    let busy = true
+    // B kept busy rendering and serving the whole time.
+    const load = (async () => {
+      while (busy) {
+        await Promise.all(
+          ['/', '/privacidade', '/termos', '/lgpd', '/p/onibus-rodoviarios'].map((page) =>
+            fetch(`${b.url}${page}`).then(
+              (r) => r.arrayBuffer(),
+              () => undefined,
+            ),
+          ),
+        )
+      }
+    })()
+    try {
+      await mutate([{ patch: { id: 'claim-accuracy', set: { value: figure } } }])
+      const first = deliver(a, await delivery({ _type: 'claim', _id: 'claim-accuracy' }))
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      await mutate([{ patch: { id: 'siteSettings', set: { tagline } } }])
+      const second = deliver(c, await delivery({ _type: 'siteSettings', _id: 'siteSettings' }))
+      expect((await first).status).toBe(200)
+      expect((await second).status).toBe(200)
+      await expectEverywhere(figure, `round ${round}: the claim`)
+      await expectEverywhere(tagline, `round ${round}: the settings, 0.3 s later`)
+    } finally {
+      busy = false
+      await load
+    }
+  }
+})
+
+test('health says the shared cache is not ok within a second of A losing Redis', async () => {
+  await relay.close()
+  const cut = Date.now()
+  await expect
+    .poll(async () => (await health(a)).sharedCache.ok, { timeout: 1000, intervals: [100] })
+    .toBe(false)
+  console.log(`A's health said sharedCache not ok ${Date.now() - cut} ms after the cut`)
+  expect((await health(a)).status).toBe('degraded')
+  // The others still reach Redis.
+  expect((await health(b)).sharedCache.ok).toBe(true)
+  await relay.open()
+  await expect.poll(async () => (await health(a)).sharedCache.ok, { timeout: 10_000 }).toBe(true)
+})
+
+test('a partition of the receiving instance only: its webhook answers 503, Sanity’s retry on another instance reaches every one; a write-back racing a newer publish never hides it', async () => {
+  test.setTimeout(120_000)
+  const versionsSeen: number[] = []
+  const watch = setInterval(() => {
+    void admin.hGet(VERSIONS_KEY, 'sanity:claim').then((value) => {
+      versionsSeen.push(Number(value))
+    })
+  }, 100)
+  try {
+    await relay.close()
+    await expect.poll(async () => (await health(a)).sharedCache.ok).toBe(false)
+
+    const figure = nextFigure()
+    await mutate([{ patch: { id: 'claim-accuracy', set: { value: figure } } }])
+    const d = await delivery({ _type: 'claim', _id: 'claim-accuracy' })
+    const refused = await deliver(a, d)
+    expect(refused.status).toBe(503)
+    expect(refused.body).toMatchObject({
+      message: expect.stringMatching(/this instance only/),
+      reason: expect.any(String),
+      revalidatedHere: ['sanity:claim'],
+    })
+    // Sanity retries the failed delivery; the load balancer sends it to B this time.
+    const retried = await deliver(b, d)
+    expect(retried.status, JSON.stringify(retried.body)).toBe(200)
+    // A revalidated locally; B and C through Redis.
+    await expectEverywhere(figure, 'retried after a 503 from the partitioned instance')
+
+    // A newer publish through C while A still holds its revalidation to write back.
+    const newer = nextFigure()
+    await publishFigure(c, newer)
+    const before = Number(await admin.hGet(VERSIONS_KEY, 'sanity:claim'))
+    await relay.open()
+    await expect
+      .poll(async () => Number(await admin.hGet(VERSIONS_KEY, 'sanity:claim')), {
+        message: 'A counts its revalidation once Redis answers',
+      })
+      .toBe(before + 1)
+    await expectEverywhere(newer, 'the newer publish, after the write-back')
+    // Never back in time.
+    const observed = versionsSeen.filter((v) => Number.isFinite(v))
+    observed.slice(1).forEach((v, i) => expect(v).toBeGreaterThanOrEqual(observed[i]!))
+  } finally {
+    clearInterval(watch)
+    await relay.open()
+  }
+})
+
+test('the Content Lake answering 503 or hanging: visitors keep the last good page, and the publish shows once the lake is back', async () => {
+  test.setTimeout(120_000)
+  for (const mode of ['503', 'hang'] as const) {
+    const good = (await homeHtml(a)).match(/81,\d+%/)![0]
+    const figure = nextFigure()
+    await mutate([{ patch: { id: 'claim-accuracy', set: { value: figure } } }])
+    await setLakeFailure(mode)
+    const result = await deliver(a, await delivery({ _type: 'claim', _id: 'claim-accuracy' }))
+    expect(result.status).toBe(200)
+    // For a few seconds every request to every instance finds the page stale and cannot
+    // regenerate it: each still answers at once with the last good page.
+    const until = Date.now() + 4000
+    while (Date.now() < until) {
+      for (const [name, instance] of Object.entries(instances())) {
+        const started = Date.now()
+        const html = await homeHtml(instance)
+        expect(html, `instance ${name} with the lake failing (${mode})`).toContain(good)
+        expect(Date.now() - started, `instance ${name} answered at once`).toBeLessThan(3000)
+      }
+    }
+    await setLakeFailure('none')
+    await expectEverywhere(figure, `after the lake answered ${mode}`, 30_000)
+  }
+})
+
+test('the CDN purge after a publish names the right URLs for each document type', async () => {
+  test.setTimeout(120_000)
+  const origin = new URL(purges[0]?.files[0] ?? 'http://localhost:3000/').origin
+  const query = async <T>(groq: string): Promise<T> => {
+    const response = await fetch(
+      `${lake.url}/v2025-02-19/data/query/production?query=${encodeURIComponent(groq)}`,
+    )
+    return ((await response.json()) as { result: T }).result
+  }
+  const legal = await query<string[]>('*[_type == "legalPage"].slug.current')
+  const campaigns = await query<string[]>('*[_type == "campaignPage"].slug.current')
+  const redirects = await query<string[]>('*[_type == "redirect"].from')
+  const everyPage = [
+    '/',
+    '/sitemap.xml',
+    ...legal.map((slug) => `/${slug}`),
+    ...campaigns.map((slug) => `/p/${slug}`),
+    ...redirects,
+  ]
+  expect(legal.length).toBeGreaterThan(0)
+  expect(campaigns.length).toBeGreaterThan(0)
+  expect(redirects.length).toBeGreaterThan(0)
+
+  const cases: Array<[Record<string, unknown>, string[]]> = [
+    [{ _type: 'claim', _id: 'claim-accuracy' }, everyPage],
+    [{ _type: 'siteSettings', _id: 'siteSettings' }, everyPage],
+    [{ _type: 'landingPage', _id: 'landingPage' }, everyPage],
+    [{ _type: 'legalPage', _id: 'legalPage-privacidade', slug: 'privacidade' }, everyPage],
+    [
+      { _type: 'campaignPage', _id: 'campaignPage-onibus-rodoviarios', slug: campaigns[0] },
+      everyPage,
+    ],
+    // A redirect: every redirect's path, and the map the proxy reads.
+    [{ _type: 'redirect', _id: 'redirect-onibus' }, [...everyPage, '/api/redirects']],
+  ]
+  for (const [doc, paths] of cases) {
+    const count = purges.length
+    const result = await deliver(a, await delivery(doc))
+    expect(result.status, JSON.stringify(result.body)).toBe(200)
+    await expect
+      .poll(() => purges.length, { timeout: 20_000, message: `a purge for ${String(doc._type)}` })
+      .toBeGreaterThan(count)
+    const purged = purges[count]!.files
+    expect(new Set(purged.map((url) => new URL(url).origin))).toEqual(new Set([origin]))
+    expect(purged.map((url) => new URL(url).pathname).sort(), String(doc._type)).toEqual(
+      [...new Set(paths)].sort(),
+    )
+  }
+})
+
+test('no unhandled rejection and no stack trace in any instance’s log', () => {
+  for (const instance of [a, b, c]) {
+    const log = instance.log()
+    expect(log).not.toMatch(/unhandled/i)
+    expect(log).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m)
+  }
+})
