@@ -300,6 +300,31 @@ test('two documents of different types published 0.3 s apart while another insta
   }
 })
 
+test('a delivery replayed to another instance is answered 200 without the work (remembered in Redis); a body over 64 KB gets 413', async () => {
+  const d = await delivery({ _type: 'claim', _id: 'claim-accuracy' })
+  const before = Number(await admin.hGet(VERSIONS_KEY, 'sanity:claim'))
+  expect((await deliver(a, d)).status).toBe(200)
+  const replayed = await deliver(c, d)
+  expect(replayed).toEqual({
+    status: 200,
+    body: { revalidated: [], message: 'Already handled' },
+  })
+  expect(Number(await admin.hGet(VERSIONS_KEY, 'sanity:claim'))).toBe(before + 1)
+
+  const big = JSON.stringify({ _type: 'claim', pad: 'x'.repeat(70 * 1024) })
+  const started = Date.now()
+  const response = await fetch(`${b.url}/api/revalidate`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'sanity-webhook-signature': await encodeSignatureHeader(big, Date.now(), SECRET),
+    },
+    body: big,
+  })
+  expect(response.status).toBe(413)
+  expect(Date.now() - started).toBeLessThan(2000)
+})
+
 test('health says the shared cache is not ok within a second of A losing Redis', async () => {
   await relay.close()
   const cut = Date.now()
