@@ -97,6 +97,8 @@ test.beforeAll(async () => {
     SANITY_IMAGE_HOST: lake.url,
     REDIS_URL: redis.url,
   }
+  // Each instance its own embedded lead store (one process per folder).
+  const leads = (name: string) => ({ LEADS_DATA_DIR: path.join(dir, `leads-${name}`) })
   fs.mkdirSync('test-results', { recursive: true })
   const logFile = (name: string) => path.join('test-results', `publish-instance-${name}.log`)
   ;[a, b, c] = await Promise.all([
@@ -108,20 +110,21 @@ test.beforeAll(async () => {
         REDIS_URL: `redis://127.0.0.1:${PORTS.relay}`,
         CDN_PURGE_URL: `http://127.0.0.1:${PORTS.purge}/purge`,
         CDN_PURGE_TOKEN: 'purge-token',
+        ...leads('a'),
       },
       logFile: logFile('a'),
     }),
     startInstance({
       distDir: build.distDir,
       port: PORTS.b,
-      env,
+      env: { ...env, ...leads('b') },
       logFile: logFile('b'),
       clock: '+3s',
     }),
     startInstance({
       distDir: build.distDir,
       port: PORTS.c,
-      env,
+      env: { ...env, ...leads('c') },
       logFile: logFile('c'),
       clock: '-3s',
     }),
@@ -144,10 +147,55 @@ test.afterAll(async () => {
 
 const instances = () => ({ A: a, B: b, C: c })
 
+type Answer = { status: number; headers: http.IncomingHttpHeaders; text: string }
+
+/**
+ * One HTTP request on a connection of its own: a kept-alive one can be closed by the server
+ * between two requests (ECONNRESET on the next), which is not what these tests are about.
+ */
+function call(
+  url: string,
+  {
+    method = 'GET',
+    headers = {},
+    body,
+  }: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      url,
+      {
+        method,
+        headers:
+          body === undefined
+            ? headers
+            : { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+        agent: false,
+        timeout: 30_000,
+      },
+      (response) => {
+        const chunks: Buffer[] = []
+        response.on('data', (chunk: Buffer) => chunks.push(chunk))
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            text: Buffer.concat(chunks).toString('utf8'),
+          }),
+        )
+        response.on('error', reject)
+      },
+    )
+    request.on('timeout', () => request.destroy(new Error(`${method} ${url}: no answer in 30 s`)))
+    request.on('error', reject)
+    request.end(body)
+  })
+}
+
 async function homeHtml(instance: Running): Promise<string> {
-  const response = await fetch(`${instance.url}/`, { signal: AbortSignal.timeout(20_000) })
+  const response = await call(`${instance.url}/`)
   expect(response.status).toBe(200)
-  return response.text()
+  return response.text
 }
 
 async function mutate(mutations: unknown[]) {
@@ -176,12 +224,12 @@ async function delivery(doc: Record<string, unknown>): Promise<Delivery> {
 
 /** Sanity's webhook delivering `d` to `instance`: the status and the JSON answer. */
 async function deliver(instance: Running, d: Delivery) {
-  const response = await fetch(`${instance.url}/api/revalidate`, {
+  const response = await call(`${instance.url}/api/revalidate`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'sanity-webhook-signature': d.signature },
     body: d.body,
   })
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> }
+  return { status: response.status, body: JSON.parse(response.text) as Record<string, unknown> }
 }
 
 /** A new accuracy figure, never used before in this run. */
@@ -216,7 +264,7 @@ async function expectEverywhere(text: string, what: string, timeout = REACHES_AL
 
 type Health = { status: string; sharedCache: { ok: boolean; problem?: string } }
 async function health(instance: Running): Promise<Health> {
-  return (await (await fetch(`${instance.url}/api/health`)).json()) as Health
+  return JSON.parse((await call(`${instance.url}/api/health`)).text) as Health
 }
 
 test('every instance is in touch with Redis, whatever its clock', async () => {
@@ -228,8 +276,8 @@ test('every instance is in touch with Redis, whatever its clock', async () => {
   // The clocks really differ: each instance's Date header, from its own clock.
   const dates = await Promise.all(
     [a, b, c].map(async (instance) => {
-      const response = await fetch(`${instance.url}/api/health`)
-      return Date.parse(response.headers.get('date') ?? '')
+      const response = await call(`${instance.url}/api/health`)
+      return Date.parse(response.headers.date ?? '')
     }),
   )
   expect(dates[1]! - dates[0]!).toBeGreaterThanOrEqual(2000)
@@ -275,8 +323,8 @@ test('two documents of different types published 0.3 s apart while another insta
       while (busy) {
         await Promise.all(
           ['/', '/privacidade', '/termos', '/lgpd', '/p/onibus-rodoviarios'].map((page) =>
-            fetch(`${b.url}${page}`).then(
-              (r) => r.arrayBuffer(),
+            call(`${b.url}${page}`).then(
+              () => undefined,
               () => undefined,
             ),
           ),
@@ -313,7 +361,7 @@ test('a delivery replayed to another instance is answered 200 without the work (
 
   const big = JSON.stringify({ _type: 'claim', pad: 'x'.repeat(70 * 1024) })
   const started = Date.now()
-  const response = await fetch(`${b.url}/api/revalidate`, {
+  const response = await call(`${b.url}/api/revalidate`, {
     method: 'POST',
     headers: {
       'content-type': 'application/json',
