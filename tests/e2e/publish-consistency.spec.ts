@@ -42,10 +42,12 @@ const SECRET = BUILDS.lake.env.SANITY_REVALIDATE_SECRET
 const VERSIONS_KEY = 'vigia:tag-versions'
 /**
  * A publish the webhook answered 2xx for is served by every instance within this long after the
- * answer: under a second to learn of it, then one render (seconds on two loaded cores), plus the
- * request that finds the page stale and triggers that render.
+ * answer: under a second to learn of it, then the request that finds the page stale and the
+ * render it triggers (the times are printed at the end). Wide, because shared cores stall for
+ * seconds; yet below the 15 s fallback period, and a publish hidden by a clock or a straddling
+ * render would stay hidden for the page's hour (REVALIDATE_SECONDS).
  */
-const REACHES_ALL_MS = 8_000
+const REACHES_ALL_MS = 12_000
 
 type Running = { url: string; stop: () => Promise<void>; log: () => string }
 type Purge = { files: string[]; at: number }
@@ -65,7 +67,7 @@ let figureCount = 0
 const reached: Array<{ what: string; instance: string; ms: number }> = []
 
 test.beforeAll(async () => {
-  test.setTimeout(180_000)
+  test.setTimeout(240_000)
   build = copyBuild(BUILDS.lake.distDir, 'publish')
   dir = tempDir('vigia-publish-')
   lake = await startContentLakeDouble({
@@ -268,9 +270,14 @@ async function health(instance: Running): Promise<Health> {
 }
 
 test('every instance is in touch with Redis, whatever its clock', async () => {
+  test.setTimeout(300_000)
   for (const [name, instance] of Object.entries(instances())) {
     await expect
-      .poll(async () => (await health(instance)).sharedCache.ok, { message: `instance ${name}` })
+      .poll(async () => (await health(instance)).sharedCache.ok, {
+        // Three servers just started on two cores: their first reads of Redis can be slow.
+        timeout: 90_000,
+        message: `instance ${name}`,
+      })
       .toBe(true)
   }
   // The clocks really differ: each instance's Date header, from its own clock.
@@ -280,6 +287,7 @@ test('every instance is in touch with Redis, whatever its clock', async () => {
       return Date.parse(response.headers.date ?? '')
     }),
   )
+  // Date has whole seconds: 3 s apart reads as 2 to 4.
   expect(dates[1]! - dates[0]!).toBeGreaterThanOrEqual(2000)
   expect(dates[0]! - dates[2]!).toBeGreaterThanOrEqual(2000)
 })
@@ -373,12 +381,11 @@ test('a delivery replayed to another instance is answered 200 without the work (
   expect(Date.now() - started).toBeLessThan(2000)
 })
 
-test('health says the shared cache is not ok within a second of A losing Redis', async () => {
+test('health says the shared cache is not ok from the first answer after A loses Redis', async () => {
   await relay.close()
   const cut = Date.now()
-  await expect
-    .poll(async () => (await health(a)).sharedCache.ok, { timeout: 1000, intervals: [100] })
-    .toBe(false)
+  // The very first answer after the cut already says so (no grace period).
+  expect((await health(a)).sharedCache).toMatchObject({ ok: false, problem: expect.any(String) })
   console.log(`A's health said sharedCache not ok ${Date.now() - cut} ms after the cut`)
   expect((await health(a)).status).toBe('degraded')
   // The others still reach Redis.
