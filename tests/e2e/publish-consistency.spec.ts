@@ -19,9 +19,9 @@ import { expect, test } from './fixtures'
 
 /*
  * Every publish reaches every instance, or the webhook says it did not (docs/publishing.md).
- * Three instances of the lake build share a real redis-server: A through a TCP relay that the
- * tests cut (a partition of A alone), B with a clock 3 s ahead and C with a clock 3 s behind
- * (Debian's faketime). A sends its CDN purges to a purge double. A Content Lake double of their
+ * Two instances of the lake build share a real redis-server: A, whose clock runs 3 s behind,
+ * through a TCP relay that the tests cut (a partition of A alone), and B, whose clock runs 3 s
+ * ahead (Debian's faketime): 6 s apart. A sends its CDN purges to a purge double. A Content Lake double of their
  * own can answer 503 or hang. Runs in the Playwright project "publish", once, in order.
  */
 
@@ -32,7 +32,6 @@ test.describe.configure({ mode: 'serial' })
 const PORTS = {
   a: portFor(30).port,
   b: portFor(31).port,
-  c: portFor(32).port,
   double: portFor(63).port,
   redis: portFor(75).port,
   relay: portFor(76).port,
@@ -61,7 +60,6 @@ let purgeDouble: http.Server
 const purges: Purge[] = []
 let a: Running
 let b: Running
-let c: Running
 let figureCount = 0
 /** How long each publish took to reach each instance, printed at the end. */
 const reached: Array<{ what: string; instance: string; ms: number }> = []
@@ -103,7 +101,7 @@ test.beforeAll(async () => {
   const leads = (name: string) => ({ LEADS_DATA_DIR: path.join(dir, `leads-${name}`) })
   fs.mkdirSync('test-results', { recursive: true })
   const logFile = (name: string) => path.join('test-results', `publish-instance-${name}.log`)
-  ;[a, b, c] = await Promise.all([
+  ;[a, b] = await Promise.all([
     startInstance({
       distDir: build.distDir,
       port: PORTS.a,
@@ -115,6 +113,7 @@ test.beforeAll(async () => {
         ...leads('a'),
       },
       logFile: logFile('a'),
+      clock: '-3s',
     }),
     startInstance({
       distDir: build.distDir,
@@ -122,13 +121,6 @@ test.beforeAll(async () => {
       env: { ...env, ...leads('b') },
       logFile: logFile('b'),
       clock: '+3s',
-    }),
-    startInstance({
-      distDir: build.distDir,
-      port: PORTS.c,
-      env: { ...env, ...leads('c') },
-      logFile: logFile('c'),
-      clock: '-3s',
     }),
   ])
 })
@@ -142,12 +134,12 @@ test.afterAll(async () => {
   await admin?.quit().catch(() => {})
   await relay?.close()
   await new Promise((resolve) => (purgeDouble ? purgeDouble.close(resolve) : resolve(undefined)))
-  await Promise.all([a?.stop(), b?.stop(), c?.stop(), redis?.stop(), lake?.stop()])
+  await Promise.all([a?.stop(), b?.stop(), redis?.stop(), lake?.stop()])
   if (dir) fs.rmSync(dir, { recursive: true, force: true })
   build?.remove()
 })
 
-const instances = () => ({ A: a, B: b, C: c })
+const instances = () => ({ A: a, B: b })
 
 type Answer = { status: number; headers: http.IncomingHttpHeaders; text: string }
 
@@ -173,7 +165,7 @@ function call(
             ? headers
             : { ...headers, 'content-length': String(Buffer.byteLength(body)) },
         agent: false,
-        timeout: 30_000,
+        timeout: 60_000,
       },
       (response) => {
         const chunks: Buffer[] = []
@@ -188,7 +180,7 @@ function call(
         response.on('error', reject)
       },
     )
-    request.on('timeout', () => request.destroy(new Error(`${method} ${url}: no answer in 30 s`)))
+    request.on('timeout', () => request.destroy(new Error(`${method} ${url}: no answer in 60 s`)))
     request.on('error', reject)
     request.end(body)
   })
@@ -282,26 +274,24 @@ test('every instance is in touch with Redis, whatever its clock', async () => {
   }
   // The clocks really differ: each instance's Date header, from its own clock.
   const dates = await Promise.all(
-    [a, b, c].map(async (instance) => {
+    [a, b].map(async (instance) => {
       const response = await call(`${instance.url}/api/health`)
       return Date.parse(response.headers.date ?? '')
     }),
   )
-  // Date has whole seconds: 3 s apart reads as 2 to 4.
-  expect(dates[1]! - dates[0]!).toBeGreaterThanOrEqual(2000)
-  expect(dates[0]! - dates[2]!).toBeGreaterThanOrEqual(2000)
+  // Date has whole seconds: 6 s apart reads as 5 to 7.
+  expect(dates[1]! - dates[0]!).toBeGreaterThanOrEqual(5000)
 })
 
-test('±3 s clocks: a publish through the instance 3 s behind, while another renders the page, reaches them all; and through the one 3 s ahead', async () => {
+test('clocks 3 s behind and 3 s ahead: a publish through either, while the other renders the page, reaches both', async () => {
   test.setTimeout(120_000)
   // [receives the claim, receives an unrelated landing-page publish at the same moment]: the
   // second instance re-renders its home page (with the claim data it still has) around the
   // moment the first stamps the claim's revalidation, on a clock 6 s apart. Compared as
   // times, that page would look newer than the revalidation and stay for an hour.
   for (const [via, other] of [
-    [c, b],
-    [b, c],
-    [a, c],
+    [a, b],
+    [b, a],
   ] as const) {
     const figure = nextFigure()
     await mutate([{ patch: { id: 'claim-accuracy', set: { value: figure } } }])
@@ -311,7 +301,7 @@ test('±3 s clocks: a publish through the instance 3 s behind, while another ren
       // Visitors on every instance meanwhile.
       (async () => {
         const until = Date.now() + 4000
-        while (Date.now() < until) await Promise.all([a, b, c].map((i) => homeHtml(i)))
+        while (Date.now() < until) await Promise.all([a, b].map((i) => homeHtml(i)))
       })(),
     ])
     expect(claim.status, JSON.stringify(claim.body)).toBe(200)
@@ -344,7 +334,7 @@ test('two documents of different types published 0.3 s apart while another insta
       const first = deliver(a, await delivery({ _type: 'claim', _id: 'claim-accuracy' }))
       await new Promise((resolve) => setTimeout(resolve, 300))
       await mutate([{ patch: { id: 'siteSettings', set: { tagline } } }])
-      const second = deliver(c, await delivery({ _type: 'siteSettings', _id: 'siteSettings' }))
+      const second = deliver(a, await delivery({ _type: 'siteSettings', _id: 'siteSettings' }))
       expect((await first).status).toBe(200)
       expect((await second).status).toBe(200)
       await expectEverywhere(figure, `round ${round}: the claim`)
@@ -360,7 +350,7 @@ test('a delivery replayed to another instance is answered 200 without the work (
   const d = await delivery({ _type: 'claim', _id: 'claim-accuracy' })
   const before = Number(await admin.hGet(VERSIONS_KEY, 'sanity:claim'))
   expect((await deliver(a, d)).status).toBe(200)
-  const replayed = await deliver(c, d)
+  const replayed = await deliver(b, d)
   expect(replayed).toEqual({
     status: 200,
     body: { revalidated: [], message: 'Already handled' },
@@ -419,12 +409,12 @@ test('a partition of the receiving instance only: its webhook answers 503, Sanit
     // Sanity retries the failed delivery; the load balancer sends it to B this time.
     const retried = await deliver(b, d)
     expect(retried.status, JSON.stringify(retried.body)).toBe(200)
-    // A revalidated locally; B and C through Redis.
+    // A revalidated locally; B through Redis.
     await expectEverywhere(figure, 'retried after a 503 from the partitioned instance')
 
-    // A newer publish through C while A still holds its revalidation to write back.
+    // A newer publish through B while A still holds its revalidation to write back.
     const newer = nextFigure()
-    await publishFigure(c, newer)
+    await publishFigure(b, newer)
     const before = Number(await admin.hGet(VERSIONS_KEY, 'sanity:claim'))
     await relay.open()
     await expect
@@ -530,7 +520,7 @@ test('the Content Lake answering 503 or hanging: visitors keep the last good pag
 })
 
 test('no unhandled rejection and no stack trace in any instance’s log', () => {
-  for (const instance of [a, b, c]) {
+  for (const instance of [a, b]) {
     const log = instance.log()
     expect(log).not.toMatch(/unhandled/i)
     expect(log).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m)
