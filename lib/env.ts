@@ -120,4 +120,9 @@ export const serverEnv = {
   cdnPurgeUrl: url('CDN_PURGE_URL'),
   /** Sent as `Authorization: Bearer <token>` to CDN_PURGE_URL. */
   cdnPurgeToken: optional('CDN_PURGE_TOKEN'),
+  /**
+   * Sent as `X-Health-Token` to /api/health, it shows the details (modes, problems, paths) that
+   * otherwise only a request from this machine gets. Unset: loopback only.
+   */
+  healthDetailsToken: optional('HEALTH_DETAILS_TOKEN'),
 }

@@ -1,6 +1,8 @@
 import 'server-only'
 
+import { timingSafeEqual } from 'node:crypto'
 import { accessSync, constants } from 'node:fs'
+import net from 'node:net'
 import path from 'node:path'
 
 import { serverEnv } from '@/lib/env'
@@ -54,4 +56,53 @@ export function instanceHealth(): InstanceHealth {
   }
   const status = !pages.ok ? 'down' : sharedCache.ok && rateLimiter.ok ? 'ok' : 'degraded'
   return { status, pages, sharedCache, rateLimiter, leadStore }
+}
+
+/** What anyone gets: the status and whether each part is ok, nothing about how it is set up. */
+export type PublicHealth = {
+  status: InstanceHealth['status']
+  pages: { ok: boolean }
+  sharedCache: { ok: boolean }
+  rateLimiter: { ok: boolean }
+  leadStore: { ok: boolean }
+}
+
+export function publicHealth(health: InstanceHealth): PublicHealth {
+  return {
+    status: health.status,
+    pages: { ok: health.pages.ok },
+    sharedCache: { ok: health.sharedCache.ok },
+    rateLimiter: { ok: health.rateLimiter.ok },
+    leadStore: { ok: health.leadStore.ok },
+  }
+}
+
+export const HEALTH_TOKEN_HEADER = 'x-health-token'
+
+function isLoopback(address: string): boolean {
+  const plain = address.replace(/^::ffff:/i, '')
+  if (net.isIPv4(plain)) return plain.startsWith('127.')
+  return plain === '::1'
+}
+
+/**
+ * Whether a request may see the details (modes, problems, paths): it carries HEALTH_DETAILS_TOKEN
+ * in X-Health-Token, or comes from this machine. `next start` puts the socket's address in
+ * X-Forwarded-For when the request has none, and every front we own appends the address it saw;
+ * so a request came from loopback when that header holds one loopback address and nothing else
+ * (a visitor's forged entry through the front makes two). An instance reachable without a front
+ * must be bound to loopback or a private interface (docs/publishing.md).
+ */
+export function mayShowDetails(headers: Headers, token = serverEnv.healthDetailsToken): boolean {
+  const sent = headers.get(HEALTH_TOKEN_HEADER)
+  if (token && sent) {
+    const a = Buffer.from(sent)
+    const b = Buffer.from(token)
+    if (a.length === b.length && timingSafeEqual(a, b)) return true
+  }
+  const chain = (headers.get('x-forwarded-for') ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+  return chain.length === 1 && isLoopback(chain[0]!)
 }

@@ -11,15 +11,28 @@
 // coordination" pattern of Next's guide, without shared entries (its step 4, "not required for
 // correctness"): https://nextjs.org/docs/app/guides/how-revalidation-works#multi-instance-considerations
 //
-// How the tags travel: a Redis hash <prefix>tags, tag -> {stale, expired, at}, that every
-// instance reads once a second and writes when it revalidates a tag. Plain HGETALL/HSET: no
-// keyspace notifications, no CONFIG, no pub/sub channel, so a managed Redis at its defaults
-// works. What an instance learns goes into Next's own tag manifest, which Next consults on every
-// cache read. An instance that cannot read the hash (Redis down, slow, refusing us) marks the
-// content tags it has seen stale every FALLBACK_REVALIDATE_SECONDS instead, so it re-checks the
-// content that often and a publish it missed reaches it within that time. A revalidation made
-// while Redis was away is written as soon as Redis answers again, and the hash is rewritten from
-// what the instances know if Redis lost it (restarted without persistence, or flushed).
+// How a publish travels (docs/publishing.md): a Redis hash <prefix>tag-versions, tag -> a
+// version number that the webhook raises by one (HINCRBY, in one Lua script) for every
+// revalidation of that tag, and that every instance reads once a second (HGETALL). No clock is
+// ever compared between instances: an instance that sees a tag's version go up marks the tag
+// stale with its OWN clock at that moment, so every page it rendered before then (with its own
+// clock's times) is stale, whatever the other instances' clocks say. A version only ever goes
+// up, so a late write or a write-back after an outage can never hide a newer revalidation.
+// Plain HGETALL/HINCRBY/EVAL: no keyspace notifications, no CONFIG, no pub/sub channel, so a
+// managed Redis at its defaults works. What an instance learns goes into Next's own tag
+// manifest, which Next consults on every cache read.
+//
+// A render that straddles the moment an instance learns of a revalidation (it fetched before,
+// stores the page after) would be kept as fresh: so every revalidation applied here is applied
+// again RECHECK_AFTER_MS later, which costs at most that many extra renders of each page a
+// visitor asks for in those seconds, per instance and publish.
+//
+// An instance that cannot read the hash (Redis down, slow, refusing us) marks the content tags
+// it has seen stale every FALLBACK_REVALIDATE_SECONDS instead, so it re-checks the content that
+// often and a publish it missed reaches it within that time. A revalidation made while Redis was
+// away is counted in Redis as soon as Redis answers again (the webhook meanwhile answered 503,
+// so Sanity retries it too), and a hash Redis lost (restarted without persistence, or flushed)
+// starts again under a new mark, which every instance notices.
 // https://nextjs.org/docs/app/api-reference/config/next-config-js/incrementalCacheHandlerPath
 import { randomUUID } from 'node:crypto'
 
@@ -40,55 +53,100 @@ const FileSystemCache = FileSystemCacheModule.default ?? FileSystemCacheModule
 /** @type {Map<string, { stale?: number, expired?: number }>} Next's tag state, one per process. */
 const tagsManifest = TagsManifestModule.tagsManifest
 
-/** How often each instance reads the shared tag hash: the delay for a publish to reach it. */
+/** How often each instance reads the shared versions: the delay for a publish to reach it. */
 const SYNC_INTERVAL_MS = 1000
 /** Without a successful read for this long, the instance falls back to re-checking on a timer. */
 const OUT_OF_TOUCH_MS = 3 * SYNC_INTERVAL_MS
-/** A field of the hash that marks one lifetime of the list, so that a lost list can be told. */
+/**
+ * After applying a revalidation, it is applied again at these delays, so that a page whose render
+ * started before (with data fetched before) and ended after is not kept as fresh. Longer than a
+ * render of the home page on two loaded cores (about 1-3 s).
+ */
+export const RECHECK_AFTER_MS = [2000, 5000]
+/** A field of the hash that marks one lifetime of the hash, so that a lost hash can be told. */
 const SINCE_FIELD = '__since'
 /** Next's implicit per-path tags; the fallback re-checks content tags, which pages carry too. */
 const IMPLICIT_TAG_PREFIX = '_N_T_'
 const TAGS_HEADER = 'x-next-cache-tags'
+/** A revalidation shared by the webhook is not shared again when Next applies it here. */
+const SHARED_RECENTLY_MS = 30_000
 
 /**
- * @typedef {{ stale?: number, expired?: number, at: number }} TagRevalidation
+ * Raises the version of each tag in ARGV[2..] by one and returns the hash's mark and the new
+ * versions, in one atomic step; starts a new mark (ARGV[1]) if the hash was lost. HINCRBY never
+ * lowers a version, so no write, however late, goes back in time.
+ */
+const SHARE_SCRIPT = `
+redis.call('HSETNX', KEYS[1], '${SINCE_FIELD}', ARGV[1])
+local out = { redis.call('HGET', KEYS[1], '${SINCE_FIELD}') }
+for i = 2, #ARGV do out[#out + 1] = redis.call('HINCRBY', KEYS[1], ARGV[i], 1) end
+return out
+`
+
+/**
  * @typedef {import('../redis/connection.mjs').Connection} Connection
  */
 
-/** One per process: the tags this instance knows were revalidated, and their exchange with Redis. */
-class SharedTags {
-  /** @param {Connection} redis */
-  constructor(redis) {
+/** One per process: the tag versions this instance has seen, and their exchange with Redis. */
+export class SharedTags {
+  /** @param {Connection} redis @param {{ manifest?: Map<string, { stale?: number, expired?: number }>, interval?: boolean }} [options] */
+  constructor(redis, { manifest = tagsManifest, interval = true } = {}) {
     this.redis = redis
-    this.key = `${keyPrefix()}tags`
-    /** @type {Map<string, TagRevalidation>} the latest revalidation of each tag, from anywhere */
-    this.known = new Map()
+    this.manifest = manifest
+    this.key = `${keyPrefix()}tag-versions`
+    /** @type {Map<string, number>} the version of each tag this instance has applied */
+    this.seen = new Map()
+    /** @type {Set<string>} revalidated here, not yet counted in Redis */
+    this.pending = new Set()
+    /** @type {Map<string, number>} tags the webhook shared, and when */
+    this.sharedAt = new Map()
     /** @type {Set<string>} content tags seen on pages and fetches, for the fallback */
     this.contentTags = new Set()
-    // Counted from the start, so that the first second of a healthy start is not "out of touch".
-    this.lastSync = Date.now()
+    /** When the shared versions were last read; 0: never since the start. */
+    this.lastSync = 0
+    // Counted from the start for the fallback, so that a healthy start is not "out of touch".
+    this.startedAt = Date.now()
     this.lastFallback = 0
-    /** The mark of the shared list this instance last read; another one means Redis lost it. */
+    /** The mark of the shared hash this instance last read; another one means Redis lost it. */
     this.since = undefined
     this.syncing = false
-    this.timer = setInterval(() => this.tick(), SYNC_INTERVAL_MS)
-    // Never what keeps the process alive.
-    this.timer.unref?.()
+    /** @type {Set<ReturnType<typeof setTimeout>>} */
+    this.rechecks = new Set()
+    if (interval) {
+      this.timer = setInterval(() => this.tick(), SYNC_INTERVAL_MS)
+      // Never what keeps the process alive.
+      this.timer.unref?.()
+    }
     reportHealth(redis, 'sharedCache', () => this.health())
   }
 
   /** Whether publishes on other instances reach this one now (within a second). */
   inTouch() {
-    return Date.now() - this.lastSync < OUT_OF_TOUCH_MS
+    return Date.now() - (this.lastSync || this.startedAt) < OUT_OF_TOUCH_MS
   }
 
+  /**
+   * Ok only while this instance reads the shared versions: connected, the tags commands
+   * accepted, and a read succeeded in the last few seconds (never before the first one).
+   */
   health() {
-    if (this.inTouch()) return { ok: true }
+    // The client's own flag too: it drops as the socket closes, before any error is reported.
+    const connection =
+      connectionProblem(this.redis) ??
+      (this.redis.client.isReady ? undefined : 'not connected to Redis')
+    const refused = this.redis.refusals.get(TAGS_AREA)
+    const problem =
+      connection ??
+      (refused ? `Redis refused the shared tag commands (${refused})` : undefined) ??
+      (this.lastSync === 0
+        ? 'not yet read the shared publishes from Redis'
+        : Date.now() - this.lastSync >= OUT_OF_TOUCH_MS
+          ? `no read of the shared publishes for ${Math.round((Date.now() - this.lastSync) / 1000)} s`
+          : undefined)
+    if (problem === undefined) return { ok: true }
     return {
       ok: false,
-      problem:
-        `${connectionProblem(this.redis) ?? 'Redis refused the shared tag commands'}: ` +
-        `publishes from other instances arrive within ${FALLBACK_REVALIDATE_SECONDS} s`,
+      problem: `${problem}: publishes from other instances arrive within ${FALLBACK_REVALIDATE_SECONDS} s`,
     }
   }
 
@@ -99,28 +157,54 @@ class SharedTags {
     }
   }
 
-  /** Called after Next's own revalidateTag() has updated this process's manifest. */
-  async revalidated(/** @type {string[]} */ tags) {
-    const at = Date.now()
-    for (const tag of tags) this.known.set(tag, { ...tagsManifest.get(tag), at })
-    // Written now if Redis answers in time; otherwise by the next successful sync.
+  /**
+   * Counts a revalidation of these tags in Redis; resolves once Redis has it, rejects (and keeps
+   * the tags to count once Redis answers) otherwise. The webhook answers 2xx only after this.
+   * @param {string[]} tags
+   */
+  async share(tags) {
+    for (const tag of tags) this.sharedAt.set(tag, Date.now())
     try {
-      await this.write(tags)
-    } catch {
-      // Kept in `known`; the state change, if any, is logged by the connection.
+      await this.count(tags)
+    } catch (error) {
+      for (const tag of tags) this.pending.add(tag)
+      throw error
     }
   }
 
-  /** @param {string[]} tags */
-  write(tags) {
-    const fields = Object.fromEntries(
-      tags.flatMap((tag) => {
-        const entry = this.known.get(tag)
-        return entry ? [[tag, JSON.stringify(entry)]] : []
-      }),
+  /** Called after Next's own revalidateTag() has updated this process's manifest. */
+  revalidated(/** @type {string[]} */ tags) {
+    this.scheduleRechecks(tags)
+    // Shared already by the webhook (the usual case): nothing more to write.
+    const unshared = tags.filter(
+      (tag) => Date.now() - (this.sharedAt.get(tag) ?? 0) > SHARED_RECENTLY_MS,
     )
-    if (Object.keys(fields).length === 0) return Promise.resolve()
-    return run(this.redis, TAGS_AREA, (client) => client.hSet(this.key, fields))
+    if (unshared.length === 0) return Promise.resolve()
+    return this.share(unshared).catch(() => {
+      // Kept in `pending`; the state change, if any, is logged by the connection.
+    })
+  }
+
+  /** @param {string[]} tags */
+  async count(tags) {
+    if (tags.length === 0) return
+    const mark = `${Date.now()}-${randomUUID()}`
+    const reply = /** @type {Array<string | number>} */ (
+      await run(this.redis, TAGS_AREA, (client) =>
+        client.eval(SHARE_SCRIPT, { keys: [this.key], arguments: [mark, ...tags] }),
+      )
+    )
+    const since = String(reply[0])
+    if (this.since !== undefined && since !== this.since) {
+      // A new hash: read it whole on the next sync, as a lost one.
+      return
+    }
+    this.since = since
+    // Applied here already: not again when the sync reads our own write.
+    tags.forEach((tag, index) => {
+      const version = Number(reply[index + 1])
+      if (version > (this.seen.get(tag) ?? 0)) this.seen.set(tag, version)
+    })
   }
 
   tick() {
@@ -145,72 +229,75 @@ class SharedTags {
     }
   }
 
-  /** Reads the shared hash, takes what is newer, and writes back what Redis lacks. */
+  /** Reads the shared versions, applies each that went up, and counts what Redis lacks. */
   async sync() {
     const remote = await run(this.redis, TAGS_AREA, (client) => client.hGetAll(this.key))
-    const fields = Object.keys(remote)
-    let since = remote[SINCE_FIELD]
-    if (since === undefined) {
-      // A new list, or one Redis lost: the first instance to notice starts it again, with a new
-      // mark, so that every instance can tell (below) and writes back what it knows.
-      const mark = `${Date.now()}-${randomUUID()}`
-      await run(this.redis, TAGS_AREA, (client) => client.hSetNX(this.key, SINCE_FIELD, mark))
-      since =
-        (await run(this.redis, TAGS_AREA, (client) => client.hGet(this.key, SINCE_FIELD))) ?? mark
+    const since = remote[SINCE_FIELD]
+    if (since !== this.since) {
+      if (this.since !== undefined) {
+        console.warn(
+          `[cache] The shared publish list in Redis (${this.key}) was gone: Redis restarted ` +
+            'without persistence or was flushed. Every instance starts it again; nothing to do.',
+        )
+      }
+      // Versions of another lifetime of the hash say nothing about this one.
+      this.seen.clear()
+      this.since = since
     }
-    if (this.since !== undefined && since !== this.since) {
-      console.warn(
-        `[cache] The shared tag list in Redis (${this.key}) was gone: Redis restarted without ` +
-          'persistence or was flushed. Wrote back what this instance knows; nothing to do.',
-      )
-    }
-    this.since = since
-
-    for (const tag of fields) {
+    /** @type {string[]} */
+    const changed = []
+    for (const [tag, value] of Object.entries(remote)) {
       if (tag === SINCE_FIELD) continue
-      const theirs = parse(remote[tag])
-      if (!theirs) continue
-      const mine = this.known.get(tag)
-      if (mine && mine.at >= theirs.at) continue
-      this.known.set(tag, theirs)
-      apply(tag, theirs)
+      const version = Number(value)
+      if (!Number.isSafeInteger(version)) continue
+      if (version > (this.seen.get(tag) ?? 0)) {
+        changed.push(tag)
+        this.seen.set(tag, version)
+      }
     }
-    const missing = [...this.known].flatMap(([tag, mine]) => {
-      const theirs = parse(remote[tag])
-      return !theirs || theirs.at < mine.at ? [tag] : []
-    })
-    if (missing.length > 0) await this.write(missing)
+    // At the start (or on a new hash), every tag ever revalidated counts as changed: the pages on
+    // this instance's disk may predate any of them. One render per page, once.
+    if (changed.length > 0) {
+      this.markStale(changed)
+      this.scheduleRechecks(changed)
+    }
+    if (this.pending.size > 0) {
+      const tags = [...this.pending]
+      await this.count(tags)
+      for (const tag of tags) this.pending.delete(tag)
+    }
+  }
+
+  /** Marks these tags stale now, by this process's clock. */
+  markStale(/** @type {Iterable<string>} */ tags) {
+    const now = Date.now()
+    for (const tag of tags) {
+      const current = this.manifest.get(tag) ?? {}
+      this.manifest.set(tag, { ...current, stale: Math.max(current.stale ?? 0, now) })
+    }
+  }
+
+  /** Applies a revalidation again a few seconds later, for a render that straddled it. */
+  scheduleRechecks(/** @type {string[]} */ tags) {
+    for (const delay of RECHECK_AFTER_MS) {
+      const timer = setTimeout(() => {
+        this.rechecks.delete(timer)
+        this.markStale(tags)
+      }, delay)
+      timer.unref?.()
+      this.rechecks.add(timer)
+    }
   }
 
   /** Out of touch: treat every content tag as possibly revalidated elsewhere (stale, so visitors still get the cached page at once while it is regenerated). */
   markContentStale() {
-    const now = Date.now()
-    for (const tag of new Set([...this.contentTags, ...this.known.keys()])) {
-      tagsManifest.set(tag, { ...tagsManifest.get(tag), stale: now })
-    }
+    this.markStale(new Set([...this.contentTags, ...this.seen.keys()]))
   }
-}
 
-/** @param {string | undefined} value @returns {TagRevalidation | undefined} */
-function parse(value) {
-  if (!value) return undefined
-  try {
-    const entry = JSON.parse(value)
-    return typeof entry?.at === 'number' ? entry : undefined
-  } catch {
-    return undefined
+  stop() {
+    clearInterval(this.timer)
+    for (const timer of this.rechecks) clearTimeout(timer)
   }
-}
-
-/** Merges another instance's revalidation into this process's manifest. */
-function apply(/** @type {string} */ tag, /** @type {TagRevalidation} */ entry) {
-  const current = tagsManifest.get(tag) ?? {}
-  tagsManifest.set(tag, {
-    ...current,
-    // A fallback mark made here may be later than the revalidation: keep the later of the two.
-    stale: Math.max(current.stale ?? 0, entry.stale ?? 0) || undefined,
-    ...(entry.expired === undefined ? {} : { expired: entry.expired }),
-  })
 }
 
 /** @returns {SharedTags | undefined} */

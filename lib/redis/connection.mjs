@@ -36,6 +36,7 @@ const GLOBAL_KEY = Symbol.for('vigia.redis')
  *   wasReady: boolean,
  *   refusals: Map<string, string>,
  *   reporters: Map<string, () => PartHealth>,
+ *   sharedTags?: { share: (tags: string[]) => Promise<void> },
  * }} Connection
  */
 
@@ -118,8 +119,12 @@ function enter(conn, state, reason) {
   console.warn(`[redis] ${what}`)
 }
 
-/** @param {string} url @returns {Connection} */
-function connect(url) {
+/**
+ * A connection of its own (getRedis() keeps the process's one): for tests that play several
+ * instances in one process.
+ * @param {string} url @returns {Connection}
+ */
+export function connect(url) {
   const client = createClient({
     url,
     // A command sent while disconnected fails at once (the caller falls back) instead of waiting
@@ -301,4 +306,17 @@ export function redisHealth() {
           problem: `${problem ?? 'Redis refused the rate-limit commands'}: demo requests are counted by each instance on its own`,
         }
   return { sharedCache, rateLimiter }
+}
+
+/**
+ * Counts a revalidation of these tags in Redis, where every instance reads it within a second
+ * (lib/cache/cache-handler.mjs). Resolves once Redis has it; rejects when it does not (Redis
+ * unreachable, slow, refusing us), and the tags are then counted as soon as Redis answers again.
+ * @param {string[]} tags
+ */
+export async function shareRevalidation(tags) {
+  const conn = getRedis()
+  if (!conn) throw new RedisUnavailableError('REDIS_URL is not set')
+  if (!conn.sharedTags) throw new RedisUnavailableError('the shared cache has not started yet')
+  await conn.sharedTags.share(tags)
 }

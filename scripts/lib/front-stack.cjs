@@ -24,6 +24,8 @@ const TOOLS = [
   { bin: 'redis-server', pkg: 'redis-server' },
   { bin: 'nginx', pkg: 'nginx' },
   { bin: 'openssl', pkg: 'openssl' },
+  // Instances whose clocks run ahead or behind (tests/e2e/publish-consistency.spec.ts).
+  { bin: 'faketime', pkg: 'faketime' },
 ]
 
 function which(bin) {
@@ -75,7 +77,7 @@ function skipWithout(bins) {
  */
 function ensureTools() {
   const missing = missingTools()
-  if (!missing) return 'redis-server, nginx and openssl are installed'
+  if (!missing) return 'redis-server, nginx, openssl and faketime are installed'
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0
   const isDebian = fs.existsSync('/etc/debian_version') && fs.existsSync('/usr/bin/apt-get')
   if (!isRoot || !isDebian) {
@@ -88,7 +90,7 @@ function ensureTools() {
   try {
     for (const args of [
       ['update'],
-      ['install', '-y', '--no-install-recommends', 'redis-server', 'nginx', 'openssl'],
+      ['install', '-y', '--no-install-recommends', 'redis-server', 'nginx', 'openssl', 'faketime'],
     ]) {
       const result = spawnSync('apt-get', args, {
         stdio: ['ignore', 'inherit', 'inherit'],
@@ -101,7 +103,7 @@ function ensureTools() {
   }
   const still = missingTools()
   if (still) throw new Error(still)
-  return 'installed redis-server, nginx and openssl with apt-get'
+  return 'installed redis-server, nginx, openssl and faketime with apt-get'
 }
 
 /** A temporary folder of our own, removed by the returned function. */
@@ -216,20 +218,30 @@ function copyBuild(distDir, name) {
 }
 
 /**
- * One instance of a production build (`next start`), with its own environment.
- * @param {{ distDir: string, port: number, env?: Record<string, string>, logFile?: string }} options
+ * One instance of a production build (`next start`), with its own environment. `clock` (e.g.
+ * "+3s", "-3s") runs it under Debian's faketime: its wall clock (Date.now) that far off, its
+ * timers (the monotonic clock) true, as a server whose NTP drifted.
+ * @param {{ distDir: string, port: number, env?: Record<string, string>, logFile?: string, clock?: string }} options
  * @returns {Promise<Running>}
  */
-async function startInstance({ distDir, port, env = {}, logFile }) {
-  const child = spawn(
-    path.join(root, 'node_modules', '.bin', 'next'),
-    ['start', '-H', '127.0.0.1', '-p', String(port)],
-    {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...env, NEXT_DIST_DIR: distDir },
+async function startInstance({ distDir, port, env = {}, logFile, clock }) {
+  const next = path.join(root, 'node_modules', '.bin', 'next')
+  const args = ['start', '-H', '127.0.0.1', '-p', String(port)]
+  // faketime execs the command: the PID is the server's own, stopped as any other.
+  const [command, commandArgs] = clock
+    ? [which('faketime'), ['-f', clock, next, ...args]]
+    : [next, args]
+  const child = spawn(command, commandArgs, {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      NEXT_TELEMETRY_DISABLED: '1',
+      ...(clock ? { FAKETIME_DONT_FAKE_MONOTONIC: '1' } : {}),
+      ...env,
+      NEXT_DIST_DIR: distDir,
     },
-  )
+  })
   const log = capture(child, logFile)
   const url = `http://127.0.0.1:${port}`
   await waitFor(

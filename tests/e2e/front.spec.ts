@@ -1,4 +1,5 @@
 import fs from 'node:fs'
+import http from 'node:http'
 import path from 'node:path'
 
 import { request } from '@playwright/test'
@@ -37,7 +38,7 @@ import { BUILDS, portFor } from '../../scripts/e2e-builds.cjs'
  * skips naming them otherwise, except in CI, where it fails.
  */
 
-const missing = skipWithout()
+const missing = skipWithout(['redis-server', 'nginx', 'openssl'])
 test.skip(Boolean(missing), missing ?? '')
 test.describe.configure({ mode: 'serial' })
 
@@ -49,6 +50,11 @@ const PORTS = {
   redis: portFor(70).port,
   https: portFor(71).port,
   http: portFor(72).port,
+  // A second nginx with the same deploy/nginx.conf, in front of a stand-in origin that sets
+  // cookies (the site never does on a page, so this is the only way to see what nginx does).
+  cookieOrigin: portFor(78).port,
+  cookieHttps: portFor(79).port,
+  cookieHttp: portFor(80).port,
 }
 const BUILT_FIGURE = '97,3%'
 const NEW_FIGURE = '91,7%'
@@ -238,6 +244,111 @@ test('with Redis stopped, the page is still served, the form still accepts a req
   expect(b.log()).toMatch(/\[redis\] Cannot reach Redis at redis:\/\/127\.0\.0\.1:\d+/)
   // Through the front, the health check says what is degraded (tests/e2e/redis-faults.spec.ts
   // goes through every fault).
-  const health = (await json(`${front.url}/api/health`)) as { status: string }
+  const health = (await json(`${front.url}/api/health`)) as {
+    status: string
+    sharedCache: { ok: boolean }
+  }
   expect(health.status).toBe('degraded')
+  expect(health.sharedCache.ok, 'the shared cache is not ok with Redis stopped').toBe(false)
+})
+
+test('through the front, a visitor gets the health status and each part’s ok, never the details', async () => {
+  const context = await request.newContext({ ignoreHTTPSErrors: true })
+  try {
+    // nginx appends the address it saw: even a forged loopback entry makes two.
+    for (const forged of [undefined, '127.0.0.1', '::1']) {
+      const response = await context.get(`${front.url}/api/health`, {
+        headers: { 'x-forwarded-for': forged ?? '203.0.113.9' },
+      })
+      expect(response.status()).toBe(200)
+      const body = (await response.json()) as Record<string, Record<string, unknown>>
+      expect(Object.keys(body).sort()).toEqual(
+        ['leadStore', 'pages', 'rateLimiter', 'sharedCache', 'status'].sort(),
+      )
+      for (const part of ['pages', 'sharedCache', 'rateLimiter', 'leadStore']) {
+        expect(Object.keys(body[part]!), `${part}: ok only`).toEqual(['ok'])
+      }
+    }
+  } finally {
+    await context.dispose()
+  }
+})
+
+test.describe('deploy/nginx.conf in front of an origin that sets cookies', () => {
+  let origin: http.Server
+  let originRequests = 0
+  let cookieFront: Running & { httpUrl: string }
+
+  test.beforeAll(async () => {
+    origin = http.createServer((req, res) => {
+      originRequests++
+      const cached = !req.url?.startsWith('/no-cookie')
+      res.writeHead(200, {
+        'content-type': req.url?.endsWith('.js') ? 'application/javascript' : 'text/html',
+        'cache-control': 'public, s-maxage=3600',
+        ...(cached ? { 'set-cookie': `session=visitor-${originRequests}; Path=/; HttpOnly` } : {}),
+      })
+      res.end(req.method === 'POST' ? 'posted' : `<p>page ${originRequests}</p>`)
+    })
+    await new Promise<void>((resolve) => origin.listen(PORTS.cookieOrigin, '127.0.0.1', resolve))
+    const cookieDir = path.join(dir, 'cookie-front')
+    fs.mkdirSync(cookieDir, { recursive: true })
+    cookieFront = await startNginx({
+      httpsPort: PORTS.cookieHttps,
+      httpPort: PORTS.cookieHttp,
+      upstreams: [`127.0.0.1:${PORTS.cookieOrigin}`],
+      dir: cookieDir,
+    })
+  })
+
+  test.afterAll(async () => {
+    await cookieFront?.stop()
+    await new Promise((resolve) => (origin ? origin.close(resolve) : resolve(undefined)))
+  })
+
+  test('never stores a response that sets a cookie, and never passes the cookie on from a cached location', async () => {
+    const context = await request.newContext({ ignoreHTTPSErrors: true })
+    try {
+      for (const page of ['/', '/_next/static/chunks/app.js']) {
+        for (let i = 0; i < 3; i++) {
+          const before = originRequests
+          const response = await context.get(`${cookieFront.url}${page}`)
+          expect(response.status()).toBe(200)
+          expect(response.headers()['set-cookie'], `${page}: no cookie passed on`).toBeUndefined()
+          expect(response.headers()['x-cache'], `${page}: never served from the cache`).not.toBe(
+            'HIT',
+          )
+          expect(originRequests, `${page}: each request reaches the origin`).toBe(before + 1)
+        }
+      }
+      // The same front does cache a page without a cookie: the check above can fail.
+      await context.get(`${cookieFront.url}/no-cookie`)
+      const again = await context.get(`${cookieFront.url}/no-cookie`)
+      expect(again.headers()['x-cache']).toBe('HIT')
+    } finally {
+      await context.dispose()
+    }
+  })
+
+  test('rate-limits POSTs and the uncached paths per visitor, with 429, and leaves cached pages alone', async () => {
+    const context = await request.newContext({ ignoreHTTPSErrors: true })
+    try {
+      const statuses = async (count: number, send: () => Promise<{ status: () => number }>) =>
+        Promise.all(Array.from({ length: count }, async () => (await send()).status()))
+      const posts = await statuses(12, () =>
+        context.post(`${cookieFront.url}/`, { data: 'x', headers: { 'next-action': 'x' } }),
+      )
+      expect(posts.filter((status) => status === 429).length, `POSTs: ${posts}`).toBeGreaterThan(0)
+      expect(posts.filter((status) => status === 200).length).toBeGreaterThan(0)
+
+      const api = await statuses(40, () => context.get(`${cookieFront.url}/api/health`))
+      expect(api.filter((status) => status === 429).length, `API: ${api}`).toBeGreaterThan(0)
+      expect(api.filter((status) => status === 200).length).toBeGreaterThanOrEqual(20)
+
+      const pages = await statuses(40, () => context.get(`${cookieFront.url}/no-cookie`))
+      expect(pages, 'cached pages are not limited').toEqual(pages.map(() => 200))
+    } finally {
+      await context.dispose()
+    }
+  })
 })

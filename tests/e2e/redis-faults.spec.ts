@@ -56,8 +56,8 @@ const USER = 'vigia'
 const PASSWORD = 'vigia-test-password'
 const ANON_KEY = 'test-anon-key'
 const SECRET = BUILDS.lake.env.SANITY_REVALIDATE_SECRET
-/** Where the site keeps its tag state in Redis (lib/cache/cache-handler.mjs). */
-const TAGS_KEY = 'vigia:tags'
+/** Where the site counts each tag's revalidations in Redis (lib/cache/cache-handler.mjs). */
+const TAGS_KEY = 'vigia:tag-versions'
 /** lib/redis/connection.mjs: how often an instance out of touch with Redis re-checks content. */
 const FALLBACK_SECONDS = 15
 /**
@@ -275,8 +275,11 @@ async function expectStateChanges(marks: { a: number; b: number }, expected: Reg
 const claimFigure = async (instance: Running): Promise<string> =>
   (await (await fetch(`${instance.url}/`)).text()).match(/\d\d,\d%/g)?.join(' ') ?? ''
 
-/** An editor publishes a new accuracy figure; Sanity's webhook reaches instance `via`. */
-async function publish(via: Running, figure: string) {
+/**
+ * An editor publishes a new accuracy figure; Sanity's webhook reaches instance `via`, which
+ * answers 200 once Redis has the publish, or 503 (so that Sanity retries) when it cannot tell it.
+ */
+async function publish(via: Running, figure: string, status = 200) {
   const mutated = await fetch(`${lake.url}/__mutate`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -294,7 +297,7 @@ async function publish(via: Running, figure: string) {
     },
     body,
   })
-  expect(webhook.status).toBe(200)
+  expect(webhook.status).toBe(status)
 }
 
 async function expectFigure(instance: Running, figure: string, timeout: number, message: string) {
@@ -354,7 +357,8 @@ test('started while Redis is unreachable: pages in normal time, one log line, th
   )
   await sendDemoRequest(page, a, 'unreachable at start')
 
-  await publish(a, '88,1%')
+  // Redis unreachable: A revalidates its own pages but answers 503, so that Sanity retries.
+  await publish(a, '88,1%', 503)
   await expectFigure(a, '88,1%', 10_000, 'instance A, which got the webhook, serves the figure')
   await expectFigure(
     b,
@@ -384,11 +388,10 @@ test('Redis taking the password again: both instances share publishes again with
   await admin.sendCommand(['ACL', 'SETUSER', USER, 'resetpass', `>${PASSWORD}`])
   await expectLogLines(marks, [/\[redis\] Connected to Redis at redis:\/\/127\.0\.0\.1:\d+/])
   await expectHealth((h) => h.status === 'ok', 'the health check says all is well')
-  const stored = JSON.parse((await admin.hGet(TAGS_KEY, 'sanity:claim')) ?? '{}') as { at?: number }
   expect(
-    stored.at,
-    'the publish made while Redis was unreachable, written once it answered',
-  ).toBeGreaterThan(0)
+    Number(await admin.hGet(TAGS_KEY, 'sanity:claim')),
+    'the publish made while Redis was unreachable, counted once it answered',
+  ).toBeGreaterThanOrEqual(1)
 
   await publish(b, '88,2%')
   await expectFigure(
@@ -450,7 +453,7 @@ test('connections refused mid-run: pages in normal time, one line, and back once
   await expectLogLines(marks, [/Cannot reach Redis/, /\[redis\] Redis at .* answers again/])
 })
 
-test('Redis restarted, its data lost: pages in normal time, the shared tags rewritten, and publishes shared again', async () => {
+test('Redis restarted, its data lost: pages in normal time, the loss noticed, and publishes shared again', async () => {
   const marks = logMarks()
   await admin.quit()
   await redis.stop()
@@ -461,11 +464,8 @@ test('Redis restarted, its data lost: pages in normal time, the shared tags rewr
   await expectStateChanges(marks, [
     /\[redis\] Cannot reach Redis/,
     /\[redis\] Redis at .* answers again/,
-    /\[cache\] The shared tag list in Redis \(vigia:tags\) was gone: Redis restarted without persistence or was flushed/,
+    /\[cache\] The shared publish list in Redis \(vigia:tag-versions\) was gone: Redis restarted without persistence or was flushed/,
   ])
-  await expect
-    .poll(() => admin.hGet(TAGS_KEY, 'sanity:claim'), { message: 'written back by the instances' })
-    .toBeTruthy()
 
   await publish(a, '88,3%')
   await expectFigure(
@@ -480,7 +480,9 @@ test('Redis restarted, its data lost: pages in normal time, the shared tags rewr
 test('Redis flushed mid-run: pages in normal time, one line, and publishes shared again', async () => {
   const marks = logMarks()
   await admin.flushAll()
-  await expectLogLines(marks, [/\[cache\] The shared tag list in Redis \(vigia:tags\) was gone/])
+  await expectLogLines(marks, [
+    /\[cache\] The shared publish list in Redis \(vigia:tag-versions\) was gone/,
+  ])
   await expectServedInTime('flushed')
   await publish(b, '88,4%')
   await expectFigure(

@@ -39,7 +39,12 @@
  *                     -> {"results": [{"id", "operation"}]}
  *   GET  /__requests  -> {"count", "requests": [{method, path, perspective, authorized, query, at}]}
  *                     (query API requests only)
- *   POST /__reset     restores the dataset the double started with and clears the request log
+ *   POST /__fail      body {"mode": "503" | "hang" | "none"}: every query answers 503, or is never
+ *                     answered (held open until the mode changes, then dropped), or works again
+ *   POST /v<apiVersion>/data/mutate/<dataset>  body {"mutations": [...]}: the real mutation API
+ *                     (write token required), as @sanity/client's mutate() calls it
+ *   POST /__reset     restores the dataset the double started with, clears the request log and
+ *                     the failure mode
  *   GET  /__health    -> 200 "ok" (for Playwright's webServer.url)
  *
  * CLI:
@@ -88,6 +93,9 @@ export function importAssets(documents, { datasetDir, baseUrl, projectId, datase
   return { documents: imported, imageFiles }
 }
 const QUERY_PATH = /^\/v(?:X|\d{4}-\d{2}-\d{2}|1)\/data\/query\/([^/]+)\/?$/
+const MUTATE_PATH = /^\/v(?:X|\d{4}-\d{2}-\d{2}|1)\/data\/mutate\/([^/]+)\/?$/
+/** How the query API fails on demand (POST /__fail): not at all, 503 at once, or never answering. */
+const FAILURE_MODES = new Set(['none', '503', 'hang'])
 
 /**
  * Parses an NDJSON export (the format `sanity dataset export` writes and `import` reads).
@@ -241,6 +249,20 @@ export async function startContentLakeDouble({
   const initial = structuredClone(documents)
   let store = new Map(initial.map((doc) => [doc._id, structuredClone(doc)]))
   let requestLog = []
+  /** @type {'none' | '503' | 'hang'} */
+  let failure = 'none'
+  /** Query requests held open while the mode is "hang". */
+  const hung = new Set()
+
+  /** Sets the failure mode; requests held by "hang" are dropped when it ends, as a dead link. */
+  function setFailure(mode) {
+    if (!FAILURE_MODES.has(mode)) throw new Error(`Unknown failure mode "${mode}"`)
+    failure = mode
+    if (mode !== 'hang') {
+      for (const res of hung) res.destroy()
+      hung.clear()
+    }
+  }
 
   async function handleQuery(req, res, url, datasetName) {
     const started = performance.now()
@@ -270,6 +292,14 @@ export async function startContentLakeDouble({
       at: new Date().toISOString(),
     })
 
+    if (failure === '503') {
+      return send(res, 503, { error: 'Service Unavailable', statusCode: 503 })
+    }
+    if (failure === 'hang') {
+      hung.add(res)
+      res.on('close', () => hung.delete(res))
+      return
+    }
     if (bearer !== undefined && bearer !== token) {
       return send(res, 401, {
         error: 'Unauthorized',
@@ -311,6 +341,40 @@ export async function startContentLakeDouble({
       const queryMatch = url.pathname.match(QUERY_PATH)
       if (queryMatch && (req.method === 'GET' || req.method === 'POST')) {
         return await handleQuery(req, res, url, decodeURIComponent(queryMatch[1]))
+      }
+      const mutateMatch = url.pathname.match(MUTATE_PATH)
+      if (mutateMatch && req.method === 'POST') {
+        // The mutation API as @sanity/client calls it (the Studio's publish action writes
+        // redirects this way): a write token is required, like the real API.
+        const bearer = req.headers.authorization?.replace(/^Bearer /, '')
+        if (bearer !== token) {
+          return send(res, 401, { error: 'Unauthorized', message: 'Session not found' })
+        }
+        if (decodeURIComponent(mutateMatch[1]) !== dataset) {
+          return send(res, 404, { error: 'Not Found', message: 'Dataset not found' })
+        }
+        const { mutations } = await readBody(req)
+        try {
+          const results = applyMutations(store, Array.isArray(mutations) ? mutations : [])
+          return send(res, 200, {
+            transactionId: `tx-${Date.now()}`,
+            results: results.map((result) => ({
+              ...result,
+              document: store.get(result.id),
+            })),
+          })
+        } catch (error) {
+          return send(res, 400, { error: { description: error.message, type: 'mutationError' } })
+        }
+      }
+      if (url.pathname === '/__fail' && req.method === 'POST') {
+        const { mode } = await readBody(req)
+        try {
+          setFailure(mode)
+        } catch (error) {
+          return send(res, 400, { error: error.message })
+        }
+        return send(res, 200, { mode })
       }
       const imageMatch = url.pathname.match(IMAGE_PATH)
       if (imageMatch && req.method === 'GET') {
@@ -364,7 +428,10 @@ export async function startContentLakeDouble({
     reset() {
       store = new Map(initial.map((doc) => [doc._id, structuredClone(doc)]))
       requestLog = []
+      setFailure('none')
     },
+    /** 'none', '503' (every query answers 503) or 'hang' (no query is ever answered). */
+    fail: setFailure,
     // Next's fetch keeps connections alive: without closing them, close() would wait forever.
     close: () =>
       new Promise((resolve) => {

@@ -91,4 +91,39 @@ describe('content lake double', () => {
   it('reports a GROQ syntax error as the API does', async () => {
     await expect(client().fetch('*[')).rejects.toMatchObject({ statusCode: 400 })
   })
+
+  it('fails on demand: 503 to every query, or no answer at all until the mode ends', async () => {
+    const failing = (mode: string) =>
+      fetch(`${lake.url}/__fail`, { method: 'POST', body: JSON.stringify({ mode }) })
+    expect((await failing('503')).status).toBe(200)
+    await expect(client({ maxRetries: 0 }).fetch('count(*)')).rejects.toMatchObject({
+      statusCode: 503,
+    })
+
+    expect((await failing('hang')).status).toBe(200)
+    const raw = fetch(`${lake.url}/v2025-09-01/data/query/production?query=count(*)`)
+    const outcome = await Promise.race([
+      raw.then(
+        () => 'answered',
+        () => 'dropped',
+      ),
+      new Promise((resolve) => setTimeout(() => resolve('still waiting'), 300)),
+    ])
+    expect(outcome).toBe('still waiting')
+    // Back: the held request is dropped (as a dead link), new ones are answered.
+    expect((await failing('none')).status).toBe(200)
+    await expect(raw).rejects.toThrow()
+    expect(await client().fetch('count(*)')).toBe(1)
+    expect((await failing('sometimes')).status).toBe(400)
+  })
+
+  it('takes writes through the mutation API with its token only, as @sanity/client sends them', async () => {
+    const writer = client({ token: TOKEN })
+    await writer.mutate([{ patch: { id: 'claim-a', set: { value: '7%' } } }])
+    expect(await client().fetch('*[_id == "claim-a"][0].value')).toBe('7%')
+    await expect(
+      client({ token: 'wrong' }).mutate([{ delete: { id: 'claim-a' } }]),
+    ).rejects.toMatchObject({ statusCode: 401 })
+    expect(await client().fetch('*[_id == "claim-a"][0].value')).toBe('7%')
+  })
 })

@@ -4,8 +4,25 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 
 // The route's side effects, observed instead of performed: Next's cache and its after() queue
 // only exist inside a running Next server.
-const { revalidateTag, after } = vi.hoisted(() => ({ revalidateTag: vi.fn(), after: vi.fn() }))
+const { revalidateTag, after, shareRevalidation } = vi.hoisted(() => ({
+  revalidateTag: vi.fn(),
+  after: vi.fn(),
+  shareRevalidation: vi.fn(),
+}))
 vi.mock('next/cache', () => ({ revalidateTag }))
+// The real comparison, observed: the signature check must go through it.
+const { timingSafeEqual } = vi.hoisted(() => ({ timingSafeEqual: vi.fn() }))
+vi.mock('node:crypto', async (importOriginal) => {
+  const crypto = await importOriginal<typeof import('node:crypto')>()
+  timingSafeEqual.mockImplementation(crypto.timingSafeEqual)
+  return { ...crypto, default: { ...crypto, timingSafeEqual }, timingSafeEqual }
+})
+// Redis's part is tested on a real redis-server (tests/unit/shared-tags.test.ts); here, whether
+// it took the publish or not.
+vi.mock('@/lib/redis/connection.mjs', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('@/lib/redis/connection.mjs')>()),
+  shareRevalidation,
+}))
 vi.mock('next/server', async (importOriginal) => ({
   ...(await importOriginal<typeof import('next/server')>()),
   after,
@@ -26,7 +43,7 @@ async function signed(body: string, { secret = SECRET, at = Date.now() } = {}) {
   return encodeSignatureHeader(body, at, secret)
 }
 
-function webhook(body: string, signature?: string) {
+function webhook(body: string | ReadableStream<Uint8Array>, signature?: string) {
   return new NextRequest(URL, {
     method: 'POST',
     body,
@@ -34,7 +51,8 @@ function webhook(body: string, signature?: string) {
       'content-type': 'application/json',
       ...(signature ? { 'sanity-webhook-signature': signature } : {}),
     },
-  })
+    ...(typeof body === 'string' ? {} : { duplex: 'half' }),
+  } as ConstructorParameters<typeof NextRequest>[1])
 }
 
 /** Lets real I/O (the HMAC check runs on Web Crypto) progress until the route sets its timer. */
@@ -68,6 +86,8 @@ describe('POST /api/revalidate', () => {
     vi.useFakeTimers({ toFake: ['setTimeout'] })
     revalidateTag.mockClear()
     after.mockClear()
+    shareRevalidation.mockReset()
+    shareRevalidation.mockResolvedValue(undefined)
     vi.spyOn(console, 'info').mockImplementation(() => {})
     vi.spyOn(console, 'warn').mockImplementation(() => {})
   })
@@ -75,6 +95,7 @@ describe('POST /api/revalidate', () => {
   afterEach(() => {
     vi.useRealTimers()
     vi.restoreAllMocks()
+    vi.unstubAllEnvs()
     if (savedSecret === undefined) delete process.env.SANITY_REVALIDATE_SECRET
     else process.env.SANITY_REVALIDATE_SECRET = savedSecret
   })
@@ -212,5 +233,102 @@ describe('POST /api/revalidate', () => {
     const result = await call(route, webhook('not json', await signed('not json')))
     expect(result.status).toBe(400)
     expect(revalidateTag).not.toHaveBeenCalled()
+  })
+
+  it('answers 413 to a body over 64 KB announced by its length, before reading it', async () => {
+    const route = await loadRoute(SECRET)
+    const big = JSON.stringify({ _type: 'claim', pad: 'x'.repeat(70 * 1024) })
+    const result = await call(route, webhook(big, await signed(big)))
+    expect(result.status).toBe(413)
+    expect(revalidateTag).not.toHaveBeenCalled()
+  })
+
+  it('answers 413 to a streamed body as soon as it passes 64 KB, without reading the rest', async () => {
+    const route = await loadRoute(SECRET)
+    let pulled = 0
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled++
+        controller.enqueue(new Uint8Array(16 * 1024).fill(120))
+      },
+    })
+    const result = await call(route, webhook(endless, 't=1,v1=x'))
+    expect(result.status).toBe(413)
+    // 64 KB is four 16 KB chunks: stopped at the fifth, never read to the end.
+    expect(pulled).toBeLessThanOrEqual(6)
+  })
+
+  it('compares the signature in constant time (node:crypto timingSafeEqual)', async () => {
+    timingSafeEqual.mockClear()
+    const { checkSignature } = await import('@/lib/webhook/signature')
+    const header = await signed(claimChange)
+    expect(await checkSignature(claimChange, header, SECRET)).toMatchObject({ valid: true })
+    expect(await checkSignature(claimChange, header, 'other')).toMatchObject({ valid: false })
+    expect(timingSafeEqual).toHaveBeenCalledTimes(2)
+  })
+
+  it('answers a replayed delivery (same t and v1) with 200 without revalidating again', async () => {
+    const route = await loadRoute(SECRET)
+    const signature = await signed(claimChange)
+    const first = await call(route, webhook(claimChange, signature))
+    expect(first.status).toBe(200)
+    const replay = await call(route, webhook(claimChange, signature))
+    expect(replay).toEqual({
+      status: 200,
+      body: { revalidated: [], message: 'Already handled' },
+    })
+    expect(revalidateTag).toHaveBeenCalledOnce()
+    // A new delivery of the same change (Sanity signs each with its own time) is not a replay.
+    const again = await call(
+      route,
+      webhook(claimChange, await signed(claimChange, { at: Date.now() + 1 })),
+    )
+    expect(again.status).toBe(200)
+    expect(revalidateTag).toHaveBeenCalledTimes(2)
+  })
+
+  it('with Redis, answers 200 only once Redis has the publish', async () => {
+    vi.stubEnv('REDIS_URL', 'redis://127.0.0.1:1')
+    const route = await loadRoute(SECRET)
+    const result = await call(route, webhook(claimChange, await signed(claimChange)))
+    expect(result.status).toBe(200)
+    expect(shareRevalidation).toHaveBeenCalledExactlyOnceWith(['sanity:claim'])
+    expect(revalidateTag).toHaveBeenCalledOnce()
+  })
+
+  it('with Redis not taking the publish, revalidates here and answers 503 with a reason, and Sanity’s retry of it does the work', async () => {
+    vi.stubEnv('REDIS_URL', 'redis://127.0.0.1:1')
+    shareRevalidation.mockRejectedValue(new Error('Redis is not connected (tags)'))
+    const route = await loadRoute(SECRET)
+    const signature = await signed(claimChange)
+    const result = await call(route, webhook(claimChange, signature))
+    expect(result).toEqual({
+      status: 503,
+      body: {
+        message: expect.stringMatching(/this instance only/),
+        reason: 'Redis is not connected (tags)',
+        revalidatedHere: ['sanity:claim'],
+      },
+    })
+    expect(revalidateTag).toHaveBeenCalledExactlyOnceWith('sanity:claim', 'max')
+    // The same delivery again (a retry, not a replay: it failed), now that Redis takes it.
+    shareRevalidation.mockResolvedValue(undefined)
+    const retry = await call(route, webhook(claimChange, signature))
+    expect(retry.status).toBe(200)
+    expect(revalidateTag).toHaveBeenCalledTimes(2)
+  })
+
+  it('warms the changed page on this instance’s own origin, never the public host', async () => {
+    vi.stubEnv('__NEXT_PRIVATE_ORIGIN', 'http://127.0.0.1:3999')
+    const route = await loadRoute(SECRET)
+    const request = new NextRequest('https://www.vigia.example/api/revalidate', {
+      method: 'POST',
+      body: claimChange,
+      headers: { 'sanity-webhook-signature': await signed(claimChange) },
+    })
+    await call(route, request)
+    const fetchSpy = vi.spyOn(globalThis, 'fetch').mockResolvedValue(new Response('ok'))
+    await (after.mock.calls[0]![0] as () => Promise<void>)()
+    expect(fetchSpy.mock.calls.map(([url]) => String(url))).toEqual(['http://127.0.0.1:3999/'])
   })
 })

@@ -1,22 +1,30 @@
 import { revalidateTag } from 'next/cache'
 import { after, NextResponse, type NextRequest } from 'next/server'
-import { parseBody } from 'next-sanity/webhook'
 
 import { purgePublicPages } from '@/lib/cdn/purge'
 import { getCampaignPageSlugs, getLegalPageSlugs, getRedirectPaths } from '@/lib/content'
 import { pathsToWarm, tagForType } from '@/lib/content/tags'
 import { serverEnv } from '@/lib/env'
+import { ownOrigin } from '@/lib/own-origin'
+import { shareRevalidation } from '@/lib/redis/connection.mjs'
+import { BodyTooLargeError, MAX_WEBHOOK_BODY_BYTES, readLimitedText } from '@/lib/webhook/body'
+import { claimDelivery } from '@/lib/webhook/replay'
+import { checkSignature } from '@/lib/webhook/signature'
 import { campaignPath } from '@/sanity/lib/paths'
 
 /**
  * Sanity's GROQ-powered webhook lands here when an editor publishes, unpublishes or deletes a
- * document (set-up in docs/content.md). It marks the cache tag of the document's type stale and has
- * the page that shows it (the home page, or the legal page itself) regenerated at once, so visitors get the new content within seconds while no
- * visitor's request ever waits on (or fails with) the Content Lake.
+ * document (docs/publishing.md). It marks the cache tag of the document's type stale, on this
+ * instance and (with REDIS_URL) on every other one through Redis, and has the page that shows it
+ * regenerated at once, so visitors get the new content within seconds while no visitor's request
+ * ever waits on (or fails with) the Content Lake.
  *
- * Status codes: 500 secret not configured; 401 missing, wrong or stale signature; 400 a signed
- * body that is not JSON or has no _type; 200 otherwise, with the tags revalidated (an empty list
- * for a type the site does not show: a 2xx so Sanity does not keep retrying it).
+ * Status codes: 500 secret not configured; 413 a body over 64 KB (never read whole); 401
+ * missing, wrong or stale signature; 400 a signed body that is not JSON or has no _type; 503
+ * revalidated on this instance only, because Redis did not take it (Sanity retries a 5xx,
+ * possibly reaching another instance); 200 otherwise, with the tags revalidated (an empty list
+ * for a type the site does not show, so Sanity does not keep retrying it), or a replay of a
+ * delivery already handled.
  */
 
 const SIGNATURE_HEADER = 'sanity-webhook-signature'
@@ -33,11 +41,6 @@ function reply(status: number, body: Record<string, unknown>) {
   return NextResponse.json(body, { status })
 }
 
-function signatureTimestamp(signature: string): number | undefined {
-  const match = signature.trim().match(/^t=(\d+)[, ]+v1=/)
-  return match ? Number(match[1]) : undefined
-}
-
 export async function POST(request: NextRequest) {
   const secret = serverEnv.sanityRevalidateSecret
   if (!secret) {
@@ -47,35 +50,49 @@ export async function POST(request: NextRequest) {
     return reply(500, { message: 'Webhook secret not configured' })
   }
 
+  let text: string
+  try {
+    text = await readLimitedText(request)
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) {
+      return reply(413, { message: `Body larger than ${MAX_WEBHOOK_BODY_BYTES} bytes` })
+    }
+    throw error
+  }
+
   const signature = request.headers.get(SIGNATURE_HEADER)
   if (!signature) return reply(401, { message: 'Missing signature' })
+  const checked = await checkSignature(text, signature, secret)
+  if (!checked.valid) return reply(401, { message: 'Invalid signature' })
 
-  // parseBody throws on a body that is not JSON; kept aside to tell a bad body from a bad signature.
-  const copy = request.clone()
-  let parsed: Awaited<ReturnType<typeof parseBody<WebhookPayload>>>
-  try {
-    parsed = await parseBody<WebhookPayload>(request, secret, false)
-  } catch {
-    const { isValidSignature } = await import('@sanity/webhook')
-    const signed = await isValidSignature(await copy.text(), signature, secret)
-    return signed
-      ? reply(400, { message: 'Body is not JSON' })
-      : reply(401, { message: 'Invalid signature' })
-  }
-  if (parsed.isValidSignature !== true) return reply(401, { message: 'Invalid signature' })
-
-  const timestamp = signatureTimestamp(signature)
-  if (timestamp === undefined || Math.abs(Date.now() - timestamp) > MAX_SIGNATURE_AGE_MS) {
+  if (Math.abs(Date.now() - checked.timestamp) > MAX_SIGNATURE_AGE_MS) {
     console.warn('[revalidate] refused a correctly signed webhook with a stale timestamp (replay?)')
     return reply(401, { message: 'Stale signature timestamp' })
   }
 
-  const type = parsed.body?._type
+  let body: WebhookPayload | undefined
+  try {
+    body = JSON.parse(text) as WebhookPayload
+  } catch {
+    return reply(400, { message: 'Body is not JSON' })
+  }
+  const type = body?._type
   if (typeof type !== 'string') {
     return reply(400, { message: 'Body has no _type: set the webhook projection to {_type, _id}' })
   }
   const tag = tagForType(type)
   if (!tag) return reply(200, { revalidated: [], message: `No cache tag for type "${type}"` })
+
+  // Kept a little longer than the window in which the signature is accepted at all.
+  const claim = await claimDelivery(
+    checked.timestamp,
+    checked.hashedPayload,
+    MAX_SIGNATURE_AGE_MS + 60_000,
+  )
+  if (!claim.fresh) {
+    console.info(`[revalidate] ignored a repeat of a webhook already handled (${type})`)
+    return reply(200, { revalidated: [], message: 'Already handled' })
+  }
 
   await new Promise((resolve) => setTimeout(resolve, CONSISTENCY_DELAY_MS))
   // 'max' (stale-while-revalidate), not { expire: 0 }: an expired page is re-rendered while the
@@ -83,22 +100,56 @@ export async function POST(request: NextRequest) {
   // it is back. Marked stale, the last good page keeps being served and the regeneration is
   // retried on later requests; a failed one changes nothing.
   revalidateTag(tag, 'max')
-  // A stale page is regenerated by the first request that finds it stale. Be that request, right
-  // away, so visitors find the new content rendered instead of the first of them getting the old.
-  const warm = pathsToWarm(type, parsed.body?.slug)
+  // With several instances, the publish counts only once Redis has it: otherwise the others
+  // would never learn of it, and Sanity, told it succeeded, would never send it again.
+  let shareFailure: string | undefined
+  if (serverEnv.redisUrl) {
+    try {
+      await shareRevalidation([tag])
+    } catch (error) {
+      shareFailure = error instanceof Error ? error.message : String(error)
+    }
+  }
+
+  warmAndPurge(type, body.slug)
+
+  if (shareFailure !== undefined) {
+    // Not remembered as handled: Sanity's retry of this very delivery must do the work.
+    await claim.release()
+    console.warn(
+      `[revalidate] ${tag} revalidated on this instance only: Redis did not take it (${shareFailure}). ` +
+        'Answered 503 so that Sanity retries; the other instances catch up within the fallback period.',
+    )
+    return reply(503, {
+      message: 'Revalidated on this instance only: the other instances could not be told (Redis)',
+      reason: shareFailure,
+      revalidatedHere: [tag],
+    })
+  }
+  console.info(`[revalidate] ${tag} (${type} ${String(body._id ?? '')})`)
+  return reply(200, { revalidated: [tag], type, id: body._id ?? null })
+}
+
+/**
+ * After the response: this instance renders the changed pages at once (through its own origin,
+ * never the public host, whose front would send the request to any instance and cache), then
+ * the CDN in front (if CDN_PURGE_URL is set) is told to drop its copies.
+ */
+function warmAndPurge(type: string, slug: unknown) {
+  const warm = pathsToWarm(type, slug)
   after(async () => {
-    const pages = warm.map((path) => new URL(path, request.url))
-    for (const page of pages) {
+    for (const path of warm) {
+      const page = new URL(path, ownOrigin())
       try {
         await fetch(page, {
           cache: 'no-store',
           headers: { 'user-agent': 'vigia-revalidate-warmup' },
+          signal: AbortSignal.timeout(30_000),
         })
       } catch (error) {
         console.warn(`[revalidate] could not request ${page.href} to regenerate it:`, error)
       }
     }
-    // Then the CDN in front (if CDN_PURGE_URL is set), so its next fetch gets the new page.
     // Every page (site settings are in every footer, claims in many blocks), every redirect's
     // path, and the changed page's own path (an unpublished or deleted page is in no list now).
     if (serverEnv.cdnPurgeUrl) {
@@ -119,6 +170,4 @@ export async function POST(request: NextRequest) {
       })
     }
   })
-  console.info(`[revalidate] ${tag} (${type} ${String(parsed.body?._id ?? '')})`)
-  return reply(200, { revalidated: [tag], type, id: parsed.body?._id ?? null })
 }

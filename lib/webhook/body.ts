@@ -1,0 +1,36 @@
+/** The largest webhook body read: Sanity's projection here is a few hundred bytes. */
+export const MAX_WEBHOOK_BODY_BYTES = 64 * 1024
+
+export class BodyTooLargeError extends Error {
+  constructor() {
+    super(`Body larger than ${MAX_WEBHOOK_BODY_BYTES} bytes`)
+    this.name = 'BodyTooLargeError'
+  }
+}
+
+/**
+ * The request body as text, read chunk by chunk and abandoned as soon as it passes `limit`
+ * bytes, so an oversized body (announced or not by Content-Length) is never held in memory.
+ */
+export async function readLimitedText(
+  request: Request,
+  limit = MAX_WEBHOOK_BODY_BYTES,
+): Promise<string> {
+  const declared = Number(request.headers.get('content-length') ?? Number.NaN)
+  if (Number.isFinite(declared) && declared > limit) throw new BodyTooLargeError()
+  if (!request.body) return ''
+  const reader = request.body.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    size += value.byteLength
+    if (size > limit) {
+      await reader.cancel().catch(() => {})
+      throw new BodyTooLargeError()
+    }
+    chunks.push(value)
+  }
+  return Buffer.concat(chunks).toString('utf8')
+}

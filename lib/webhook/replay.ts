@@ -1,0 +1,68 @@
+import 'server-only'
+
+import { createHash } from 'node:crypto'
+
+import { getRedis, isUsable, keyPrefix, run } from '@/lib/redis/connection.mjs'
+
+/**
+ * Remembers the webhook deliveries handled in the last few minutes (by their signature's t and
+ * v1), so that a captured request replayed inside its signature's 5-minute window answers 200
+ * without revalidating again. In Redis when there is one (every instance sees the same list),
+ * in this process's memory otherwise or while Redis is unavailable.
+ *
+ * A delivery is claimed before its work and released if the work failed, so that Sanity's own
+ * retry of a failed delivery is not mistaken for a replay.
+ */
+
+const AREA = 'webhook-replay'
+const memory = new Map<string, number>()
+
+function keyOf(timestamp: number, hashedPayload: string) {
+  return createHash('sha256').update(`${timestamp}.${hashedPayload}`).digest('hex')
+}
+
+function claimInMemory(key: string, ttlMs: number): boolean {
+  const now = Date.now()
+  for (const [seen, until] of memory) if (until <= now) memory.delete(seen)
+  if ((memory.get(key) ?? 0) > now) return false
+  memory.set(key, now + ttlMs)
+  return true
+}
+
+export type Claim = { fresh: boolean; release: () => Promise<void> }
+
+/** `fresh` false: this delivery was handled already (a replay). */
+export async function claimDelivery(
+  timestamp: number,
+  hashedPayload: string,
+  ttlMs: number,
+): Promise<Claim> {
+  const key = keyOf(timestamp, hashedPayload)
+  const conn = getRedis()
+  if (conn && isUsable(conn)) {
+    const redisKey = `${keyPrefix()}webhook:${key}`
+    try {
+      const set = await run(conn, AREA, (client) =>
+        client.set(redisKey, '1', { NX: true, PX: ttlMs }),
+      )
+      // Also in memory: a replay while Redis is away is still caught on this instance.
+      claimInMemory(key, ttlMs)
+      return {
+        fresh: set === 'OK',
+        release: async () => {
+          memory.delete(key)
+          await run(conn, AREA, (client) => client.del(redisKey)).catch(() => {})
+        },
+      }
+    } catch {
+      // Redis unavailable: this instance's memory below.
+    }
+  }
+  const fresh = claimInMemory(key, ttlMs)
+  return {
+    fresh,
+    release: async () => {
+      memory.delete(key)
+    },
+  }
+}

@@ -1,0 +1,528 @@
+import fs from 'node:fs'
+import http from 'node:http'
+import path from 'node:path'
+
+import { encodeSignatureHeader } from '@sanity/webhook'
+import { createClient } from 'redis'
+
+import { BUILDS, portFor } from '../../scripts/e2e-builds.cjs'
+import {
+  copyBuild,
+  skipWithout,
+  startContentLakeDouble,
+  startInstance,
+  startRedis,
+  tempDir,
+} from '../../scripts/lib/front-stack.cjs'
+import { tcpProxy, type TcpProxy } from '../support/tcp-proxy'
+import { expect, test } from './fixtures'
+
+/*
+ * Every publish reaches every instance, or the webhook says it did not (docs/publishing.md).
+ * Two instances of the lake build share a real redis-server: A, whose clock runs 3 s behind,
+ * through a TCP relay that the tests cut (a partition of A alone), and B, whose clock runs 3 s
+ * ahead (Debian's faketime): 6 s apart. A sends its CDN purges to a purge double. A Content Lake double of their
+ * own can answer 503 or hang. Runs in the Playwright project "publish", once, in order.
+ */
+
+const missing = skipWithout(['redis-server', 'faketime'])
+test.skip(Boolean(missing), missing ?? '')
+test.describe.configure({ mode: 'serial' })
+
+const PORTS = {
+  a: portFor(30).port,
+  b: portFor(31).port,
+  double: portFor(63).port,
+  redis: portFor(75).port,
+  relay: portFor(76).port,
+  purge: portFor(77).port,
+}
+const SECRET = BUILDS.lake.env.SANITY_REVALIDATE_SECRET
+const VERSIONS_KEY = 'vigia:tag-versions'
+/**
+ * A publish the webhook answered 2xx for is served by every instance within this long after the
+ * answer: under a second to learn of it, then the request that finds the page stale and the
+ * render it triggers (the times are printed at the end). Wide, because shared cores stall for
+ * seconds; yet below the 15 s fallback period, and a publish hidden by a clock or a straddling
+ * render would stay hidden for the page's hour (REVALIDATE_SECONDS).
+ */
+const REACHES_ALL_MS = 12_000
+
+type Running = { url: string; stop: () => Promise<void>; log: () => string }
+type Purge = { files: string[]; at: number }
+let dir: string
+let build: { distDir: string; remove: () => void }
+let lake: Running
+let redis: Running
+let relay: TcpProxy
+let admin: ReturnType<typeof createClient>
+let purgeDouble: http.Server
+const purges: Purge[] = []
+let a: Running
+let b: Running
+let figureCount = 0
+/** How long each publish took to reach each instance, printed at the end. */
+const reached: Array<{ what: string; instance: string; ms: number }> = []
+
+test.beforeAll(async () => {
+  test.setTimeout(240_000)
+  build = copyBuild(BUILDS.lake.distDir, 'publish')
+  dir = tempDir('vigia-publish-')
+  lake = await startContentLakeDouble({
+    port: PORTS.double,
+    args: ['--token', 'test-read-token', '--set', 'claim-accuracy.value=80,0%'],
+  })
+  redis = await startRedis({ port: PORTS.redis, dir })
+  admin = createClient({ url: redis.url })
+  admin.on('error', () => {})
+  await admin.connect()
+  relay = tcpProxy({ port: PORTS.relay, target: PORTS.redis })
+  await relay.open()
+  // The CDN's purge API, as Cloudflare's (lib/cdn/purge.ts): records each call's URLs.
+  purgeDouble = http.createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (chunk: Buffer) => chunks.push(chunk))
+    req.on('end', () => {
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { files: string[] }
+      purges.push({ files: body.files, at: Date.now() })
+      res.writeHead(200, { 'content-type': 'application/json' })
+      res.end('{"success":true}')
+    })
+  })
+  await new Promise<void>((resolve) => purgeDouble.listen(PORTS.purge, '127.0.0.1', resolve))
+
+  const env = {
+    ...BUILDS.lake.env,
+    SANITY_API_HOST: lake.url,
+    SANITY_IMAGE_HOST: lake.url,
+    REDIS_URL: redis.url,
+  }
+  // Each instance its own embedded lead store (one process per folder).
+  const leads = (name: string) => ({ LEADS_DATA_DIR: path.join(dir, `leads-${name}`) })
+  fs.mkdirSync('test-results', { recursive: true })
+  const logFile = (name: string) => path.join('test-results', `publish-instance-${name}.log`)
+  ;[a, b] = await Promise.all([
+    startInstance({
+      distDir: build.distDir,
+      port: PORTS.a,
+      env: {
+        ...env,
+        REDIS_URL: `redis://127.0.0.1:${PORTS.relay}`,
+        CDN_PURGE_URL: `http://127.0.0.1:${PORTS.purge}/purge`,
+        CDN_PURGE_TOKEN: 'purge-token',
+        ...leads('a'),
+      },
+      logFile: logFile('a'),
+      clock: '-3s',
+    }),
+    startInstance({
+      distDir: build.distDir,
+      port: PORTS.b,
+      env: { ...env, ...leads('b') },
+      logFile: logFile('b'),
+      clock: '+3s',
+    }),
+  ])
+})
+
+test.afterAll(async () => {
+  if (reached.length > 0) {
+    console.log('Time from the webhook’s answer to each instance serving the publish (ms):')
+    for (const { what, instance, ms } of reached)
+      console.log(`  ${what.padEnd(44)} ${instance} ${ms}`)
+  }
+  await admin?.quit().catch(() => {})
+  await relay?.close()
+  await new Promise((resolve) => (purgeDouble ? purgeDouble.close(resolve) : resolve(undefined)))
+  await Promise.all([a?.stop(), b?.stop(), redis?.stop(), lake?.stop()])
+  if (dir) fs.rmSync(dir, { recursive: true, force: true })
+  build?.remove()
+})
+
+const instances = () => ({ A: a, B: b })
+
+type Answer = { status: number; headers: http.IncomingHttpHeaders; text: string }
+
+/**
+ * One HTTP request on a connection of its own: a kept-alive one can be closed by the server
+ * between two requests (ECONNRESET on the next), which is not what these tests are about.
+ */
+function call(
+  url: string,
+  {
+    method = 'GET',
+    headers = {},
+    body,
+  }: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      url,
+      {
+        method,
+        headers:
+          body === undefined
+            ? headers
+            : { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+        agent: false,
+        timeout: 60_000,
+      },
+      (response) => {
+        const chunks: Buffer[] = []
+        response.on('data', (chunk: Buffer) => chunks.push(chunk))
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            text: Buffer.concat(chunks).toString('utf8'),
+          }),
+        )
+        response.on('error', reject)
+      },
+    )
+    request.on('timeout', () => request.destroy(new Error(`${method} ${url}: no answer in 60 s`)))
+    request.on('error', reject)
+    request.end(body)
+  })
+}
+
+async function homeHtml(instance: Running): Promise<string> {
+  const response = await call(`${instance.url}/`)
+  expect(response.status).toBe(200)
+  return response.text
+}
+
+async function mutate(mutations: unknown[]) {
+  const response = await fetch(`${lake.url}/__mutate`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ mutations }),
+  })
+  expect(response.ok).toBe(true)
+}
+
+async function setLakeFailure(mode: 'none' | '503' | 'hang') {
+  const response = await fetch(`${lake.url}/__fail`, {
+    method: 'POST',
+    body: JSON.stringify({ mode }),
+  })
+  expect(response.ok).toBe(true)
+}
+
+type Delivery = { body: string; signature: string }
+
+async function delivery(doc: Record<string, unknown>): Promise<Delivery> {
+  const body = JSON.stringify(doc)
+  return { body, signature: await encodeSignatureHeader(body, Date.now(), SECRET) }
+}
+
+/** Sanity's webhook delivering `d` to `instance`: the status and the JSON answer. */
+async function deliver(instance: Running, d: Delivery) {
+  const response = await call(`${instance.url}/api/revalidate`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'sanity-webhook-signature': d.signature },
+    body: d.body,
+  })
+  return { status: response.status, body: JSON.parse(response.text) as Record<string, unknown> }
+}
+
+/** A new accuracy figure, never used before in this run. */
+function nextFigure(): string {
+  figureCount++
+  return `81,${figureCount}%`
+}
+
+/** The editor publishes `figure`; the webhook for it reaches `via` and must answer 200. */
+async function publishFigure(via: Running, figure: string) {
+  await mutate([{ patch: { id: 'claim-accuracy', set: { value: figure } } }])
+  const result = await deliver(via, await delivery({ _type: 'claim', _id: 'claim-accuracy' }))
+  expect(result.status, JSON.stringify(result.body)).toBe(200)
+}
+
+/** Every instance serves a home page containing `text` within `timeout` from now. */
+async function expectEverywhere(text: string, what: string, timeout = REACHES_ALL_MS) {
+  const since = Date.now()
+  await Promise.all(
+    Object.entries(instances()).map(async ([name, instance]) => {
+      await expect
+        .poll(async () => (await homeHtml(instance)).includes(text), {
+          timeout,
+          intervals: [200],
+          message: `instance ${name} serves "${text}" (${what})`,
+        })
+        .toBe(true)
+      reached.push({ what, instance: name, ms: Date.now() - since })
+    }),
+  )
+}
+
+type Health = { status: string; sharedCache: { ok: boolean; problem?: string } }
+async function health(instance: Running): Promise<Health> {
+  return JSON.parse((await call(`${instance.url}/api/health`)).text) as Health
+}
+
+test('every instance is in touch with Redis, whatever its clock', async () => {
+  test.setTimeout(300_000)
+  for (const [name, instance] of Object.entries(instances())) {
+    await expect
+      .poll(async () => (await health(instance)).sharedCache.ok, {
+        // Three servers just started on two cores: their first reads of Redis can be slow.
+        timeout: 90_000,
+        message: `instance ${name}`,
+      })
+      .toBe(true)
+  }
+  // The clocks really differ: each instance's Date header, from its own clock.
+  const dates = await Promise.all(
+    [a, b].map(async (instance) => {
+      const response = await call(`${instance.url}/api/health`)
+      return Date.parse(response.headers.date ?? '')
+    }),
+  )
+  // Date has whole seconds: 6 s apart reads as 5 to 7.
+  expect(dates[1]! - dates[0]!).toBeGreaterThanOrEqual(5000)
+})
+
+test('clocks 3 s behind and 3 s ahead: a publish through either, while the other renders the page, reaches both', async () => {
+  test.setTimeout(120_000)
+  // [receives the claim, receives an unrelated landing-page publish at the same moment]: the
+  // second instance re-renders its home page (with the claim data it still has) around the
+  // moment the first stamps the claim's revalidation, on a clock 6 s apart. Compared as
+  // times, that page would look newer than the revalidation and stay for an hour.
+  for (const [via, other] of [
+    [a, b],
+    [b, a],
+  ] as const) {
+    const figure = nextFigure()
+    await mutate([{ patch: { id: 'claim-accuracy', set: { value: figure } } }])
+    const [claim, landing] = await Promise.all([
+      delivery({ _type: 'claim', _id: 'claim-accuracy' }).then((d) => deliver(via, d)),
+      delivery({ _type: 'landingPage', _id: 'landingPage' }).then((d) => deliver(other, d)),
+      // Visitors on every instance meanwhile.
+      (async () => {
+        const until = Date.now() + 4000
+        while (Date.now() < until) await Promise.all([a, b].map((i) => homeHtml(i)))
+      })(),
+    ])
+    expect(claim.status, JSON.stringify(claim.body)).toBe(200)
+    expect(landing.status, JSON.stringify(landing.body)).toBe(200)
+    await expectEverywhere(figure, `clocks: via ${via.url.slice(-4)}, ${other.url.slice(-4)} busy`)
+  }
+})
+
+test('two documents of different types published 0.3 s apart while another instance is busy, repeated: both reach every instance', async () => {
+  test.setTimeout(120_000)
+  for (let round = 1; round <= 3; round++) {
+    const figure = nextFigure()
+    const tagline = `Segurança de frota, rodada ${round}`
+    let busy = true
+    // B kept busy rendering and serving the whole time.
+    const load = (async () => {
+      while (busy) {
+        await Promise.all(
+          ['/', '/privacidade', '/termos', '/lgpd', '/p/onibus-rodoviarios'].map((page) =>
+            call(`${b.url}${page}`).then(
+              () => undefined,
+              () => undefined,
+            ),
+          ),
+        )
+      }
+    })()
+    try {
+      await mutate([{ patch: { id: 'claim-accuracy', set: { value: figure } } }])
+      const first = deliver(a, await delivery({ _type: 'claim', _id: 'claim-accuracy' }))
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      await mutate([{ patch: { id: 'siteSettings', set: { tagline } } }])
+      const second = deliver(a, await delivery({ _type: 'siteSettings', _id: 'siteSettings' }))
+      expect((await first).status).toBe(200)
+      expect((await second).status).toBe(200)
+      await expectEverywhere(figure, `round ${round}: the claim`)
+      await expectEverywhere(tagline, `round ${round}: the settings, 0.3 s later`)
+    } finally {
+      busy = false
+      await load
+    }
+  }
+})
+
+test('a delivery replayed to another instance is answered 200 without the work (remembered in Redis); a body over 64 KB gets 413', async () => {
+  const d = await delivery({ _type: 'claim', _id: 'claim-accuracy' })
+  const before = Number(await admin.hGet(VERSIONS_KEY, 'sanity:claim'))
+  expect((await deliver(a, d)).status).toBe(200)
+  const replayed = await deliver(b, d)
+  expect(replayed).toEqual({
+    status: 200,
+    body: { revalidated: [], message: 'Already handled' },
+  })
+  expect(Number(await admin.hGet(VERSIONS_KEY, 'sanity:claim'))).toBe(before + 1)
+
+  const big = JSON.stringify({ _type: 'claim', pad: 'x'.repeat(70 * 1024) })
+  const started = Date.now()
+  const response = await call(`${b.url}/api/revalidate`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'sanity-webhook-signature': await encodeSignatureHeader(big, Date.now(), SECRET),
+    },
+    body: big,
+  })
+  expect(response.status).toBe(413)
+  expect(Date.now() - started).toBeLessThan(2000)
+})
+
+test('health says the shared cache is not ok from the first answer after A loses Redis', async () => {
+  await relay.close()
+  const cut = Date.now()
+  // The very first answer after the cut already says so (no grace period).
+  expect((await health(a)).sharedCache).toMatchObject({ ok: false, problem: expect.any(String) })
+  console.log(`A's health said sharedCache not ok ${Date.now() - cut} ms after the cut`)
+  expect((await health(a)).status).toBe('degraded')
+  // The others still reach Redis.
+  expect((await health(b)).sharedCache.ok).toBe(true)
+  await relay.open()
+  await expect.poll(async () => (await health(a)).sharedCache.ok, { timeout: 10_000 }).toBe(true)
+})
+
+test('a partition of the receiving instance only: its webhook answers 503, Sanity’s retry on another instance reaches every one; a write-back racing a newer publish never hides it', async () => {
+  test.setTimeout(120_000)
+  const versionsSeen: number[] = []
+  const watch = setInterval(() => {
+    void admin.hGet(VERSIONS_KEY, 'sanity:claim').then((value) => {
+      versionsSeen.push(Number(value))
+    })
+  }, 100)
+  try {
+    await relay.close()
+    await expect.poll(async () => (await health(a)).sharedCache.ok).toBe(false)
+
+    const figure = nextFigure()
+    await mutate([{ patch: { id: 'claim-accuracy', set: { value: figure } } }])
+    const d = await delivery({ _type: 'claim', _id: 'claim-accuracy' })
+    const refused = await deliver(a, d)
+    expect(refused.status).toBe(503)
+    expect(refused.body).toMatchObject({
+      message: expect.stringMatching(/this instance only/),
+      reason: expect.any(String),
+      revalidatedHere: ['sanity:claim'],
+    })
+    // Sanity retries the failed delivery; the load balancer sends it to B this time.
+    const retried = await deliver(b, d)
+    expect(retried.status, JSON.stringify(retried.body)).toBe(200)
+    // A revalidated locally; B through Redis.
+    await expectEverywhere(figure, 'retried after a 503 from the partitioned instance')
+
+    // A newer publish through B while A still holds its revalidation to write back.
+    const newer = nextFigure()
+    await publishFigure(b, newer)
+    const before = Number(await admin.hGet(VERSIONS_KEY, 'sanity:claim'))
+    await relay.open()
+    await expect
+      .poll(async () => Number(await admin.hGet(VERSIONS_KEY, 'sanity:claim')), {
+        message: 'A counts its revalidation once Redis answers',
+      })
+      .toBe(before + 1)
+    await expectEverywhere(newer, 'the newer publish, after the write-back')
+    // Never back in time.
+    const observed = versionsSeen.filter((v) => Number.isFinite(v))
+    observed.slice(1).forEach((v, i) => expect(v).toBeGreaterThanOrEqual(observed[i]!))
+  } finally {
+    clearInterval(watch)
+    await relay.open()
+  }
+})
+
+test('the CDN purge after a publish names the right URLs for each document type', async () => {
+  test.setTimeout(120_000)
+  const origin = new URL(purges[0]?.files[0] ?? 'http://localhost:3000/').origin
+  const query = async <T>(groq: string): Promise<T> => {
+    const response = await fetch(
+      `${lake.url}/v2025-02-19/data/query/production?query=${encodeURIComponent(groq)}`,
+    )
+    return ((await response.json()) as { result: T }).result
+  }
+  const legal = await query<string[]>('*[_type == "legalPage"].slug.current')
+  const campaigns = await query<string[]>('*[_type == "campaignPage"].slug.current')
+  const redirects = await query<string[]>('*[_type == "redirect"].from')
+  const everyPage = [
+    '/',
+    '/sitemap.xml',
+    ...legal.map((slug) => `/${slug}`),
+    ...campaigns.map((slug) => `/p/${slug}`),
+    ...redirects,
+  ]
+  expect(legal.length).toBeGreaterThan(0)
+  expect(campaigns.length).toBeGreaterThan(0)
+  expect(redirects.length).toBeGreaterThan(0)
+
+  const cases: Array<[Record<string, unknown>, string[]]> = [
+    [{ _type: 'claim', _id: 'claim-accuracy' }, everyPage],
+    [{ _type: 'siteSettings', _id: 'siteSettings' }, everyPage],
+    [{ _type: 'landingPage', _id: 'landingPage' }, everyPage],
+    [{ _type: 'legalPage', _id: 'legalPage-privacidade', slug: 'privacidade' }, everyPage],
+    [
+      { _type: 'campaignPage', _id: 'campaignPage-onibus-rodoviarios', slug: campaigns[0] },
+      everyPage,
+    ],
+    // A redirect: every redirect's path, and the map the proxy reads.
+    [{ _type: 'redirect', _id: 'redirect-onibus' }, [...everyPage, '/api/redirects']],
+  ]
+  for (const [doc, paths] of cases) {
+    // Any purge still on its way from an earlier publish has arrived.
+    let settled = -1
+    await expect
+      .poll(
+        () => {
+          const still = purges.length === settled
+          settled = purges.length
+          return still
+        },
+        { intervals: [1000], timeout: 20_000 },
+      )
+      .toBe(true)
+    const count = purges.length
+    const result = await deliver(a, await delivery(doc))
+    expect(result.status, JSON.stringify(result.body)).toBe(200)
+    await expect
+      .poll(() => purges.length, { timeout: 20_000, message: `a purge for ${String(doc._type)}` })
+      .toBeGreaterThan(count)
+    const purged = purges[count]!.files
+    expect(new Set(purged.map((url) => new URL(url).origin))).toEqual(new Set([origin]))
+    expect(purged.map((url) => new URL(url).pathname).sort(), String(doc._type)).toEqual(
+      [...new Set(paths)].sort(),
+    )
+  }
+})
+
+test('the Content Lake answering 503 or hanging: visitors keep the last good page, and the publish shows once the lake is back', async () => {
+  test.setTimeout(120_000)
+  for (const mode of ['503', 'hang'] as const) {
+    const good = (await homeHtml(a)).match(/81,\d+%/)![0]
+    const figure = nextFigure()
+    await mutate([{ patch: { id: 'claim-accuracy', set: { value: figure } } }])
+    await setLakeFailure(mode)
+    const result = await deliver(a, await delivery({ _type: 'claim', _id: 'claim-accuracy' }))
+    expect(result.status).toBe(200)
+    // For a few seconds every request to every instance finds the page stale and cannot
+    // regenerate it: each still answers at once with the last good page.
+    const until = Date.now() + 4000
+    while (Date.now() < until) {
+      for (const [name, instance] of Object.entries(instances())) {
+        const started = Date.now()
+        const html = await homeHtml(instance)
+        expect(html, `instance ${name} with the lake failing (${mode})`).toContain(good)
+        expect(Date.now() - started, `instance ${name} answered at once`).toBeLessThan(3000)
+      }
+    }
+    await setLakeFailure('none')
+    await expectEverywhere(figure, `after the lake answered ${mode}`, 30_000)
+  }
+})
+
+test('no unhandled rejection and no stack trace in any instance’s log', () => {
+  for (const instance of [a, b]) {
+    const log = instance.log()
+    expect(log).not.toMatch(/unhandled/i)
+    expect(log).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m)
+  }
+})
