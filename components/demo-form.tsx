@@ -141,7 +141,7 @@ export function DemoForm({
   // Empty in the prerendered HTML (the same for every visitor); made when the form is shown.
   const [submissionKey, setSubmissionKey] = useState('')
   const turnstileBox = useRef<HTMLDivElement>(null)
-  const turnstileWidget = useRef<string | undefined>(undefined)
+  const [turnstileWidget, setTurnstileWidget] = useState<string | undefined>(undefined)
   const [sonner, setSonner] = useState<Sonner | null>(null)
   const [toastToShow, setToastToShow] = useState<'success' | 'error' | null>(null)
   const inFlight = useRef(false)
@@ -191,19 +191,21 @@ export function DemoForm({
     const box = turnstileBox.current
     if (!turnstileSiteKey || !box || submitted) return
     let cancelled = false
+    let widget: string | undefined
     void loadTurnstile().then((turnstile) => {
       if (cancelled || !turnstile) return
-      turnstileWidget.current = turnstile.render(box, {
+      widget = turnstile.render(box, {
         sitekey: turnstileSiteKey,
         // Shown only if Cloudflare needs the visitor to act.
         appearance: 'interaction-only',
         language: 'pt-BR',
       })
+      setTurnstileWidget(widget)
     })
     return () => {
       cancelled = true
-      if (turnstileWidget.current) window.turnstile?.remove(turnstileWidget.current)
-      turnstileWidget.current = undefined
+      if (widget) window.turnstile?.remove(widget)
+      setTurnstileWidget(undefined)
     }
   }, [turnstileSiteKey, submitted])
 
@@ -239,14 +241,14 @@ export function DemoForm({
         return
       }
       // A Turnstile token serves once: the next try needs a new one.
-      if (turnstileWidget.current) window.turnstile?.reset(turnstileWidget.current)
+      if (turnstileWidget) window.turnstile?.reset(turnstileWidget)
       console.error('Erro ao enviar solicitação:', result)
       setFailure(result.status === 'error' ? result.message : 'Revise os campos destacados.')
       setToastToShow('error')
     } catch (error) {
       // Same submission key on the retry: if this one did reach the database, it is not stored
       // twice (lib/leads, chave_envio).
-      if (turnstileWidget.current) window.turnstile?.reset(turnstileWidget.current)
+      if (turnstileWidget) window.turnstile?.reset(turnstileWidget)
       console.error('Erro ao enviar solicitação:', error)
       setFailure('Não foi possível enviar agora. Verifique sua conexão.')
       setToastToShow('error')
