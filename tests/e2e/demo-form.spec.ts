@@ -78,7 +78,7 @@ test('invalid values are explained and nothing is sent', async ({ page }) => {
     'Informe um e-mail válido, como nome@empresa.com.br.',
   )
   await expect(field(page, 'phone')).toHaveAccessibleDescription(
-    'Informe um telefone válido com DDD, como (11) 99999-9999.',
+    'Informe um celular ou telefone fixo do Brasil com DDD, como (11) 99999-9999. Números de outros países não são aceitos.',
   )
   expect(posts).toEqual([])
 
@@ -176,7 +176,7 @@ test.describe('with JavaScript disabled', () => {
     await fillDemoForm(page, invalid)
     await submitButton(page).click()
     await expect(field(page, 'phone')).toHaveAccessibleDescription(
-      'Informe um telefone válido com DDD, como (11) 99999-9999.',
+      'Informe um celular ou telefone fixo do Brasil com DDD, como (11) 99999-9999. Números de outros países não são aceitos.',
     )
     for (const [name, value] of Object.entries(invalid) as Array<[keyof typeof VALID, string]>) {
       await expect(field(page, name)).toHaveValue(value)
