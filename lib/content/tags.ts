@@ -26,8 +26,8 @@ const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/
  */
 export function pathsToWarm(type: string, slug: unknown): string[] {
   const valid = typeof slug === 'string' && SLUG.test(slug)
-  // The routing table first: it lists the pages that exist (lib/known-paths.ts), and proxy.ts
-  // answers a slug it does not list with the 404 page.
+  // For a campaign page the routing table first: it lists the slugs that exist
+  // (lib/known-paths.ts), and proxy.ts answers a slug it does not list with the 404 page.
   if (type === 'legalPage')
     return valid
       ? ['/api/redirects', `/${slug}`, '/sitemap.xml']

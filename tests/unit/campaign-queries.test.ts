@@ -146,7 +146,7 @@ describe('publishing', () => {
       '/sitemap.xml',
     ])
     expect(pathsToWarm('campaignPage', '../x')).toEqual(['/api/redirects', '/sitemap.xml'])
-    expect(pathsToWarm('legalPage', 'lgpd')).toEqual(['/api/redirects', '/lgpd', '/sitemap.xml'])
+    expect(pathsToWarm('legalPage', 'lgpd')).toEqual(['/lgpd', '/sitemap.xml'])
     expect(pathsToWarm('claim', undefined)).toEqual(['/'])
     expect(pathsToWarm('redirect', null)).toEqual(['/api/redirects'])
   })
