@@ -31,6 +31,15 @@ const contentImageOrigin = process.env.NEXT_PUBLIC_SANITY_PROJECT_ID?.trim()
   : undefined
 
 /**
+ * Cloudflare Turnstile's origin, only when the form uses it (TURNSTILE_SITE_KEY, checked with its
+ * secret in lib/env.ts): its script and its frame come from there.
+ * https://developers.cloudflare.com/turnstile/reference/content-security-policy/
+ */
+const turnstileOrigin = process.env.TURNSTILE_SITE_KEY?.trim()
+  ? ' https://challenges.cloudflare.com'
+  : ''
+
+/**
  * The public pages are prerendered and served from the ISR cache, so the HTML is the same for
  * every visitor and cannot carry a per-request nonce or hash list that Next would compute; its
  * inline bootstrap scripts (the RSC payload) therefore need 'unsafe-inline'. Everything else is
@@ -42,7 +51,7 @@ const contentImageOrigin = process.env.NEXT_PUBLIC_SANITY_PROJECT_ID?.trim()
 const siteCsp = [
   "default-src 'self'",
   // React's development build evaluates code to rebuild server call stacks; production never does.
-  `script-src 'self' 'unsafe-inline'${isProduction ? '' : " 'unsafe-eval'"}`,
+  `script-src 'self' 'unsafe-inline'${isProduction ? '' : " 'unsafe-eval'"}${turnstileOrigin}`,
   "style-src 'self' 'unsafe-inline'",
   `img-src 'self' data: blob:${contentImageOrigin ? ` ${contentImageOrigin}` : ''}`,
   "font-src 'self'",
@@ -51,7 +60,7 @@ const siteCsp = [
   "base-uri 'self'",
   "form-action 'self'",
   "frame-ancestors 'none'",
-  "frame-src 'none'",
+  turnstileOrigin ? `frame-src${turnstileOrigin}` : "frame-src 'none'",
   "manifest-src 'self'",
   "worker-src 'self'",
 ].join('; ')

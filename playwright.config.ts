@@ -50,6 +50,7 @@ const SERVER_BOUND_SPECS = [
   /redis-faults\.spec\.ts/,
   /campaign-publishing\.spec\.ts/,
   /publish-consistency\.spec\.ts/,
+  /hostile-input\.spec\.ts/,
 ]
 
 export default defineConfig({
@@ -130,6 +131,14 @@ export default defineConfig({
       // behind nginx, all started by the spec itself with a Content Lake double of its own.
       name: 'front',
       testMatch: /front\.spec\.ts/,
+      use: { viewport: { width: 1280, height: 800 } },
+    },
+    {
+      // Hostile input (issue 27): a copy of the lake build on one instance with Content Lake and
+      // PostgREST doubles of its own, all started by the spec, so the queries and the cache
+      // growth it counts are its own.
+      name: 'hostile',
+      testMatch: /hostile-input\.spec\.ts/,
       use: { viewport: { width: 1280, height: 800 } },
     },
     {

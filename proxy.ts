@@ -1,13 +1,16 @@
 import { NextResponse, type NextRequest } from 'next/server'
 
-import { createRedirectMapCache, type RedirectMap } from '@/lib/redirect-map'
+import { createRedirectMapCache, redirectTarget, type RoutingTable } from '@/lib/redirect-map'
 
 // Redirect documents (Studio: Redirecionamentos) are answered here, before any page or cache:
 // a page route that called redirect() would have Next store the answer in the ISR cache, and a
 // background regeneration of such an entry stores the 308 without its Location header (Next
-// 16.4), so the redirect would break an hour later. The map comes from app/api/redirects, a
+// 16.4), so the redirect would break an hour later. The table comes from app/api/redirects, a
 // cached route the webhook revalidates; this process keeps it for a second at most, so a
 // published redirect applies within seconds on every instance, with no deploy.
+// The same table lists the slugs that exist under /p (lib/known-paths.ts): any other slug there
+// is answered with the 404 page here, so a random address costs no Content Lake query and leaves
+// nothing in the ISR cache (docs/security.md, "Unknown addresses").
 // https://nextjs.org/docs/app/api-reference/file-conventions/proxy
 
 /** This server itself (the proxy runs inside it), never the public address and its CDN. */
@@ -15,23 +18,53 @@ function ownOrigin(): string {
   return process.env.__NEXT_PRIVATE_ORIGIN || `http://127.0.0.1:${process.env.PORT || 3000}`
 }
 
-const redirectMap = createRedirectMapCache(async (): Promise<RedirectMap> => {
+/**
+ * No route matches this path (two segments under a prefix nothing serves), so Next answers it
+ * with its prerendered 404 page, status 404, the same one file for every unknown address.
+ */
+const NOT_FOUND_PATH = '/_nao-encontrado/404'
+
+const routingTable = createRedirectMapCache(async (): Promise<RoutingTable> => {
   const response = await fetch(new URL('/api/redirects', ownOrigin()), {
     cache: 'no-store',
     signal: AbortSignal.timeout(2000),
   })
   if (!response.ok) throw new Error(`GET /api/redirects: HTTP ${response.status}`)
-  return (await response.json()) as RedirectMap
+  const table = (await response.json()) as Partial<RoutingTable>
+  if (!table || typeof table.redirects !== 'object' || typeof table.known !== 'object')
+    throw new Error('GET /api/redirects: not a routing table')
+  return table as RoutingTable
 })
 
-export async function proxy(request: NextRequest) {
-  const found = (await redirectMap())[request.nextUrl.pathname]
-  if (!found) return NextResponse.next()
-  return NextResponse.redirect(new URL(found.to, request.url), found.permanent ? 308 : 307)
+/** The section prefix and slug of a path under a document section, e.g. ['/p', 'onibus']. */
+function sectionOf(pathname: string, table: RoutingTable): [string, string] | undefined {
+  const match = /^(\/[^/]+)\/([^/]+)\/?$/.exec(pathname)
+  if (!match || !Object.hasOwn(table.known, match[1]!)) return undefined
+  return [match[1]!, match[2]!]
 }
 
-// Only paths a redirect may start from (sanity/lib/paths.ts): one segment at the root, or a
-// campaign page's. The home page, assets, the API and the Studio never pass through here.
+export async function proxy(request: NextRequest) {
+  const table = await routingTable()
+  // No table yet (the server is starting, or the route failed): let the page answer.
+  if (!table) return NextResponse.next()
+  const { pathname } = request.nextUrl
+  const found = Object.hasOwn(table.redirects, pathname) ? table.redirects[pathname] : undefined
+  if (found) {
+    return NextResponse.redirect(
+      redirectTarget(found.to, request.nextUrl),
+      found.permanent ? 308 : 307,
+    )
+  }
+  const section = sectionOf(pathname, table)
+  if (section && !table.known[section[0]]?.includes(section[1])) {
+    return NextResponse.rewrite(new URL(NOT_FOUND_PATH, request.url))
+  }
+  return NextResponse.next()
+}
+
+// Only paths a redirect may start from (sanity/lib/paths.ts), one segment at the root, and every
+// path under a document section (lib/known-paths.ts). The home page, assets, the API and the
+// Studio never pass through here.
 export const config = {
-  matcher: ['/:slug([a-z0-9-]+)', '/p/:slug([a-z0-9-]+)'],
+  matcher: ['/:slug([a-z0-9-]+)', '/p/:path*'],
 }

@@ -1,4 +1,4 @@
-import { DemoFormIsland } from '@/components/demo-form-island'
+import { LeadForm } from '@/components/lead-form'
 import { MobileMenu } from '@/components/mobile-menu'
 import { PrivacyNotice } from '@/components/privacy-notice'
 import { SiteFooter } from '@/components/site-footer'
@@ -37,7 +37,7 @@ export default async function HomePage() {
           contato={page?.contato ?? null}
           contact={settings?.contact ?? null}
           form={
-            <DemoFormIsland
+            <LeadForm
               title={page?.contato?.formTitle}
               notice={<PrivacyNotice brandName={settings?.brandName} />}
             />

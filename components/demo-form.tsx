@@ -3,6 +3,7 @@
 import {
   useActionState,
   useEffect,
+  useMemo,
   useRef,
   useState,
   type CSSProperties,
@@ -28,7 +29,10 @@ import {
   LIMITS,
   PAGE_FIELD,
   STARTED_AT_FIELD,
+  SUBMISSION_KEY_FIELD,
+  FORM_TOKEN_FIELD,
 } from '@/lib/validations/demo-request-fields'
+import { loadTurnstile } from '@/lib/turnstile-client'
 
 // Past this the visitor is told it failed (SPEC section 8) rather than left waiting on a weak
 // signal; what they typed stays in the form.
@@ -65,13 +69,13 @@ const TOASTER_COLORS = {
 let validationResolver: Promise<Resolver<DemoRequestInput>> | undefined
 let sonnerModule: Promise<Sonner> | undefined
 
-function loadValidation() {
+function loadValidation(phoneCountries?: readonly string[]) {
   validationResolver ??= Promise.all([
     import('@hookform/resolvers/zod'),
     import('@/lib/validations/demo-request'),
   ]).then(
-    ([{ zodResolver }, { demoRequestSchema }]) =>
-      zodResolver(demoRequestSchema) as Resolver<DemoRequestInput>,
+    ([{ zodResolver }, { createDemoRequestSchema }]) =>
+      zodResolver(createDemoRequestSchema(phoneCountries)) as Resolver<DemoRequestInput>,
   )
   return validationResolver
 }
@@ -81,8 +85,15 @@ function loadSonner() {
   return sonnerModule
 }
 
-const lazyResolver: Resolver<DemoRequestInput> = async (values, context, options) =>
-  (await loadValidation())(values, context, options)
+/** A fresh submission key (lib/security/form-token.ts); crypto.randomUUID needs a secure page. */
+function newSubmissionKey(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID()
+  const bytes = crypto.getRandomValues(new Uint8Array(16))
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80
+  const hex = [...bytes].map((byte) => byte.toString(16).padStart(2, '0')).join('')
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
+}
 
 function withTimeout<T>(promise: Promise<T>): Promise<T> {
   return new Promise((resolve, reject) => {
@@ -97,12 +108,28 @@ type Props = {
   notice?: ReactNode
   /** The campaign page's slug, stored with the lead; absent on the home page. */
   page?: string
+  /** The server's signed render time, for a post without JavaScript (lib/security/form-token.ts). */
+  formToken?: string
+  /** Countries a phone may be from (LEAD_PHONE_COUNTRIES); Brazil only by default. */
+  phoneCountries?: readonly string[]
+  /** Cloudflare Turnstile's site key; unset, no Turnstile. */
+  turnstileSiteKey?: string
 }
 
-export function DemoForm({ title, notice, page }: Props) {
+export function DemoForm({
+  title,
+  notice,
+  page,
+  formToken,
+  phoneCountries,
+  turnstileSiteKey,
+}: Props) {
+  const pagePath = page ? `/p/${page}` : '/'
   // Without JavaScript the <form> posts to the action and the page comes back rendered with its
   // answer: `serverState` then holds the thank-you state or the errors and the values typed.
-  const [serverState, formAction] = useActionState(submitDemoRequest, IDLE_STATE)
+  // The permalink is where that post goes: the page itself (React would otherwise write an empty
+  // action="", which is not valid HTML). https://react.dev/reference/react/useActionState
+  const [serverState, formAction] = useActionState(submitDemoRequest, IDLE_STATE, pagePath)
   const [submitted, setSubmitted] = useState(serverState.status === 'success')
   const [pending, setPending] = useState(false)
   const [failure, setFailure] = useState<string | null>(
@@ -111,6 +138,10 @@ export function DemoForm({ title, notice, page }: Props) {
   const [hydrated, setHydrated] = useState(false)
   const [attribution, setAttribution] = useState<Attribution>({})
   const [startedAt, setStartedAt] = useState(() => String(Date.now()))
+  // Empty in the prerendered HTML (the same for every visitor); made when the form is shown.
+  const [submissionKey, setSubmissionKey] = useState('')
+  const turnstileBox = useRef<HTMLDivElement>(null)
+  const [turnstileWidget, setTurnstileWidget] = useState<string | undefined>(undefined)
   const [sonner, setSonner] = useState<Sonner | null>(null)
   const [toastToShow, setToastToShow] = useState<'success' | 'error' | null>(null)
   const inFlight = useRef(false)
@@ -121,6 +152,12 @@ export function DemoForm({ title, notice, page }: Props) {
   const initialValues = 'values' in serverState ? serverState.values : EMPTY_DEMO_REQUEST
   const serverErrors = serverState.status === 'invalid' ? serverState.fieldErrors : {}
 
+  const resolver = useMemo<Resolver<DemoRequestInput>>(
+    () => async (values, context, options) =>
+      (await loadValidation(phoneCountries))(values, context, options),
+    [phoneCountries],
+  )
+
   const {
     register,
     handleSubmit,
@@ -128,7 +165,7 @@ export function DemoForm({ title, notice, page }: Props) {
     setFocus,
     formState: { errors },
   } = useForm<DemoRequestInput>({
-    resolver: lazyResolver,
+    resolver,
     defaultValues: initialValues,
     mode: 'onTouched',
   })
@@ -139,6 +176,7 @@ export function DemoForm({ title, notice, page }: Props) {
     /* eslint-disable react-hooks/set-state-in-effect */
     setHydrated(true)
     setStartedAt(String(Date.now()))
+    setSubmissionKey(newSubmissionKey())
     setAttribution(firstTouchAttribution())
     /* eslint-enable react-hooks/set-state-in-effect */
   }, [])
@@ -146,6 +184,30 @@ export function DemoForm({ title, notice, page }: Props) {
   useEffect(() => {
     if (submitted) thanksRef.current?.focus()
   }, [submitted])
+
+  // Cloudflare Turnstile, when configured: this code runs only once the form nears the screen
+  // (components/demo-form-island.tsx), so the widget's script is fetched then, not with the page.
+  useEffect(() => {
+    const box = turnstileBox.current
+    if (!turnstileSiteKey || !box || submitted) return
+    let cancelled = false
+    let widget: string | undefined
+    void loadTurnstile().then((turnstile) => {
+      if (cancelled || !turnstile) return
+      widget = turnstile.render(box, {
+        sitekey: turnstileSiteKey,
+        // Shown only if Cloudflare needs the visitor to act.
+        appearance: 'interaction-only',
+        language: 'pt-BR',
+      })
+      setTurnstileWidget(widget)
+    })
+    return () => {
+      cancelled = true
+      if (widget) window.turnstile?.remove(widget)
+      setTurnstileWidget(undefined)
+    }
+  }, [turnstileSiteKey, submitted])
 
   // Toasts are raised from an effect so that the lazily mounted <Toaster> (a child, whose effects
   // run first) is already listening; a toast raised before it subscribes would be lost.
@@ -159,7 +221,7 @@ export function DemoForm({ title, notice, page }: Props) {
   }, [toastToShow, sonner])
 
   const warmUp = () => {
-    void loadValidation()
+    void loadValidation(phoneCountries)
     void loadSonner().then(setSonner)
   }
 
@@ -178,10 +240,15 @@ export function DemoForm({ title, notice, page }: Props) {
         setSubmitted(true)
         return
       }
+      // A Turnstile token serves once: the next try needs a new one.
+      if (turnstileWidget) window.turnstile?.reset(turnstileWidget)
       console.error('Erro ao enviar solicitação:', result)
       setFailure(result.status === 'error' ? result.message : 'Revise os campos destacados.')
       setToastToShow('error')
     } catch (error) {
+      // Same submission key on the retry: if this one did reach the database, it is not stored
+      // twice (lib/leads, chave_envio).
+      if (turnstileWidget) window.turnstile?.reset(turnstileWidget)
       console.error('Erro ao enviar solicitação:', error)
       setFailure('Não foi possível enviar agora. Verifique sua conexão.')
       setToastToShow('error')
@@ -194,6 +261,8 @@ export function DemoForm({ title, notice, page }: Props) {
     setSubmitted(false)
     setFailure(null)
     setStartedAt(String(Date.now()))
+    // A new request: a new key (the previous one is stored).
+    setSubmissionKey(newSubmissionKey())
     // Wait for the form to be back in the DOM before focusing its first field.
     requestAnimationFrame(() => setFocus('name'))
   }
@@ -275,7 +344,7 @@ export function DemoForm({ title, notice, page }: Props) {
           <div className="grid gap-5 sm:grid-cols-2">
             <Field id="demo-name" label="Nome" required error={errorOf('name')}>
               <Input
-                {...fieldA11y('demo-name', errorOf('name'), true)}
+                {...fieldA11y('demo-name', errorOf('name'))}
                 {...register('name')}
                 defaultValue={initialValues.name}
                 required
@@ -285,7 +354,7 @@ export function DemoForm({ title, notice, page }: Props) {
             </Field>
             <Field id="demo-email" label="E-mail" required error={errorOf('email')}>
               <Input
-                {...fieldA11y('demo-email', errorOf('email'), true)}
+                {...fieldA11y('demo-email', errorOf('email'))}
                 {...register('email')}
                 defaultValue={initialValues.email}
                 type="email"
@@ -297,7 +366,7 @@ export function DemoForm({ title, notice, page }: Props) {
             </Field>
             <Field id="demo-company" label="Empresa" required error={errorOf('company')}>
               <Input
-                {...fieldA11y('demo-company', errorOf('company'), true)}
+                {...fieldA11y('demo-company', errorOf('company'))}
                 {...register('company')}
                 defaultValue={initialValues.company}
                 required
@@ -358,6 +427,9 @@ export function DemoForm({ title, notice, page }: Props) {
             />
           </div>
           <input type="hidden" name={STARTED_AT_FIELD} value={startedAt} />
+          {formToken ? <input type="hidden" name={FORM_TOKEN_FIELD} value={formToken} /> : null}
+          <input type="hidden" name={SUBMISSION_KEY_FIELD} value={submissionKey} />
+          {turnstileSiteKey ? <div ref={turnstileBox} className="empty:hidden" /> : null}
           {page ? <input type="hidden" name={PAGE_FIELD} value={page} /> : null}
           {Object.entries(attribution).map(([key, value]) => (
             <input key={key} type="hidden" name={key} value={value} />

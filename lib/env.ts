@@ -46,6 +46,60 @@ function integer(name: string, fallback: number, min: number, max: number): numb
   return parsed
 }
 
+/** A comma-separated list of ISO 3166-1 alpha-2 country codes, upper-cased. */
+function countries(name: string, fallback: string[]): string[] {
+  const value = optional(name)
+  if (value === undefined) return fallback
+  const list = value
+    .split(',')
+    .map((code) => code.trim().toUpperCase())
+    .filter(Boolean)
+  const bad = list.find((code) => !/^[A-Z]{2}$/.test(code))
+  if (bad !== undefined || list.length === 0) {
+    throw new Error(
+      `${name}="${value}" must be two-letter country codes separated by commas (BR,PT).`,
+    )
+  }
+  return [...new Set(list)]
+}
+
+/** A comma-separated list of host names (no scheme, no path), lower-cased. */
+function hosts(name: string): string[] {
+  const value = optional(name)
+  if (value === undefined) return []
+  const list = value
+    .split(',')
+    .map((host) => host.trim().toLowerCase())
+    .filter(Boolean)
+  const bad = list.find(
+    (host) => !/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/.test(host),
+  )
+  if (bad !== undefined) {
+    throw new Error(`${name}: "${bad}" is not a host name such as www.example.com.br.`)
+  }
+  return list
+}
+
+/** Both keys set: the form uses Cloudflare Turnstile. Neither: it does not. One alone is a mistake. */
+function turnstile(): { siteKey: string; secretKey: string; verifyUrl: string } | undefined {
+  const siteKey = optional('TURNSTILE_SITE_KEY')
+  const secretKey = optional('TURNSTILE_SECRET_KEY')
+  if (siteKey === undefined && secretKey === undefined) return undefined
+  if (siteKey === undefined || secretKey === undefined) {
+    const missing = siteKey === undefined ? 'TURNSTILE_SITE_KEY' : 'TURNSTILE_SECRET_KEY'
+    throw new Error(
+      `${missing} is not set, but its partner is. Set both TURNSTILE_SITE_KEY and ` +
+        'TURNSTILE_SECRET_KEY to check demo requests with Cloudflare Turnstile, or neither.',
+    )
+  }
+  return {
+    siteKey,
+    secretKey,
+    verifyUrl:
+      url('TURNSTILE_VERIFY_URL') ?? 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
+  }
+}
+
 /** True for keys that bypass row-level security: a legacy service_role JWT or a new sb_secret_ key. */
 function isSecretSupabaseKey(key: string): boolean {
   if (key.startsWith('sb_secret_')) return true
@@ -91,8 +145,24 @@ export const serverEnv = {
    * this many places from the right; anything left of it was written by the visitor and can lie.
    */
   trustedProxyHops: integer('TRUSTED_PROXY_HOPS', 1, 0, 10),
-  /** Demo requests accepted per visitor IP per minute. */
+  /** Demo requests accepted per visitor IP (an IPv6 visitor's /64) per minute. */
   demoRateLimitPerMinute: integer('DEMO_RATE_LIMIT_PER_MINUTE', 5, 1, 1000),
+  /** Demo requests accepted per phone number and per e-mail address per hour. */
+  demoRateLimitPerContactPerHour: integer('DEMO_RATE_LIMIT_PER_CONTACT_PER_HOUR', 3, 1, 1000),
+  /** Demo requests one instance accepts per minute from everyone together. */
+  demoRateLimitGlobalPerMinute: integer('DEMO_RATE_LIMIT_GLOBAL_PER_MINUTE', 60, 1, 100_000),
+  /** Countries a lead's phone may be from (ISO codes); Brazil only unless opened. */
+  leadPhoneCountries: countries('LEAD_PHONE_COUNTRIES', ['BR']),
+  /**
+   * Signs the form's no-JavaScript timestamp (lib/security/form-token.ts). Unset, a key is made
+   * once and kept in .data/form-signing-key, which `next build` and `next start` on one machine
+   * share; with several machines, set it.
+   */
+  formSigningSecret: optional('FORM_SIGNING_SECRET'),
+  /** Cloudflare Turnstile on the demo form; unset, the form works as before. */
+  turnstile: turnstile(),
+  /** Hosts a redirect document may send visitors to with https (besides the site's own paths). */
+  redirectAllowedHosts: hosts('REDIRECT_ALLOWED_HOSTS'),
   /** The Supabase project demo requests go to; unset, they go to the embedded PGlite store. */
   supabase: supabase(),
   /** Budget for both Supabase inserts of one request, under the visitor's ~10 s time-out. */

@@ -1,33 +1,200 @@
+import { RESERVED_SLUGS, REDIRECT_FROM_PATTERN } from '@/sanity/lib/paths'
+
 /** Path (e.g. "/onibus", "/p/antiga") to the redirect that starts there. */
 export type RedirectMap = Record<string, { to: string; permanent: boolean }>
 
-/** How long the proxy trusts its copy of the map before asking the server again. */
+/**
+ * What proxy.ts answers from, built by app/api/redirects: the checked redirects, and for each
+ * section whose pages are documents (campaign pages under /p; articles under /conteudos can join
+ * with one line in lib/known-paths.ts) the slugs that exist, so an unknown one is answered 404
+ * without asking the Content Lake or rendering anything.
+ */
+export type RoutingTable = {
+  redirects: RedirectMap
+  known: Record<string, string[]>
+}
+
+/** How long the proxy trusts its copy of the table before asking the server again. */
 export const REDIRECT_MAP_TTL_MS = 1000
 
-type Loader = () => Promise<RedirectMap>
+type Loader = () => Promise<RoutingTable>
 
 /**
- * A copy of the redirect map shared by the requests of one process: refreshed at most once per
- * `ttlMs`, one refresh at a time, and on a failed refresh the last good copy is kept (no copy at
- * all means no redirects, never an error page).
+ * A copy of the routing table shared by the requests of one process: refreshed at most once per
+ * `ttlMs`, one refresh at a time, and on a failed refresh the last good copy is kept. With no copy
+ * at all it answers undefined: then there are no redirects and no slug is known to be missing
+ * (every request goes to its page, as without the table), never an error page.
  */
 export function createRedirectMapCache(load: Loader, ttlMs = REDIRECT_MAP_TTL_MS) {
-  let copy: { map: RedirectMap; at: number } | undefined
-  let pending: Promise<RedirectMap> | undefined
-  return function current(now = Date.now()): Promise<RedirectMap> {
-    if (copy && now - copy.at < ttlMs) return Promise.resolve(copy.map)
+  let copy: { table: RoutingTable; at: number } | undefined
+  let pending: Promise<RoutingTable | undefined> | undefined
+  return function current(now = Date.now()): Promise<RoutingTable | undefined> {
+    if (copy && now - copy.at < ttlMs) return Promise.resolve(copy.table)
     pending ??= load()
-      .then((map) => {
-        copy = { map, at: Date.now() }
-        return map
+      .then((table) => {
+        copy = { table, at: Date.now() }
+        return table
       })
       .catch((error: unknown) => {
         console.warn(`[redirects] could not refresh the redirect map: ${String(error)}`)
-        return copy?.map ?? {}
+        return copy?.table
       })
       .finally(() => {
         pending = undefined
       })
     return pending
   }
+}
+
+// --- Checking redirect documents on the server ----------------------------------------------
+// The Studio validates redirects (sanity/schema-types/path-rules.ts), but any token with write
+// access can publish a document without the Studio, so the site checks them again before it
+// obeys one (docs/security.md, "Redirect documents").
+
+/** First path segments a redirect may never start from: the app's own routes and Next's. */
+const RESERVED_FIRST_SEGMENTS = new Set([...RESERVED_SLUGS.keys(), '_next', 'conteudos'])
+
+/** Any origin that cannot be a real host: relative destinations are resolved against it. */
+const PROBE_ORIGIN = 'https://site.invalid'
+
+export type RedirectRules = {
+  /** Hosts an https destination may name (REDIRECT_ALLOWED_HOSTS); empty: only site paths. */
+  allowedHosts: readonly string[]
+  /** Paths that are pages of the site (legal pages, campaign pages): never a redirect's source. */
+  pagePaths: ReadonlySet<string>
+  /** The site's own host (NEXT_PUBLIC_SITE_URL): an https URL to it is a site path. */
+  siteHost?: string
+}
+
+/** Percent-decodes until stable (at most a few rounds); undefined when the encoding is broken. */
+function fullyDecoded(value: string): string | undefined {
+  let current = value
+  for (let round = 0; round < 4; round++) {
+    let next: string
+    try {
+      next = decodeURIComponent(current)
+    } catch {
+      return undefined
+    }
+    if (next === current) return current
+    current = next
+  }
+  return current
+}
+
+/**
+ * True when `to` is a path of this site that a browser cannot read as another host: it starts
+ * with one "/", and neither it nor any decoding of it holds "//" or "\" at the start (browsers
+ * read "/\evil" as "//evil"), a backslash anywhere, whitespace or control characters.
+ */
+export function isSitePath(to: string): boolean {
+  if (!to.startsWith('/')) return false
+  const decoded = fullyDecoded(to)
+  if (decoded === undefined) return false
+  for (const form of [to, decoded]) {
+    if (/^\/[/\\]/.test(form) || form.includes('\\') || /[\s\p{Cc}]/u.test(form)) return false
+  }
+  try {
+    return new URL(to, PROBE_ORIGIN).origin === PROBE_ORIGIN
+  } catch {
+    return false
+  }
+}
+
+/** The path a site-path destination lands on, normalised as a browser would ("/./a/" is "/a"). */
+function landingPath(to: string): string {
+  const { pathname } = new URL(to, PROBE_ORIGIN)
+  const decoded = fullyDecoded(pathname) ?? pathname
+  return decoded.length > 1 ? decoded.replace(/\/+$/, '') : decoded
+}
+
+/** Why the site will not obey this redirect (one English line for the log), or undefined. */
+export function redirectProblem(
+  redirect: { from?: unknown; to?: unknown },
+  rules: RedirectRules,
+): string | undefined {
+  const { from, to } = redirect
+  if (typeof from !== 'string' || typeof to !== 'string') return 'from or to is missing'
+  if (!REDIRECT_FROM_PATTERN.test(from)) return 'from is not a path a redirect may start from'
+  const first = from.split('/')[1] ?? ''
+  if (RESERVED_FIRST_SEGMENTS.has(first) && !(first === 'p' && from.startsWith('/p/')))
+    return `from ${from} is a reserved path of the site`
+  if (rules.pagePaths.has(from)) return `from ${from} is a page that exists`
+  if (to.length > 300) return 'to is longer than 300 characters'
+
+  if (to.startsWith('/')) {
+    if (!isSitePath(to)) return 'to is not a plain path of this site (//, \\ or an encoded form)'
+    if (landingPath(to) === from) return 'to leads back to from (a loop)'
+    return undefined
+  }
+  let url: URL
+  try {
+    url = new URL(to)
+  } catch {
+    return 'to is neither a site path nor a URL'
+  }
+  if (url.protocol !== 'https:') return 'to is not https'
+  if (url.username || url.password) return 'to carries credentials'
+  if (url.port) return 'to names a port'
+  const host = url.hostname.toLowerCase()
+  if (rules.siteHost && host === rules.siteHost.toLowerCase()) {
+    if (landingPath(url.pathname) === from) return 'to leads back to from (a loop)'
+    return undefined
+  }
+  if (!rules.allowedHosts.includes(host))
+    return `to names ${host}, which is not in REDIRECT_ALLOWED_HOSTS`
+  return undefined
+}
+
+/**
+ * The redirects the site obeys: each document checked (redirectProblem); a refused one is left
+ * out with one log line naming its source and why, never an error. Redirects that lead, through
+ * each other, back to where they started are left out too.
+ */
+export function buildRedirectMap(
+  documents: ReadonlyArray<{ from?: unknown; to?: unknown; permanent?: unknown }>,
+  rules: RedirectRules,
+  log: (line: string) => void = (line) => console.warn(line),
+): RedirectMap {
+  const map: RedirectMap = {}
+  for (const document of documents) {
+    const problem = redirectProblem(document, rules)
+    if (problem) {
+      const from = typeof document.from === 'string' ? document.from.slice(0, 80) : '?'
+      log(`[redirects] Skipped the redirect from ${JSON.stringify(from)}: ${problem}.`)
+      continue
+    }
+    map[document.from as string] = {
+      to: document.to as string,
+      permanent: document.permanent !== false,
+    }
+  }
+  // A → B → A: each is fine alone, together they never end.
+  for (const start of Object.keys(map)) {
+    const seen = new Set([start])
+    let next = map[start]?.to.startsWith('/') ? landingPath(map[start]!.to) : undefined
+    while (next !== undefined && map[next]) {
+      if (seen.has(next)) {
+        log(`[redirects] Skipped the redirect from ${JSON.stringify(start)}: it is part of a loop.`)
+        delete map[start]
+        break
+      }
+      seen.add(next)
+      const to = map[next]!.to
+      next = to.startsWith('/') ? landingPath(to) : undefined
+    }
+  }
+  return map
+}
+
+/**
+ * The destination with the visitor's query string kept: UTM tags and any other parameter they
+ * came with are added to the destination's own (whose parameters win when both name one).
+ */
+export function redirectTarget(to: string, requestUrl: URL): URL {
+  const target = new URL(to, requestUrl)
+  for (const [name, value] of requestUrl.searchParams) {
+    if (!target.searchParams.has(name)) target.searchParams.append(name, value)
+  }
+  return target
 }

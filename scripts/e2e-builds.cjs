@@ -24,6 +24,17 @@ const EMBEDDED_DEFAULTS = {
 }
 
 /**
+ * The per-phone/e-mail and per-instance limits of the demo request (lib/security/rate-limit.ts)
+ * raised: the specs send the same person's request many times an hour. The per-address limit
+ * stays as it is (each test has an address of its own); tests/unit/rate-limit.test.ts and
+ * tests/e2e/hostile-input.spec.ts cover the others.
+ */
+const E2E_LIMITS = {
+  DEMO_RATE_LIMIT_PER_CONTACT_PER_HOUR: '1000',
+  DEMO_RATE_LIMIT_GLOBAL_PER_MINUTE: '1000',
+}
+
+/**
  * Where the end-to-end servers listen: fixed ports from 3100 (E2E_PORT_BASE moves them), so a
  * failing test names a URL one can open. tests/e2e/servers.ts names each offset.
  */
@@ -40,7 +51,7 @@ const BUILDS = {
   /** The site on the bundled NDJSON dataset: what a fresh clone serves. */
   site: {
     distDir: '.next-test',
-    env: { ...EMBEDDED_DEFAULTS },
+    env: { ...EMBEDDED_DEFAULTS, ...E2E_LIMITS },
   },
   /**
    * The site on a Sanity project, i.e. on the Content Lake double, with the publish webhook and
@@ -51,6 +62,7 @@ const BUILDS = {
     distDir: '.next-lake',
     env: {
       ...EMBEDDED_DEFAULTS,
+      ...E2E_LIMITS,
       NEXT_PUBLIC_SANITY_PROJECT_ID: 'testproj',
       SANITY_API_HOST: LAKE_DOUBLE.url,
       // Image URLs on the double too, so the browser never calls the internet (and the CSP

@@ -2,17 +2,23 @@
 
 import { headers } from 'next/headers'
 
+import { serverEnv } from '@/lib/env'
 import { ATTRIBUTION_KEYS, composeLeadRecord, type Attribution } from '@/lib/leads/compose'
 import { getLeadStore } from '@/lib/leads'
 import { clientIpFrom } from '@/lib/security/client-ip'
-import { takeDemoRequestToken } from '@/lib/security/rate-limit'
-import { demoRequestSchema, type DemoRequestInput } from '@/lib/validations/demo-request'
+import { isSubmissionKey, requestKeyDigest, verifyFormTimestamp } from '@/lib/security/form-token'
+import { checkDemoRequestLimits, type RateLimitVerdict } from '@/lib/security/rate-limit'
+import { TURNSTILE_RESPONSE_FIELD, verifyTurnstileToken } from '@/lib/security/turnstile'
+import { createDemoRequestSchema, parseLeadPhone } from '@/lib/validations/demo-request'
+import type { DemoRequestInput } from '@/lib/validations/demo-request'
 import {
   DEMO_REQUEST_FIELDS,
+  FORM_TOKEN_FIELD,
   HONEYPOT_FIELD,
   MIN_FILL_MS,
   PAGE_FIELD,
   STARTED_AT_FIELD,
+  SUBMISSION_KEY_FIELD,
   type DemoRequestField,
   type DemoRequestState,
 } from '@/lib/validations/demo-request-fields'
@@ -20,15 +26,37 @@ import {
 // Generous caps before validation, so a hostile multi-megabyte field is cut, not parsed whole.
 const RAW_FIELD_CAP = 5000
 
+const schema = createDemoRequestSchema(serverEnv.leadPhoneCountries)
+
+const RATE_LIMIT_MESSAGES: Record<Exclude<RateLimitVerdict, 'ok'>, string> = {
+  address:
+    'Recebemos muitas solicitações em sequência. Aguarde um minuto e tente de novo, ou fale com a gente pelo WhatsApp.',
+  contact:
+    'Já recebemos várias solicitações com este telefone ou e-mail na última hora. Nossa equipe entrará em contato; se preferir, fale com a gente pelo WhatsApp.',
+  global:
+    'Estamos recebendo muitas solicitações agora. Tente de novo em alguns minutos, ou fale com a gente pelo WhatsApp.',
+}
+
 function text(formData: FormData, name: string): string {
   const value = formData.get(name)
   return typeof value === 'string' ? value.slice(0, RAW_FIELD_CAP) : ''
 }
 
-function looksAutomated(formData: FormData): boolean {
+/**
+ * The bot trap (docs/security.md, "Bot trap"). A filled honeypot is automated. So is a post whose
+ * timing is missing or malformed: with JavaScript (the form's own fetch, which sends the
+ * Next-Action header) the time the form was shown, written when it hydrated; without JavaScript
+ * (a plain HTML post of the prerendered form) the server's signed render time
+ * (lib/security/form-token.ts). Either must be at least MIN_FILL_MS old.
+ */
+function looksAutomated(formData: FormData, withScript: boolean, now = Date.now()): boolean {
   if (text(formData, HONEYPOT_FIELD).trim() !== '') return true
-  const startedAt = Number(text(formData, STARTED_AT_FIELD))
-  return !Number.isFinite(startedAt) || Date.now() - startedAt < MIN_FILL_MS
+  const shownAt = withScript
+    ? /^\d{13}$/.test(text(formData, STARTED_AT_FIELD))
+      ? Number(text(formData, STARTED_AT_FIELD))
+      : null
+    : verifyFormTimestamp(text(formData, FORM_TOKEN_FIELD))
+  return shownAt === null || now - shownAt < MIN_FILL_MS
 }
 
 /**
@@ -42,11 +70,14 @@ export async function submitDemoRequest(
   const values = Object.fromEntries(
     DEMO_REQUEST_FIELDS.map((field) => [field, text(formData, field)]),
   ) as DemoRequestInput
+  const requestHeaders = await headers()
+  // React's fetch of a Server Action sends this header; a plain HTML form post cannot.
+  const withScript = requestHeaders.has('next-action')
 
   // Bots get the same answer as people, so they learn nothing from trying.
-  if (looksAutomated(formData)) return { status: 'success' }
+  if (looksAutomated(formData, withScript)) return { status: 'success' }
 
-  const parsed = await demoRequestSchema.safeParseAsync(values)
+  const parsed = await schema.safeParseAsync(values)
   if (!parsed.success) {
     const fieldErrors: Partial<Record<DemoRequestField, string>> = {}
     for (const issue of parsed.error.issues) {
@@ -56,13 +87,28 @@ export async function submitDemoRequest(
     return { status: 'invalid', fieldErrors, values }
   }
 
-  const ip = clientIpFrom(await headers())
-  if (!(await takeDemoRequestToken(ip))) {
+  const ip = clientIpFrom(requestHeaders)
+  // Before anything is counted or stored: a token Cloudflare does not vouch for stops here.
+  const turnstile = await verifyTurnstileToken(text(formData, TURNSTILE_RESPONSE_FIELD), ip)
+  if (turnstile !== 'passed') {
+    return {
+      status: 'error',
+      reason: 'verification',
+      message:
+        turnstile === 'failed'
+          ? 'Não conseguimos confirmar que o envio veio de uma pessoa. Tente de novo, ou fale com a gente pelo WhatsApp.'
+          : 'A verificação contra robôs não respondeu agora. Tente de novo em instantes, ou fale com a gente pelo WhatsApp.',
+      values,
+    }
+  }
+
+  const phone = await parseLeadPhone(parsed.data.phone, serverEnv.leadPhoneCountries)
+  const verdict = await checkDemoRequestLimits({ ip, phone, email: parsed.data.email })
+  if (verdict !== 'ok') {
     return {
       status: 'error',
       reason: 'rate_limited',
-      message:
-        'Recebemos muitas solicitações em sequência. Aguarde um minuto e tente de novo, ou fale com a gente pelo WhatsApp.',
+      message: RATE_LIMIT_MESSAGES[verdict],
       values,
     }
   }
@@ -70,8 +116,19 @@ export async function submitDemoRequest(
   const attribution = Object.fromEntries(
     ATTRIBUTION_KEYS.map((key) => [key, text(formData, key)]),
   ) as Attribution
+  // One submission, one key: a retry of it (after a time-out, say) is stored once.
+  const clientKey = text(formData, SUBMISSION_KEY_FIELD)
+  const requestKey = isSubmissionKey(clientKey)
+    ? requestKeyDigest({ key: clientKey })
+    : requestKeyDigest({
+        token: text(formData, FORM_TOKEN_FIELD) || text(formData, STARTED_AT_FIELD),
+        values: { ...values, page: text(formData, PAGE_FIELD) },
+      })
   // The campaign page the form is on; composeLeadRecord keeps it only if it is a slug.
-  const record = await composeLeadRecord(parsed.data, attribution, text(formData, PAGE_FIELD))
+  const record = await composeLeadRecord(parsed.data, attribution, text(formData, PAGE_FIELD), {
+    phoneCountries: serverEnv.leadPhoneCountries,
+    requestKey,
+  })
   const result = await getLeadStore().insertLead(record)
   if (!result.ok) {
     return {

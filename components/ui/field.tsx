@@ -50,11 +50,15 @@ export function Field({
   )
 }
 
-export function fieldA11y(id: string, error: string | undefined, required = false) {
+/**
+ * A required control says so with the native `required` attribute, which browsers expose to
+ * assistive technology as required; `aria-required` beside it is redundant, and the HTML checker
+ * flags it (https://www.w3.org/TR/html-aria/#docconformance).
+ */
+export function fieldA11y(id: string, error: string | undefined) {
   return {
     id,
     'aria-invalid': error ? true : undefined,
     'aria-describedby': `${id}-error`,
-    'aria-required': required || undefined,
   } as const
 }

@@ -1,7 +1,7 @@
 import path from 'node:path'
 
 import { applyMigrations, openPglite, queryAsAnon, type Database } from './db.mjs'
-import { logLeadFailure } from './log'
+import { isRequestKeyConflict, logDuplicate, logLeadFailure } from './log'
 import type { LeadRecord, LeadStep, LeadStore, LeadWriteResult } from './types'
 
 export type EmbeddedLeadStoreOptions = {
@@ -48,6 +48,13 @@ function database(dataDir: string, migrationsDir: string | undefined): Promise<D
   return pending
 }
 
+/** `insert into public.<table> (<the row's columns>) values ($1...)`; names from our own types. */
+function insertSql(table: LeadStep, row: Record<string, unknown>): string {
+  const columns = Object.keys(row)
+  const values = columns.map((_, index) => `$${index + 1}`)
+  return `insert into public.${table} (${columns.join(', ')}) values (${values.join(', ')})`
+}
+
 function sqlState(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code
   return typeof code === 'string' && code ? code : 'unexpected'
@@ -68,6 +75,11 @@ export function createEmbeddedLeadStore(options: EmbeddedLeadStoreOptions): Embe
       return undefined
     } catch (error) {
       const code = sqlState(error)
+      // This submission's key is already stored: a retry of a request that did commit.
+      if (isRequestKeyConflict(error as { code?: unknown; message?: unknown })) {
+        logDuplicate('embedded', step)
+        return undefined
+      }
       logLeadFailure('embedded', step, code)
       return { ok: false, step, code } as const
     }
@@ -88,39 +100,21 @@ export function createEmbeddedLeadStore(options: EmbeddedLeadStoreOptions): Embe
         return { ok: false, step: 'dados_cliente', code: 'store_unavailable' }
       }
 
-      const { dadosCliente, chatMessage } = record
-      // The page column only for a campaign page's lead: the home's insert is SPEC's, unchanged.
-      const first = dadosCliente.pagina
-        ? await insert(
-            db,
-            'dados_cliente',
-            'insert into public.dados_cliente (nomewpp, telefone, atendimento_ia, pagina) values ($1, $2, $3, $4)',
-            [
-              dadosCliente.nomewpp,
-              dadosCliente.telefone,
-              dadosCliente.atendimento_ia,
-              dadosCliente.pagina,
-            ],
-          )
-        : await insert(
-            db,
-            'dados_cliente',
-            'insert into public.dados_cliente (nomewpp, telefone, atendimento_ia) values ($1, $2, $3)',
-            [dadosCliente.nomewpp, dadosCliente.telefone, dadosCliente.atendimento_ia],
-          )
+      // Only the columns the record has: a home-page lead without a key writes SPEC's columns.
+      const first = await insert(
+        db,
+        'dados_cliente',
+        insertSql('dados_cliente', record.dadosCliente),
+        Object.values(record.dadosCliente),
+      )
       if (first) return first
 
       // Its own transaction, like the second HTTP request to Supabase: the first row stays.
       const second = await insert(
         db,
         'chat_messages',
-        'insert into public.chat_messages (nomewpp, phone, user_message, message_type) values ($1, $2, $3, $4)',
-        [
-          chatMessage.nomewpp,
-          chatMessage.phone,
-          chatMessage.user_message,
-          chatMessage.message_type,
-        ],
+        insertSql('chat_messages', record.chatMessage),
+        Object.values(record.chatMessage),
       )
       return second ?? { ok: true }
     },

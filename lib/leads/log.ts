@@ -16,3 +16,26 @@ export function logLeadFailure(
       (status === undefined ? '.' : ` (HTTP ${status}).`),
   )
 }
+
+/** PostgreSQL's unique_violation. */
+export const UNIQUE_VIOLATION = '23505'
+
+/**
+ * True when a database error says this submission's key (chave_envio) is already stored: a
+ * unique_violation of the key's own index (supabase/migrations/*_lead_request_key.sql). Another
+ * unique constraint (one the WhatsApp agent put on its own table, say) stays an error.
+ */
+export function isRequestKeyConflict(error: { code?: unknown; message?: unknown } | null): boolean {
+  return (
+    error?.code === UNIQUE_VIOLATION &&
+    typeof error.message === 'string' &&
+    /_chave_envio_key\b/.test(error.message)
+  )
+}
+
+/** A retry of a submission already stored: nothing written again, answered as a success. */
+export function logDuplicate(store: LeadStore['kind'], step: LeadStep): void {
+  console.info(
+    `[leads] Demo request already stored (${store} store, ${step}): a retry of the same submission, not stored twice.`,
+  )
+}

@@ -1,6 +1,6 @@
 import { createClient, type PostgrestError } from '@supabase/supabase-js'
 
-import { logLeadFailure } from './log'
+import { isRequestKeyConflict, logDuplicate, logLeadFailure } from './log'
 import type { LeadRecord, LeadStep, LeadStore, LeadWriteResult } from './types'
 
 export type SupabaseLeadStoreOptions = {
@@ -45,14 +45,16 @@ export function createSupabaseLeadStore(options: SupabaseLeadStoreOptions): Lead
           .from('dados_cliente')
           .insert(record.dadosCliente)
           .abortSignal(deadline)
-        if (first.error) return fail(step, failureCode(first, deadline), first.status)
+        if (first.error && !isDuplicate(first, step))
+          return fail(step, failureCode(first, deadline), first.status)
 
         step = 'chat_messages'
         const second: Attempt = await supabase
           .from('chat_messages')
           .insert(record.chatMessage)
           .abortSignal(deadline)
-        if (second.error) return fail(step, failureCode(second, deadline), second.status)
+        if (second.error && !isDuplicate(second, step))
+          return fail(step, failureCode(second, deadline), second.status)
 
         return { ok: true }
       } catch {
@@ -60,6 +62,16 @@ export function createSupabaseLeadStore(options: SupabaseLeadStoreOptions): Lead
       }
     },
   }
+}
+
+/**
+ * This submission's key is already in the table (supabase/migrations/*_lead_request_key.sql): a
+ * retry of a request whose insert did commit, even if its answer never came back. Not an error.
+ */
+function isDuplicate(attempt: Attempt, step: LeadStep): boolean {
+  if (!isRequestKeyConflict(attempt.error)) return false
+  logDuplicate('supabase', step)
+  return true
 }
 
 function fail(step: LeadStep, code: string, status?: number): LeadWriteResult {

@@ -6,12 +6,16 @@ export type LeadRecord = {
     atendimento_ia: string
     /** The campaign page's slug; absent for the home page, whose row stays as SPEC fixes it. */
     pagina?: string
+    /** Digest of the form's submission key: a retry of the same submission is stored once. */
+    chave_envio?: string
   }
   chatMessage: {
     nomewpp: string
     phone: string | null
     user_message: string
     message_type: 'contact_form'
+    /** The same digest as dados_cliente's (supabase/migrations/*_lead_request_key.sql). */
+    chave_envio?: string
   }
 }
 

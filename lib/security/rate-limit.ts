@@ -5,52 +5,103 @@ import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limite
 import { serverEnv } from '@/lib/env'
 import { RATE_LIMIT_AREA, getRedis, isUsable, keyPrefix, run } from '@/lib/redis/connection.mjs'
 
-const options = {
-  points: serverEnv.demoRateLimitPerMinute,
-  duration: 60,
-}
+import { rateLimitKeyFor } from './client-ip'
 
 /**
- * One process: counts in memory. With REDIS_URL (several instances behind a balancer), the counts
- * live in Redis so that a visitor has the same allowance whichever instance answers. Whenever
- * Redis cannot count right now (not connected yet, unreachable, refusing our credentials or the
- * command, or slower than the connection's time limit), this process counts in memory instead:
- * a little looser (per instance), never refusing a visitor because of Redis and never making one
- * wait more than that time limit. The connection logs each of those states once
- * (lib/redis/connection.mjs). The limit only decides whether a request is stored; it never
- * retries or repeats one, so a Redis fault cannot lose or duplicate a lead.
- * https://github.com/animir/node-rate-limiter-flexible/wiki/Insurance-Strategy
+ * Each limit counts in memory in one process. With REDIS_URL (several instances behind a
+ * balancer), the per-address and per-contact counts live in Redis so that a visitor has the same
+ * allowance whichever instance answers. Whenever Redis cannot count right now (not connected yet,
+ * unreachable, refusing our credentials or the command, or slower than the connection's time
+ * limit), this process counts in memory instead: a little looser (per instance), never refusing a
+ * visitor because of Redis and never making one wait more than that time limit. The connection
+ * logs each of those states once (lib/redis/connection.mjs). The limit only decides whether a
+ * request is stored; it never retries or repeats one, so a Redis fault cannot lose or duplicate a
+ * lead. https://github.com/animir/node-rate-limiter-flexible/wiki/Insurance-Strategy
  */
-const inMemory = new RateLimiterMemory({ ...options, keyPrefix: 'demo-request' })
-// REDIS_URL as lib/env.ts checked it; the connection itself is shared with the cache handler.
 const redis = serverEnv.redisUrl ? getRedis() : undefined
-const inRedis = redis
-  ? new RateLimiterRedis({
-      ...options,
-      keyPrefix: `${keyPrefix()}demo-request`,
-      storeClient: redis.client,
-      useRedisPackage: true,
-      // Fail at once rather than wait for a connection; we count in memory then.
-      rejectIfRedisNotReady: true,
-    })
-  : undefined
 
-/** Spends one demo request for this address; false once the per-minute allowance is used up. */
-export async function takeDemoRequestToken(ip: string): Promise<boolean> {
+type Limiter = { name: string; memory: RateLimiterMemory; shared?: RateLimiterRedis }
+
+function limiter(name: string, points: number, duration: number, shared: boolean): Limiter {
+  const options = { points, duration }
+  return {
+    name,
+    memory: new RateLimiterMemory({ ...options, keyPrefix: name }),
+    shared:
+      shared && redis
+        ? new RateLimiterRedis({
+            ...options,
+            keyPrefix: `${keyPrefix()}${name}`,
+            storeClient: redis.client,
+            useRedisPackage: true,
+            // Fail at once rather than wait for a connection; we count in memory then.
+            rejectIfRedisNotReady: true,
+          })
+        : undefined,
+  }
+}
+
+/** Per visitor address (an IPv6 visitor's /64), per minute. */
+const perAddress = limiter('demo-request', serverEnv.demoRateLimitPerMinute, 60, true)
+/**
+ * Per phone number and per e-mail address, per hour: a script that changes address at every
+ * request (a botnet, an IPv6 block) still cannot have the WhatsApp agent write to one number, or
+ * mail one person, more than this.
+ */
+const perContact = limiter(
+  'demo-request-contact',
+  serverEnv.demoRateLimitPerContactPerHour,
+  3600,
+  true,
+)
+/**
+ * Everyone together, per instance, per minute: a ceiling on what a flood from many addresses can
+ * make this instance write, whatever the other limits. In memory only (it protects this process
+ * and the database from it), so N instances accept at most N times this.
+ */
+const global = limiter('demo-request-global', serverEnv.demoRateLimitGlobalPerMinute, 60, false)
+
+/** Spends one point of `key`; false once its allowance is used up. */
+async function take(limit: Limiter, key: string): Promise<boolean> {
   try {
-    if (redis && inRedis && isUsable(redis)) {
+    if (redis && limit.shared && isUsable(redis)) {
+      const shared = limit.shared
       try {
-        await run(redis, RATE_LIMIT_AREA, () => inRedis.consume(ip))
+        await run(redis, RATE_LIMIT_AREA, () => shared.consume(key))
         return true
       } catch (error) {
         if (error instanceof RateLimiterRes) return false
         // Redis could not count it: logged by the connection; counted in memory below.
       }
     }
-    await inMemory.consume(ip)
+    await limit.memory.consume(key)
     return true
   } catch (error) {
     if (error instanceof RateLimiterRes) return false
     throw error
   }
+}
+
+export type RateLimitVerdict = 'ok' | 'address' | 'contact' | 'global'
+
+/**
+ * Every limit a demo request passes before it is stored, in order: the visitor's address, then
+ * its phone (digits as stored) and e-mail (lower-cased), then this instance's ceiling. Only a
+ * request that gets that far spends points further down.
+ */
+export async function checkDemoRequestLimits(request: {
+  ip: string
+  phone: string | null
+  email: string
+}): Promise<RateLimitVerdict> {
+  if (!(await take(perAddress, rateLimitKeyFor(request.ip)))) return 'address'
+  const contacts = [
+    ...(request.phone ? [`phone:${request.phone}`] : []),
+    `email:${request.email.trim().toLowerCase()}`,
+  ]
+  for (const contact of contacts) {
+    if (!(await take(perContact, contact))) return 'contact'
+  }
+  if (!(await take(global, 'all'))) return 'global'
+  return 'ok'
 }

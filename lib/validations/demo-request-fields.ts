@@ -24,7 +24,10 @@ export const MESSAGES = {
   emailTooLong: `O e-mail pode ter no máximo ${LIMITS.email} caracteres.`,
   companyRequired: 'Informe o nome da empresa.',
   companyTooLong: `O nome da empresa pode ter no máximo ${LIMITS.company} caracteres.`,
-  phoneInvalid: 'Informe um telefone válido com DDD, como (11) 99999-9999.',
+  phoneInvalid:
+    'Informe um celular ou telefone fixo do Brasil com DDD, como (11) 99999-9999. Números de outros países não são aceitos.',
+  phoneInvalidInternational:
+    'Informe um celular ou telefone fixo válido: do Brasil com DDD, como (11) 99999-9999, ou de outro país com + e o código do país.',
   fleetSizeInvalid: 'Escolha uma das faixas de tamanho de frota.',
   messageTooLong: `A mensagem pode ter no máximo ${LIMITS.message} caracteres.`,
 } as const
@@ -50,13 +53,22 @@ export type DemoRequestState =
       fieldErrors: Partial<Record<DemoRequestField, string>>
       values: DemoRequestInput
     }
-  | { status: 'error'; reason: 'store' | 'rate_limited'; message: string; values: DemoRequestInput }
+  | {
+      status: 'error'
+      reason: 'store' | 'rate_limited' | 'verification'
+      message: string
+      values: DemoRequestInput
+    }
 
 export const IDLE_STATE: DemoRequestState = { status: 'idle' }
 
 /** Form field names the action reads besides the schema's own. */
 export const HONEYPOT_FIELD = 'website'
 export const STARTED_AT_FIELD = 'startedAt'
+/** The server's signed render time, for the post made without JavaScript (docs/security.md). */
+export const FORM_TOKEN_FIELD = 'formToken'
+/** A random key made when the form is shown: a retry of one submission is stored once. */
+export const SUBMISSION_KEY_FIELD = 'chaveEnvio'
 /** The campaign page the form is on (its slug), absent on the home page. */
 export const PAGE_FIELD = 'pagina'
 /** A person needs more than this to fill in the form; a script usually does not. */

@@ -600,6 +600,7 @@ try {
       // the limit is raised anyway so that the bench measures the action, not the limiter.
       TRUSTED_PROXY_HOPS: '1',
       DEMO_RATE_LIMIT_PER_MINUTE: '1000',
+      DEMO_RATE_LIMIT_GLOBAL_PER_MINUTE: '100000',
     },
   })
   cleanups.push(site.stop)

@@ -114,8 +114,10 @@ export const postgrest = {
     return response.json()
   },
   reset: () => postgrest.call('/__reset', {}),
-  fail: (failTable: 'dados_cliente' | 'chat_messages', mode: 'error' | '500' | 'hang') =>
-    postgrest.call('/__control', { failTable, mode }),
+  fail: (
+    failTable: 'dados_cliente' | 'chat_messages',
+    mode: 'error' | '500' | 'hang' | 'hang-after-commit',
+  ) => postgrest.call('/__control', { failTable, mode }),
   rows: (table: 'dados_cliente' | 'chat_messages') =>
     postgrest.call(`/__rows/${table}`) as Promise<Array<Record<string, unknown>>>,
   requests: () =>

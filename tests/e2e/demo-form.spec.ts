@@ -21,7 +21,8 @@ test('has the fields of SPEC section 3, labelled, with the right types and hints
   await openDemoForm(page)
   for (const name of ['name', 'email', 'company'] as const) {
     await expect(field(page, name)).toHaveAttribute('required', '')
-    await expect(field(page, name)).toHaveAttribute('aria-required', 'true')
+    // The native attribute says it to assistive technology; aria-required beside it is invalid.
+    await expect(field(page, name)).not.toHaveAttribute('aria-required')
   }
   await expect(field(page, 'email')).toHaveAttribute('type', 'email')
   await expect(field(page, 'email')).toHaveAttribute('autocomplete', 'email')
@@ -77,7 +78,7 @@ test('invalid values are explained and nothing is sent', async ({ page }) => {
     'Informe um e-mail válido, como nome@empresa.com.br.',
   )
   await expect(field(page, 'phone')).toHaveAccessibleDescription(
-    'Informe um telefone válido com DDD, como (11) 99999-9999.',
+    'Informe um celular ou telefone fixo do Brasil com DDD, como (11) 99999-9999. Números de outros países não são aceitos.',
   )
   expect(posts).toEqual([])
 
@@ -175,7 +176,7 @@ test.describe('with JavaScript disabled', () => {
     await fillDemoForm(page, invalid)
     await submitButton(page).click()
     await expect(field(page, 'phone')).toHaveAccessibleDescription(
-      'Informe um telefone válido com DDD, como (11) 99999-9999.',
+      'Informe um celular ou telefone fixo do Brasil com DDD, como (11) 99999-9999. Números de outros países não são aceitos.',
     )
     for (const [name, value] of Object.entries(invalid) as Array<[keyof typeof VALID, string]>) {
       await expect(field(page, name)).toHaveValue(value)

@@ -63,6 +63,7 @@ describe('the embedded lead store', () => {
     expect(rows.migrations).toEqual([
       { name: '20261122000000_demo_requests.sql' },
       { name: '20261210000000_lead_page.sql' },
+      { name: '20261230000000_lead_request_key.sql' },
     ])
     expect(rows.dados).toEqual([record.dadosCliente, { ...record.dadosCliente, telefone: null }])
     expect(rows.chat).toEqual([record.chatMessage, { ...record.chatMessage, phone: null }])
@@ -143,5 +144,20 @@ describe('the embedded lead store', () => {
     const rows = await storedRows(dataDir)
     expect(rows.dados).toEqual([record.dadosCliente])
     expect(rows.chat).toEqual([record.chatMessage])
+  }, 60_000)
+})
+
+describe('the embedded lead store and retries', () => {
+  it('stores a retried submission (same key) once, and a new key again', async () => {
+    const dataDir = path.join(root, 'retry')
+    const store = createEmbeddedLeadStore({ dataDir })
+    const keyed = (key: string) =>
+      leadRecord({ dadosCliente: { chave_envio: key }, chatMessage: { chave_envio: key } })
+    expect(await store.insertLead(keyed('d'.repeat(64)))).toEqual({ ok: true })
+    expect(await store.insertLead(keyed('d'.repeat(64)))).toEqual({ ok: true })
+    expect(await store.insertLead(keyed('e'.repeat(64)))).toEqual({ ok: true })
+    const { dados, chat } = await storedRows(dataDir)
+    expect(dados).toHaveLength(2)
+    expect(chat).toHaveLength(2)
   }, 60_000)
 })

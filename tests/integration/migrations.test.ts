@@ -15,6 +15,10 @@ const LEAD_PAGE_SQL = fs.readFileSync(
   path.resolve('supabase/migrations/20261210000000_lead_page.sql'),
   'utf8',
 )
+const REQUEST_KEY_SQL = fs.readFileSync(
+  path.resolve('supabase/migrations/20261230000000_lead_request_key.sql'),
+  'utf8',
+)
 const INSERT_DADOS_WITH_PAGE =
   'insert into public.dados_cliente (nomewpp, telefone, atendimento_ia, pagina) values ($1, $2, $3, $4)'
 
@@ -183,12 +187,13 @@ describe(`supabase/migrations on ${backendLabel}`, () => {
       grants: await grants(),
       rows: await count(t.db, 'dados_cliente'),
     }
-    expect(before.policies).toHaveLength(5)
+    expect(before.policies).toHaveLength(7)
 
-    await t.db.exec(MIGRATION_SQL)
-    await t.db.exec(LEAD_PAGE_SQL)
-    await t.db.exec(MIGRATION_SQL)
-    await t.db.exec(LEAD_PAGE_SQL)
+    for (let round = 0; round < 2; round++) {
+      await t.db.exec(MIGRATION_SQL)
+      await t.db.exec(LEAD_PAGE_SQL)
+      await t.db.exec(REQUEST_KEY_SQL)
+    }
     expect(await applyMigrations(t.db)).toEqual([])
 
     expect(await policies()).toEqual(before.policies)

@@ -147,6 +147,7 @@ describe(`the Supabase lead store, through supabase-js and the PostgREST double 
       status: 409,
       code: '23505',
     })
+    // A unique violation that is not the submission key's own: still an error.
     expect(await store().insertLead(record)).toEqual({
       ok: false,
       step: 'chat_messages',
@@ -195,6 +196,46 @@ describe(`the Supabase lead store, through supabase-js and the PostgREST double 
       )
     },
   )
+
+  it('stores a retried submission (same key) once, even after its answer was lost', async () => {
+    const key = 'b'.repeat(64)
+    const record = leadRecord({
+      dadosCliente: { chave_envio: key },
+      chatMessage: { chave_envio: key },
+    })
+    // The first attempt commits both rows but never hears back from the second: a time-out.
+    await control(double, '/__control', { failTable: 'chat_messages', mode: 'hang-after-commit' })
+    expect(await store({ timeoutMs: 800 }).insertLead(record)).toEqual({
+      ok: false,
+      step: 'chat_messages',
+      code: 'timeout',
+    })
+    await control(double, '/__control', { failTable: null, mode: null })
+    // The visitor presses send again: the same key, answered as stored, nothing written twice.
+    expect(await store().insertLead(record)).toEqual({ ok: true })
+    expect(await store().insertLead(record)).toEqual({ ok: true })
+    expect(await control(double, '/__rows/dados_cliente')).toHaveLength(1)
+    expect(await control(double, '/__rows/chat_messages')).toHaveLength(1)
+  })
+
+  it('stores the second row on a retry when only the first had been stored', async () => {
+    const key = 'c'.repeat(64)
+    const record = leadRecord({
+      dadosCliente: { chave_envio: key },
+      chatMessage: { chave_envio: key },
+    })
+    await control(double, '/__control', { failTable: 'chat_messages', mode: '500' })
+    expect((await store().insertLead(record)).ok).toBe(false)
+    await control(double, '/__control', { failTable: null, mode: null })
+    expect(await store().insertLead(record)).toEqual({ ok: true })
+    expect(await control(double, '/__rows/dados_cliente')).toHaveLength(1)
+    expect(await control(double, '/__rows/chat_messages')).toHaveLength(1)
+  })
+
+  it('refuses a request key that is not a digest', async () => {
+    const record = leadRecord({ dadosCliente: { chave_envio: 'not-a-digest' } })
+    expect(await store().insertLead(record)).toMatchObject({ ok: false, step: 'dados_cliente' })
+  })
 
   it('is refused with a wrong anon key, and stores nothing', async () => {
     expect(await store({ anonKey: 'not-the-anon-key' }).insertLead(leadRecord())).toEqual({

@@ -36,6 +36,8 @@
  *       error: answer `status` (default 400) with PostgREST JSON {code: `code` (default "23514"), ...}
  *       500:   answer 500 with a plain-text body, as a failing gateway does (no JSON, no code)
  *       hang:  never answer (the connection stays open until the client gives up or close())
+ *       hang-after-commit: run the insert (it commits) and then never answer, as when the
+ *              answer is lost after the database committed (a retry must not store it twice)
  *     {"failTable": null} or {"mode": null} turns forcing off. Answers the current control.
  *   GET  /__control        the current control.
  *   GET  /__rows/:table    the table's rows, read as the owner role, oldest first.
@@ -61,7 +63,7 @@ const MAX_BODY_BYTES = 1024 * 1024
 const here = path.dirname(fileURLToPath(import.meta.url))
 
 /**
- * @typedef {{ failTable: string | null, mode: 'error' | '500' | 'hang' | null, status?: number, code?: string }} Control
+ * @typedef {{ failTable: string | null, mode: 'error' | '500' | 'hang' | 'hang-after-commit' | null, status?: number, code?: string }} Control
  * @typedef {{ table: string, method: string, query: string, hasApikey: boolean, hasAuthorization: boolean,
  *   authorized: boolean, prefer: string | null, status: number | null, outcome: string, at: string }} RequestLogEntry
  */
@@ -149,7 +151,7 @@ export async function startPostgrestDouble(options = {}) {
   function setControl(next) {
     const mode = next.mode ?? null
     const failTable = next.failTable ?? null
-    if (mode !== null && !['error', '500', 'hang'].includes(mode))
+    if (mode !== null && !['error', '500', 'hang', 'hang-after-commit'].includes(mode))
       throw new Error(`Unknown mode ${mode}`)
     if (failTable !== null && typeof failTable !== 'string')
       throw new Error('failTable must be a table name')
@@ -250,7 +252,8 @@ export async function startPostgrestDouble(options = {}) {
     if (raw === null)
       return answer(413, 'bad-request', pgrstError('PGRST102', 'Request body too large'))
 
-    if (control.mode !== null && control.failTable === table) {
+    const hangAfterCommit = control.mode === 'hang-after-commit' && control.failTable === table
+    if (control.mode !== null && control.failTable === table && !hangAfterCommit) {
       if (control.mode === 'hang') {
         entry.outcome = 'hang'
         hanging.add(res)
@@ -314,6 +317,12 @@ export async function startPostgrestDouble(options = {}) {
       (representation ? ' returning *' : '')
     try {
       const result = await queryAsAnon(db, sql, [JSON.stringify(records)])
+      if (hangAfterCommit) {
+        entry.outcome = 'inserted-then-hang'
+        hanging.add(res)
+        res.on('close', () => hanging.delete(res))
+        return
+      }
       return answer(201, 'inserted', representation ? result.rows : undefined)
     } catch (error) {
       const body = postgresErrorBody(error)

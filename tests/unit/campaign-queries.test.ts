@@ -141,10 +141,11 @@ describe('publishing', () => {
 
   it('regenerates the published page and the sitemap at once', () => {
     expect(pathsToWarm('campaignPage', 'onibus-rodoviarios')).toEqual([
+      '/api/redirects',
       '/p/onibus-rodoviarios',
       '/sitemap.xml',
     ])
-    expect(pathsToWarm('campaignPage', '../x')).toEqual(['/sitemap.xml'])
+    expect(pathsToWarm('campaignPage', '../x')).toEqual(['/api/redirects', '/sitemap.xml'])
     expect(pathsToWarm('legalPage', 'lgpd')).toEqual(['/lgpd', '/sitemap.xml'])
     expect(pathsToWarm('claim', undefined)).toEqual(['/'])
     expect(pathsToWarm('redirect', null)).toEqual(['/api/redirects'])

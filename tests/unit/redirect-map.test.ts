@@ -1,8 +1,18 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 
-import { createRedirectMapCache } from '@/lib/redirect-map'
+import {
+  buildRedirectMap,
+  createRedirectMapCache,
+  isSitePath,
+  redirectProblem,
+  redirectTarget,
+  type RedirectRules,
+} from '@/lib/redirect-map'
 
-const MAP = { '/onibus': { to: '/p/onibus-rodoviarios', permanent: true } }
+const MAP = {
+  redirects: { '/onibus': { to: '/p/onibus-rodoviarios', permanent: true } },
+  known: { '/p': ['onibus-rodoviarios'] },
+}
 
 describe("the proxy's copy of the redirect map", () => {
   afterEach(() => vi.restoreAllMocks())
@@ -33,11 +43,137 @@ describe("the proxy's copy of the redirect map", () => {
     expect(warn.mock.calls[0]?.[0]).toMatch(/could not refresh the redirect map: Error: HTTP 500/)
   })
 
-  it('means no redirects, not an error, when it never loaded', async () => {
+  it('means no table (the pages answer), not an error, when it never loaded', async () => {
     vi.spyOn(console, 'warn').mockImplementation(() => {})
     const current = createRedirectMapCache(async () => {
       throw new Error('ECONNREFUSED')
     })
-    expect(await current()).toEqual({})
+    expect(await current()).toBeUndefined()
+  })
+})
+
+const RULES: RedirectRules = {
+  allowedHosts: ['loja.example.com.br'],
+  pagePaths: new Set(['/privacidade', '/p/onibus-rodoviarios']),
+  siteHost: 'www.example.com.br',
+}
+
+describe('redirect documents checked on the server', () => {
+  it.each([
+    '//evil.example/entrar',
+    '/\\evil.example/entrar',
+    '/%2Fevil.example/entrar',
+    '/%2fevil.example',
+    '/%5Cevil.example',
+    '/%252Fevil.example',
+    '/\t/evil.example',
+    '/ /evil.example',
+    '/a\\b',
+    '/%E0%A4%A',
+  ])('refuses the destination %j, which a browser can read as another host', (to) => {
+    expect(isSitePath(to)).toBe(false)
+    expect(redirectProblem({ from: '/promo', to }, RULES)).toBeDefined()
+  })
+
+  it.each(['/p/onibus-rodoviarios', '/', '/#contato', '/p/x?utm_source=a', '/privacidade'])(
+    'accepts the site path %j',
+    (to) => {
+      expect(redirectProblem({ from: '/promo', to }, RULES)).toBeUndefined()
+    },
+  )
+
+  it('accepts https only on an allowed host, or the site itself', () => {
+    expect(
+      redirectProblem({ from: '/loja', to: 'https://loja.example.com.br/x' }, RULES),
+    ).toBeUndefined()
+    expect(
+      redirectProblem({ from: '/loja', to: 'https://www.example.com.br/p/a' }, RULES),
+    ).toBeUndefined()
+    for (const to of [
+      'https://evil.example/entrar',
+      'http://loja.example.com.br/x',
+      'https://user:pw@loja.example.com.br/',
+      'https://loja.example.com.br:8443/',
+      'javascript:alert(1)',
+      'https://[',
+      'data:text/html,x',
+    ]) {
+      expect(redirectProblem({ from: '/loja', to }, RULES), to).toBeDefined()
+    }
+    expect(
+      redirectProblem(
+        { from: '/loja', to: 'https://loja.example.com.br/' },
+        { ...RULES, allowedHosts: [] },
+      ),
+    ).toMatch(/REDIRECT_ALLOWED_HOSTS/)
+  })
+
+  it.each([
+    '/studio',
+    '/api',
+    '/preview',
+    '/p',
+    '/conteudos',
+    '/privacidade',
+    '/p/onibus-rodoviarios',
+    '/_next',
+    '/a/b',
+    'onibus',
+    '/Onibus',
+  ])('refuses the source %j (reserved, an existing page, or not a redirect path)', (from) => {
+    expect(redirectProblem({ from, to: '/' }, RULES)).toBeDefined()
+  })
+
+  it.each([
+    '/promo-volta',
+    '/./promo-volta',
+    '/promo-volta/',
+    '/%70romo-volta',
+    '/x/../promo-volta',
+    'https://www.example.com.br/promo-volta',
+  ])('refuses a destination %j that lands on its own source', (to) => {
+    expect(redirectProblem({ from: '/promo-volta', to }, RULES)).toMatch(/loop/)
+  })
+
+  it('builds the map from the good documents, one log line per bad one, never throwing', () => {
+    const lines: string[] = []
+    const map = buildRedirectMap(
+      [
+        { from: '/onibus', to: '/p/onibus-rodoviarios', permanent: true },
+        { from: '/temporaria', to: '/', permanent: false },
+        { from: '/mau', to: 'https://[' },
+        { from: '/studio', to: 'https://evil.example/entrar' },
+        { from: 42, to: null },
+        { from: '/a', to: '/b' },
+        { from: '/b', to: '/a' },
+      ],
+      RULES,
+      (line) => lines.push(line),
+    )
+    expect(map['/onibus']).toEqual({ to: '/p/onibus-rodoviarios', permanent: true })
+    expect(map['/temporaria']).toEqual({ to: '/', permanent: false })
+    expect(map).not.toHaveProperty('/mau')
+    expect(map).not.toHaveProperty('/studio')
+    // A two-redirect loop loses one of its two.
+    expect(Object.keys(map).filter((from) => from === '/a' || from === '/b')).toHaveLength(1)
+    expect(lines).toHaveLength(4)
+    for (const line of lines) expect(line).toMatch(/^\[redirects\] Skipped the redirect from /)
+  })
+})
+
+describe('redirectTarget', () => {
+  it('keeps the visitor’s query string, merged with the destination’s own', () => {
+    const request = new URL(
+      'https://www.example.com.br/onibus?utm_source=google&utm_campaign=feira-2026',
+    )
+    expect(redirectTarget('/p/onibus-rodoviarios', request).toString()).toBe(
+      'https://www.example.com.br/p/onibus-rodoviarios?utm_source=google&utm_campaign=feira-2026',
+    )
+    expect(redirectTarget('/p/x?utm_campaign=editor&ref=1', request).toString()).toBe(
+      'https://www.example.com.br/p/x?utm_campaign=editor&ref=1&utm_source=google',
+    )
+    expect(redirectTarget('https://loja.example.com.br/a#b', request).toString()).toBe(
+      'https://loja.example.com.br/a?utm_source=google&utm_campaign=feira-2026#b',
+    )
   })
 })

@@ -1,16 +1,27 @@
+import { serverEnv } from '@/lib/env'
 import { getRedirects } from '@/lib/content'
-import type { RedirectMap } from '@/lib/redirect-map'
+import { documentPagePaths, knownSlugs } from '@/lib/known-paths'
+import { buildRedirectMap, type RoutingTable } from '@/lib/redirect-map'
 
-// The redirect documents as a map from path to target, for proxy.ts. Cached like the pages (no
-// Content Lake request per visitor) and revalidated by the webhook's redirect tag on every
-// instance; the proxy keeps a copy for a second at most.
+// What proxy.ts answers from: the redirect documents, checked (lib/redirect-map.ts), as a map
+// from path to target, and the slugs each document section has (lib/known-paths.ts). Cached like
+// the pages (no Content Lake request per visitor) and revalidated by the webhook's redirect,
+// campaignPage and legalPage tags on every instance; the proxy keeps a copy for a second at most.
 export const revalidate = 3600
 
 export async function GET() {
-  const map: RedirectMap = {}
-  for (const redirect of await getRedirects()) {
-    if (redirect.from && redirect.to && redirect.to !== redirect.from)
-      map[redirect.from] = { to: redirect.to, permanent: redirect.permanent !== false }
+  const [redirects, known, pagePaths] = await Promise.all([
+    getRedirects(),
+    knownSlugs(),
+    documentPagePaths(),
+  ])
+  const table: RoutingTable = {
+    redirects: buildRedirectMap(redirects, {
+      allowedHosts: serverEnv.redirectAllowedHosts,
+      pagePaths,
+      siteHost: new URL(serverEnv.siteUrl).hostname,
+    }),
+    known,
   }
-  return Response.json(map)
+  return Response.json(table)
 }

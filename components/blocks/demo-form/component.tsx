@@ -1,4 +1,4 @@
-import { DemoFormIsland } from '@/components/demo-form-island'
+import { LeadForm } from '@/components/lead-form'
 import { PrivacyNotice } from '@/components/privacy-notice'
 import { Contact } from '@/components/sections/contact'
 
@@ -15,7 +15,7 @@ export function DemoFormBlock({ block, context }: BlockProps<'demoFormBlock'>) {
       contato={block}
       contact={context.settings?.contact ?? null}
       form={
-        <DemoFormIsland
+        <LeadForm
           title={block.formTitle}
           page={context.pageSlug}
           notice={<PrivacyNotice brandName={context.settings?.brandName} />}

@@ -1,7 +1,11 @@
 import { defineEnableDraftMode } from 'next-sanity/draft-mode'
 
 import { serverEnv } from '@/lib/env'
+import { isSitePath } from '@/lib/redirect-map'
 import { isSanityConfigured } from '@/sanity/env'
+
+/** The query parameter @sanity/preview-url-secret reads the page to preview from. */
+const PREVIEW_PATHNAME_PARAM = 'sanity-preview-pathname'
 
 /**
  * The Presentation tool in the Studio opens the site through this route with a short-lived
@@ -19,6 +23,16 @@ export async function GET(request: Request) {
       '[draft-mode] SANITY_API_READ_TOKEN is not set: draft mode cannot read drafts, so it stays off.',
     )
     return new Response('Draft mode is not configured on this server.', { status: 500 })
+  }
+  // Where the Studio asks to land once draft mode is on: only a plain path of this site, never
+  // "//host", "/\host", an encoded form of them or an absolute URL (docs/security.md).
+  const target = new URL(request.url).searchParams.get(PREVIEW_PATHNAME_PARAM)
+  if (target !== null && !isSitePath(target)) {
+    console.warn('[draft-mode] Refused a preview target that is not a path of this site.')
+    return new Response('O destino da pré-visualização precisa ser um caminho deste site.', {
+      status: 400,
+      headers: { 'content-type': 'text/plain; charset=utf-8' },
+    })
   }
   const { draftModeClient } = await import('@/lib/content/sanity-client')
   return defineEnableDraftMode({ client: draftModeClient() }).GET(request)

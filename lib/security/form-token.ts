@@ -1,0 +1,91 @@
+import 'server-only'
+
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+
+import { serverEnv } from '@/lib/env'
+
+// The demo form's time trap (docs/security.md, "Bot trap"). With JavaScript, the form writes the
+// time it was shown into `startedAt` when it hydrates. Without JavaScript there is no script to
+// do that, and the page is prerendered HTML served from the ISR cache, the same bytes for every
+// visitor, so it cannot hold a per-visitor time either. It holds instead the time the page was
+// rendered, signed by the server (HMAC-SHA256): a post without JavaScript must bring it back,
+// intact. That proves the post came from a form this site rendered; it cannot prove how long the
+// visitor took, since the HTML may have been rendered long before they opened it. A form the
+// server renders for one visitor (its answer to a refused no-JavaScript post) is fresh, so there
+// the time means what it says.
+
+const KEY_FILE = path.join('.data', 'form-signing-key')
+
+let cachedKey: Buffer | undefined
+
+/**
+ * FORM_SIGNING_SECRET, or a random key made once and kept in .data/form-signing-key, which
+ * `next build` (whose prerender signs) and `next start` on the same machine share.
+ */
+function signingKey(): Buffer {
+  if (cachedKey) return cachedKey
+  if (serverEnv.formSigningSecret) {
+    cachedKey = Buffer.from(serverEnv.formSigningSecret, 'utf8')
+    return cachedKey
+  }
+  const file = path.resolve(/* turbopackIgnore: true */ process.cwd(), KEY_FILE)
+  try {
+    cachedKey = Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'hex')
+  } catch {
+    fs.mkdirSync(path.dirname(file), { recursive: true })
+    try {
+      fs.writeFileSync(file, randomBytes(32).toString('hex'), { flag: 'wx', mode: 0o600 })
+    } catch (error) {
+      // Another process made it first: use theirs.
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+    }
+    cachedKey = Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'hex')
+  }
+  if (cachedKey.length < 16) throw new Error(`${KEY_FILE} holds no usable key; delete it.`)
+  return cachedKey
+}
+
+function mac(payload: string): string {
+  return createHmac('sha256', signingKey()).update(`demo-form:${payload}`).digest('base64url')
+}
+
+/** "<ms since the epoch>.<signature>": the time this form was rendered, signed. */
+export function signFormTimestamp(now = Date.now()): string {
+  const time = String(Math.floor(now))
+  return `${time}.${mac(time)}`
+}
+
+/** The time a signed token holds, or null when it is missing, malformed or not ours. */
+export function verifyFormTimestamp(token: string): number | null {
+  const match = /^(\d{13})\.([A-Za-z0-9_-]{43})$/.exec(token)
+  if (!match) return null
+  const [, time, signature] = match as unknown as [string, string, string]
+  const expected = Buffer.from(mac(time))
+  const given = Buffer.from(signature)
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null
+  return Number(time)
+}
+
+/** A client's submission key: a v4 UUID as crypto.randomUUID() makes it. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
+
+export function isSubmissionKey(value: string): boolean {
+  return UUID.test(value)
+}
+
+/**
+ * What the rows store as chave_envio (64 hex digits): a digest of the form's own key, or, for a
+ * post without JavaScript (no key: the cached HTML is the same for everyone), of the signed token
+ * and the values sent, so the browser re-sending the same post is still the same submission.
+ */
+export function requestKeyDigest(
+  input: { key: string } | { token: string; values: Record<string, string> },
+): string {
+  const source =
+    'key' in input
+      ? `key:${input.key}`
+      : `form:${input.token}:${JSON.stringify(Object.entries(input.values).sort())}`
+  return createHash('sha256').update(source).digest('hex')
+}

@@ -1,0 +1,170 @@
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+
+import { IDLE_STATE } from '@/lib/validations/demo-request-fields'
+
+// The Server Action as Next runs it, with its request headers and lead store replaced, against a
+// Turnstile siteverify double: nothing is inserted before Cloudflare has vouched for the token.
+
+const { requestHeaders, insertLead } = vi.hoisted(() => ({
+  requestHeaders: { current: new Headers() },
+  insertLead: vi.fn(async () => ({ ok: true as const })),
+}))
+vi.mock('next/headers', () => ({ headers: async () => requestHeaders.current }))
+vi.mock('@/lib/leads', () => ({ getLeadStore: () => ({ kind: 'embedded', insertLead }) }))
+
+let siteverify: http.Server
+let verifyUrl: string
+const verified: string[] = []
+
+beforeAll(async () => {
+  siteverify = http.createServer((req, res) => {
+    let body = ''
+    req.on('data', (chunk) => (body += chunk))
+    req.on('end', () => {
+      const token = new URLSearchParams(body).get('response') ?? ''
+      verified.push(token)
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ success: token === 'human-token' }))
+    })
+  })
+  await new Promise<void>((resolve) => siteverify.listen(0, '127.0.0.1', resolve))
+  verifyUrl = `http://127.0.0.1:${(siteverify.address() as AddressInfo).port}/siteverify`
+})
+afterAll(() => {
+  siteverify.closeAllConnections()
+  siteverify.close()
+})
+afterEach(() => {
+  vi.unstubAllEnvs()
+  insertLead.mockClear()
+  verified.length = 0
+})
+
+async function action(env: Record<string, string>) {
+  vi.resetModules()
+  vi.stubEnv('REDIS_URL', '')
+  vi.stubEnv('SUPABASE_URL', '')
+  vi.stubEnv('SUPABASE_ANON_KEY', '')
+  for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value)
+  return (await import('@/app/actions/demo-request')).submitDemoRequest
+}
+
+let address = 0
+function post(fields: Record<string, string>, { withScript = true } = {}) {
+  requestHeaders.current = new Headers({
+    'x-forwarded-for': `192.0.2.${++address}`,
+    ...(withScript ? { 'next-action': 'abc' } : {}),
+  })
+  const form = new FormData()
+  const values = {
+    name: 'Maria Souza',
+    email: `maria${address}@transportadora.com.br`,
+    company: 'Transportadora Horizonte',
+    phone: '(11) 99999-8888',
+    fleetSize: '51-100',
+    message: 'Rotas noturnas.',
+    startedAt: String(Date.now() - 5000),
+    chaveEnvio: crypto.randomUUID(),
+    ...fields,
+  }
+  for (const [key, value] of Object.entries(values)) form.append(key, value)
+  return form
+}
+
+const TURNSTILE = {
+  TURNSTILE_SITE_KEY: 'site-key',
+  TURNSTILE_SECRET_KEY: 'secret-key',
+}
+
+describe('submitDemoRequest with Turnstile', () => {
+  it('refuses, before any insert, a post whose token siteverify refuses or that has none', async () => {
+    const submit = await action({ ...TURNSTILE, TURNSTILE_VERIFY_URL: verifyUrl })
+    for (const token of ['robot-token', '']) {
+      const result = await submit(IDLE_STATE, post({ 'cf-turnstile-response': token }))
+      expect(result).toMatchObject({
+        status: 'error',
+        reason: 'verification',
+        message: expect.stringMatching(/confirmar que o envio veio de uma pessoa/),
+        values: expect.objectContaining({ name: 'Maria Souza' }),
+      })
+    }
+    expect(verified).toEqual(['robot-token'])
+    expect(insertLead).not.toHaveBeenCalled()
+  })
+
+  it('stores a post whose token siteverify accepts', async () => {
+    const submit = await action({ ...TURNSTILE, TURNSTILE_VERIFY_URL: verifyUrl })
+    expect(await submit(IDLE_STATE, post({ 'cf-turnstile-response': 'human-token' }))).toEqual({
+      status: 'success',
+    })
+    expect(verified).toEqual(['human-token'])
+    expect(insertLead).toHaveBeenCalledTimes(1)
+  })
+
+  it('stores nothing and says so when siteverify cannot be reached', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {})
+    const submit = await action({
+      ...TURNSTILE,
+      TURNSTILE_VERIFY_URL: 'http://127.0.0.1:1/siteverify',
+    })
+    const result = await submit(IDLE_STATE, post({ 'cf-turnstile-response': 'human-token' }))
+    expect(result).toMatchObject({ status: 'error', reason: 'verification' })
+    expect(insertLead).not.toHaveBeenCalled()
+  })
+
+  it('changes nothing when Turnstile is not configured', async () => {
+    const submit = await action({})
+    expect(await submit(IDLE_STATE, post({}))).toEqual({ status: 'success' })
+    expect(verified).toEqual([])
+    expect(insertLead).toHaveBeenCalledTimes(1)
+  })
+})
+
+describe('submitDemoRequest and its bot trap', () => {
+  it('treats a missing or malformed timing field as automated: thank-you, nothing stored', async () => {
+    const submit = await action({})
+    for (const startedAt of ['', 'abc', '0', String(Date.now()), `${Date.now() - 5000}.5`]) {
+      expect(await submit(IDLE_STATE, post({ startedAt })), startedAt).toEqual({
+        status: 'success',
+      })
+    }
+    const form = post({})
+    form.delete('startedAt')
+    expect(await submit(IDLE_STATE, form)).toEqual({ status: 'success' })
+    expect(insertLead).not.toHaveBeenCalled()
+  })
+
+  it('needs the server’s signed time on a post without JavaScript', async () => {
+    const submit = await action({ FORM_SIGNING_SECRET: 'test-signing-secret' })
+    const { signFormTimestamp } = await import('@/lib/security/form-token')
+    // No token, or a forged one: automated.
+    await submit(IDLE_STATE, post({}, { withScript: false }))
+    await submit(
+      IDLE_STATE,
+      post({ formToken: `${Date.now() - 60_000}.${'A'.repeat(43)}` }, { withScript: false }),
+    )
+    expect(insertLead).not.toHaveBeenCalled()
+    // The token the page was rendered with: stored.
+    const token = signFormTimestamp(Date.now() - 60_000)
+    expect(await submit(IDLE_STATE, post({ formToken: token }, { withScript: false }))).toEqual({
+      status: 'success',
+    })
+    expect(insertLead).toHaveBeenCalledTimes(1)
+  })
+
+  it('stores one submission key on both rows, the same on a retry', async () => {
+    const submit = await action({})
+    const form = post({})
+    await submit(IDLE_STATE, form)
+    await submit(IDLE_STATE, form)
+    const [first, second] = insertLead.mock.calls.map(
+      (call) => (call as unknown as [{ dadosCliente: { chave_envio?: string } }])[0],
+    )
+    expect(first?.dadosCliente.chave_envio).toMatch(/^[0-9a-f]{64}$/)
+    expect(second?.dadosCliente.chave_envio).toBe(first?.dadosCliente.chave_envio)
+  })
+})
