@@ -26,12 +26,9 @@ const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/
  */
 export function pathsToWarm(type: string, slug: unknown): string[] {
   const valid = typeof slug === 'string' && SLUG.test(slug)
+  if (type === 'legalPage') return valid ? [`/${slug}`, '/sitemap.xml'] : ['/sitemap.xml']
   // For a campaign page the routing table first: it lists the slugs that exist
   // (lib/known-paths.ts), and proxy.ts answers a slug it does not list with the 404 page.
-  if (type === 'legalPage')
-    return valid
-      ? ['/api/redirects', `/${slug}`, '/sitemap.xml']
-      : ['/api/redirects', '/sitemap.xml']
   if (type === 'campaignPage')
     return valid
       ? ['/api/redirects', `/p/${slug}`, '/sitemap.xml']
