@@ -7,7 +7,7 @@ import {
   type Workspace,
 } from 'sanity'
 import { createStructureBuilder, type StructureBuilder } from 'sanity/structure'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it, vi } from 'vitest'
 
 import * as studioConfigModule from '@/sanity.config'
 import { structure } from '@/sanity/structure'
@@ -185,5 +185,27 @@ describe('desk structure', () => {
       title: 'value',
       subtitle: 'label',
     })
+  })
+})
+
+describe('Studio interface language', () => {
+  it('offers Brazilian Portuguese and opens in it when the editor has not chosen another', async () => {
+    const i18n = source().i18n
+    expect(i18n.locales.map((locale) => locale.id)).toEqual(['en-US', 'pt-BR'])
+    // With no stored preference the Studio picks the last configured locale (pt-BR, after en-US);
+    // i18next settles on it asynchronously.
+    await vi.waitFor(() => expect(i18n.currentLocale.id).toBe('pt-BR'))
+  })
+
+  it('translates the desk, the document actions and the Presentation tool', async () => {
+    const i18n = source().i18n
+    await i18n.loadNamespaces(['structure', 'presentation', 'studio'])
+    await vi.waitFor(() => expect(i18n.currentLocale.id).toBe('pt-BR'))
+    expect(i18n.t('action.publish.label', { ns: 'structure' })).toBe('Publicar')
+    expect(i18n.t('action.delete.label', { ns: 'structure' })).toBe('Excluir')
+    expect(i18n.t('action.unpublish.label', { ns: 'structure' })).toBe('Despublicar')
+    expect(i18n.t('preview-frame.refresh-button.tooltip', { ns: 'presentation' })).toBe(
+      'Atualizar pré-visualização',
+    )
   })
 })
