@@ -1,13 +1,15 @@
 import { NextResponse, type NextRequest } from 'next/server'
 
-import { createRedirectMapCache, type RedirectMap } from '@/lib/redirect-map'
+import { createRedirectMapCache, redirectFor, type RedirectMap } from '@/lib/redirect-map'
 
 // Redirect documents (Studio: Redirecionamentos) are answered here, before any page or cache:
 // a page route that called redirect() would have Next store the answer in the ISR cache, and a
 // background regeneration of such an entry stores the 308 without its Location header (Next
 // 16.4), so the redirect would break an hour later. The map comes from app/api/redirects, a
 // cached route the webhook revalidates; this process keeps it for a second at most, so a
-// published redirect applies within seconds on every instance, with no deploy.
+// published redirect applies within seconds on every instance, with no deploy. A campaign page
+// outside its visibility window whose editor chose where to send visitors is in the map too,
+// with its window: the redirect applies only while the page is not live (judged here, per request).
 // https://nextjs.org/docs/app/api-reference/file-conventions/proxy
 
 /** This server itself (the proxy runs inside it), never the public address and its CDN. */
@@ -25,7 +27,7 @@ const redirectMap = createRedirectMapCache(async (): Promise<RedirectMap> => {
 })
 
 export async function proxy(request: NextRequest) {
-  const found = (await redirectMap())[request.nextUrl.pathname]
+  const found = redirectFor(await redirectMap(), request.nextUrl.pathname)
   if (!found) return NextResponse.next()
   return NextResponse.redirect(new URL(found.to, request.url), found.permanent ? 308 : 307)
 }

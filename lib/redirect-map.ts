@@ -1,5 +1,22 @@
-/** Path (e.g. "/onibus", "/p/antiga") to the redirect that starts there. */
-export type RedirectMap = Record<string, { to: string; permanent: boolean }>
+import { isVisible, type VisibilityWindow } from './content/visibility'
+
+/**
+ * Path (e.g. "/onibus", "/p/antiga") to the redirect that starts there. An entry with a `window`
+ * is a campaign page's own: it applies only outside the page's visibility window (before its
+ * start, from its end), judged at each request (redirectFor).
+ */
+export type RedirectMap = Record<
+  string,
+  { to: string; permanent: boolean; window?: VisibilityWindow }
+>
+
+/** The redirect to answer for this path now, if any. */
+export function redirectFor(map: RedirectMap, path: string, now = Date.now()) {
+  const found = Object.hasOwn(map, path) ? map[path] : undefined
+  if (!found) return undefined
+  if (found.window && isVisible(found.window, now)) return undefined
+  return found
+}
 
 /** How long the proxy trusts its copy of the map before asking the server again. */
 export const REDIRECT_MAP_TTL_MS = 1000

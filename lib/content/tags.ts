@@ -27,7 +27,11 @@ const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/
 export function pathsToWarm(type: string, slug: unknown): string[] {
   const valid = typeof slug === 'string' && SLUG.test(slug)
   if (type === 'legalPage') return valid ? [`/${slug}`, '/sitemap.xml'] : ['/sitemap.xml']
-  if (type === 'campaignPage') return valid ? [`/p/${slug}`, '/sitemap.xml'] : ['/sitemap.xml']
+  // /api/redirects too: it carries the redirects of pages outside their visibility window.
+  if (type === 'campaignPage')
+    return valid
+      ? [`/p/${slug}`, '/sitemap.xml', '/api/redirects']
+      : ['/sitemap.xml', '/api/redirects']
   if (type === 'redirect') return ['/api/redirects']
   return ['/']
 }

@@ -8,7 +8,13 @@ import { faqBlockFragment } from '../../components/blocks/faq/query'
 import { heroBlockFragment } from '../../components/blocks/hero/query'
 import { richTextBlockFragment } from '../../components/blocks/rich-text/query'
 import { stepsBlockFragment } from '../../components/blocks/steps/query'
-import { cardFields, claimFields, imageFields, sectionIntroFields } from './fragments'
+import {
+  cardFields,
+  claimFields,
+  imageFields,
+  pageVisibilityFields,
+  sectionIntroFields,
+} from './fragments'
 
 export const SITE_SETTINGS_QUERY = defineQuery(`
   *[_type == "siteSettings" && _id == "siteSettings"][0]{
@@ -85,6 +91,7 @@ export const CAMPAIGN_PAGE_QUERY = defineQuery(`
     _id,
     title,
     "slug": slug.current,
+    ${pageVisibilityFields},
     seo{title, description, noindex, shareImage{${imageFields}}},
     blocks[]{
       _key,
@@ -101,12 +108,17 @@ export const CAMPAIGN_PAGE_QUERY = defineQuery(`
   }
 `)
 
-/** Every published campaign page, for the prerender, the sitemap and the CDN purge. */
+/**
+ * Every published campaign page, for the prerender, the sitemap, the CDN purge and the redirects
+ * of pages outside their window. Whether a page is in its window is decided by the site at the
+ * time of the request (lib/content/visibility.ts), not here: the answer is cached.
+ */
 export const CAMPAIGN_PAGE_SLUGS_QUERY = defineQuery(`
   *[_type == "campaignPage" && defined(slug.current)] | order(slug.current asc){
     "slug": slug.current,
     "noindex": coalesce(seo.noindex, false),
-    _updatedAt
+    _updatedAt,
+    ${pageVisibilityFields}
   }
 `)
 

@@ -139,12 +139,13 @@ describe('publishing', () => {
     expect(tagForType('redirect')).toBe('sanity:redirect')
   })
 
-  it('regenerates the published page and the sitemap at once', () => {
+  it('regenerates the published page, the sitemap and the redirect map at once', () => {
     expect(pathsToWarm('campaignPage', 'onibus-rodoviarios')).toEqual([
       '/p/onibus-rodoviarios',
       '/sitemap.xml',
+      '/api/redirects',
     ])
-    expect(pathsToWarm('campaignPage', '../x')).toEqual(['/sitemap.xml'])
+    expect(pathsToWarm('campaignPage', '../x')).toEqual(['/sitemap.xml', '/api/redirects'])
     expect(pathsToWarm('legalPage', 'lgpd')).toEqual(['/lgpd', '/sitemap.xml'])
     expect(pathsToWarm('claim', undefined)).toEqual(['/'])
     expect(pathsToWarm('redirect', null)).toEqual(['/api/redirects'])

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 
-import { createRedirectMapCache } from '@/lib/redirect-map'
+import { createRedirectMapCache, redirectFor } from '@/lib/redirect-map'
 
 const MAP = { '/onibus': { to: '/p/onibus-rodoviarios', permanent: true } }
 
@@ -39,5 +39,30 @@ describe("the proxy's copy of the redirect map", () => {
       throw new Error('ECONNREFUSED')
     })
     expect(await current()).toEqual({})
+  })
+})
+
+describe('redirects of campaign pages outside their window', () => {
+  const start = Date.parse('2026-12-01T12:00:00Z')
+  const end = Date.parse('2026-12-03T21:00:00Z')
+  const map = {
+    '/p/feira': {
+      to: '/',
+      permanent: false,
+      window: { visibleFrom: '2026-12-01T12:00:00Z', visibleUntil: '2026-12-03T21:00:00Z' },
+    },
+    '/onibus': { to: '/p/onibus-rodoviarios', permanent: true },
+  }
+
+  it('apply before the start and from the end, never while the page is live', () => {
+    expect(redirectFor(map, '/p/feira', start - 1)?.to).toBe('/')
+    expect(redirectFor(map, '/p/feira', start)).toBeUndefined()
+    expect(redirectFor(map, '/p/feira', end - 1)).toBeUndefined()
+    expect(redirectFor(map, '/p/feira', end)?.to).toBe('/')
+  })
+
+  it('leave plain redirects as they are, and match no inherited key', () => {
+    expect(redirectFor(map, '/onibus', start)?.permanent).toBe(true)
+    expect(redirectFor(map, '/constructor')).toBeUndefined()
   })
 })
