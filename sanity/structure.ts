@@ -5,11 +5,17 @@ import { withSlugChangeRedirect } from './actions/publish-with-redirect'
 
 // The landing page and the site settings exist exactly once, under fixed ids equal to their type
 // (the bundled dataset and the site's queries use those ids).
-export const SINGLETON_TYPES: ReadonlySet<string> = new Set(['landingPage', 'siteSettings'])
+export const SINGLETON_TYPES: ReadonlySet<string> = new Set([
+  'landingPage',
+  'siteSettings',
+  'announcement',
+])
 
 // An editor can publish, discard and restore a singleton, never delete, duplicate or unpublish
 // it: the page would lose its content.
 const SINGLETON_ACTIONS: ReadonlySet<string> = new Set(['publish', 'discardChanges', 'restore'])
+// The announcement can also be taken down at once (unpublished), its text kept for next time.
+const ANNOUNCEMENT_ACTIONS: ReadonlySet<string> = new Set([...SINGLETON_ACTIONS, 'unpublish'])
 
 const singleton = (S: Parameters<StructureResolver>[0], type: string, title: string) =>
   S.listItem()
@@ -24,6 +30,7 @@ export const structure: StructureResolver = (S) =>
     .items([
       singleton(S, 'landingPage', 'Página inicial'),
       singleton(S, 'siteSettings', 'Configurações do site'),
+      singleton(S, 'announcement', 'Aviso no topo do site'),
       S.divider(),
       // Listed by their value and label (the claim type's preview).
       S.documentTypeListItem('claim').title('Números de marketing'),
@@ -50,6 +57,10 @@ export const withoutSingletonNewDocumentOptions: NewDocumentOptionsResolver = (o
   options.filter((option) => !SINGLETON_TYPES.has(option.templateId))
 
 export const singletonDocumentActions: DocumentActionsResolver = (actions, context) => {
+  if (context.schemaType === 'announcement')
+    return actions.filter(
+      (action) => action.action !== undefined && ANNOUNCEMENT_ACTIONS.has(action.action),
+    )
   if (SINGLETON_TYPES.has(context.schemaType))
     return actions.filter(
       (action) => action.action !== undefined && SINGLETON_ACTIONS.has(action.action),

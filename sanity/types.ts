@@ -248,6 +248,19 @@ export type FeatureCard = {
   claim?: ClaimReference
 }
 
+export type Announcement = {
+  _id: string
+  _type: 'announcement'
+  _createdAt: string
+  _updatedAt: string
+  _rev: string
+  text?: string
+  link?: Link
+  tone?: 'informativo' | 'destaque'
+  visibleFrom?: string
+  visibleUntil?: string
+}
+
 export type Redirect = {
   _id: string
   _type: 'redirect'
@@ -658,6 +671,7 @@ export type AllSanitySchemaTypes =
   | Link
   | Market
   | FeatureCard
+  | Announcement
   | Redirect
   | CampaignPage
   | SanityImageCrop
@@ -1499,6 +1513,22 @@ export type REDIRECTS_QUERY_RESULT = Array<{
 // Query: *[_type == "redirect" && defined(from)] | order(from asc).from
 export type REDIRECT_PATHS_QUERY_RESULT = Array<string>
 
+// Source: sanity/lib/queries.ts
+// Variable: ANNOUNCEMENT_QUERY
+// Query: *[_type == "announcement" && _id == "announcement"][0]{    _id,    _rev,    text,    tone,    link{label, href},    visibleFrom, visibleUntil  }
+export type ANNOUNCEMENT_QUERY_RESULT = {
+  _id: 'announcement'
+  _rev: string
+  text: string | null
+  tone: 'destaque' | 'informativo' | null
+  link: {
+    label: string | null
+    href: string | null
+  } | null
+  visibleFrom: string | null
+  visibleUntil: string | null
+} | null
+
 // Query TypeMap
 import '@sanity/client'
 declare module '@sanity/client' {
@@ -1511,5 +1541,6 @@ declare module '@sanity/client' {
     '\n  *[_type == "campaignPage" && defined(slug.current)] | order(slug.current asc){\n    "slug": slug.current,\n    "noindex": coalesce(seo.noindex, false),\n    _updatedAt,\n    visibleFrom, visibleUntil, hiddenRedirect\n  }\n': CAMPAIGN_PAGE_SLUGS_QUERY_RESULT
     '\n  *[_type == "redirect" && defined(from) && defined(to)] | order(from asc){from, to, permanent}\n': REDIRECTS_QUERY_RESULT
     '\n  *[_type == "redirect" && defined(from)] | order(from asc).from\n': REDIRECT_PATHS_QUERY_RESULT
+    '\n  *[_type == "announcement" && _id == "announcement"][0]{\n    _id,\n    _rev,\n    text,\n    tone,\n    link{label, href},\n    visibleFrom, visibleUntil\n  }\n': ANNOUNCEMENT_QUERY_RESULT
   }
 }

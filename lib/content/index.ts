@@ -4,6 +4,7 @@ import { draftMode } from 'next/headers'
 import type { QueryParams } from 'next-sanity'
 
 import {
+  ANNOUNCEMENT_QUERY,
   CAMPAIGN_PAGE_QUERY,
   CAMPAIGN_PAGE_SLUGS_QUERY,
   LANDING_PAGE_QUERY,
@@ -14,6 +15,7 @@ import {
   SITE_SETTINGS_QUERY,
 } from '@/sanity/lib/queries'
 import type {
+  ANNOUNCEMENT_QUERY_RESULT,
   CAMPAIGN_PAGE_QUERY_RESULT,
   CAMPAIGN_PAGE_SLUGS_QUERY_RESULT,
   LANDING_PAGE_QUERY_RESULT,
@@ -114,6 +116,19 @@ export function getCampaignPageSlugs({ fresh = false } = {}) {
   )
 }
 
+/**
+ * The announcement bar's document, published only (the bar never shows a draft), whether or not it
+ * is inside its window: the page decides that when it renders (components/announcement-bar.tsx).
+ */
+export function getAnnouncement() {
+  return fetchContent<ANNOUNCEMENT_QUERY_RESULT>(
+    ANNOUNCEMENT_QUERY,
+    {},
+    [CONTENT_TAGS.announcement],
+    { publishedOnly: true },
+  )
+}
+
 /** Every published redirect, cached under the redirect tag (the webhook revalidates it). */
 export function getRedirects() {
   return fetchContent<REDIRECTS_QUERY_RESULT>(REDIRECTS_QUERY, {}, [CONTENT_TAGS.redirect], {
@@ -135,3 +150,4 @@ export type SiteSettings = NonNullable<SITE_SETTINGS_QUERY_RESULT>
 export type LandingPage = NonNullable<LANDING_PAGE_QUERY_RESULT>
 export type LegalPage = NonNullable<LEGAL_PAGE_QUERY_RESULT>
 export type CampaignPage = NonNullable<CAMPAIGN_PAGE_QUERY_RESULT>
+export type Announcement = NonNullable<ANNOUNCEMENT_QUERY_RESULT>

@@ -8,6 +8,7 @@ export const CONTENT_TAGS = {
   legalPage: 'sanity:legalPage',
   campaignPage: 'sanity:campaignPage',
   redirect: 'sanity:redirect',
+  announcement: 'sanity:announcement',
 } as const
 
 export type ContentType = keyof typeof CONTENT_TAGS

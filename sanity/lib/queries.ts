@@ -12,8 +12,10 @@ import {
   cardFields,
   claimFields,
   imageFields,
+  linkFields,
   pageVisibilityFields,
   sectionIntroFields,
+  windowFields,
 } from './fragments'
 
 export const SITE_SETTINGS_QUERY = defineQuery(`
@@ -130,4 +132,19 @@ export const REDIRECTS_QUERY = defineQuery(`
 /** Every redirect's starting path, to regenerate and purge them after a publish. */
 export const REDIRECT_PATHS_QUERY = defineQuery(`
   *[_type == "redirect" && defined(from)] | order(from asc).from
+`)
+
+/**
+ * The site-wide announcement bar (components/announcement-bar.tsx): its id and revision key the
+ * visitor's "closed" choice, and its window is judged by the site at render time.
+ */
+export const ANNOUNCEMENT_QUERY = defineQuery(`
+  *[_type == "announcement" && _id == "announcement"][0]{
+    _id,
+    _rev,
+    text,
+    tone,
+    link{${linkFields}},
+    ${windowFields}
+  }
 `)

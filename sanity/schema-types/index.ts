@@ -1,6 +1,7 @@
 import type { SchemaTypeDefinition } from 'sanity'
 
 import { BLOCK_SCHEMA_TYPES } from '../../components/blocks/schemas'
+import { announcementType } from './announcement'
 import { campaignPageType } from './campaign-page'
 import { claimType } from './claim'
 import { landingPageType } from './landing-page'
@@ -16,6 +17,7 @@ export const schemaTypes: SchemaTypeDefinition[] = [
   legalPageType,
   campaignPageType,
   redirectType,
+  announcementType,
   featureCardType,
   marketType,
   linkType,

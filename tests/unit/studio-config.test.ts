@@ -101,6 +101,7 @@ describe('sanity.config.ts', () => {
       'link',
       'campaignPage',
       'redirect',
+      'announcement',
     ]) {
       expect(source().schema.get(type), type).toBeDefined()
     }
@@ -133,6 +134,14 @@ describe('singletons', () => {
     }
   })
 
+  it('lets the announcement be unpublished (taken down), but not deleted or duplicated', () => {
+    const actions = actionsFor('announcement')
+    expect(actions).toEqual(expect.arrayContaining(['publish', 'unpublish']))
+    expect(actions).not.toContain('delete')
+    expect(actions).not.toContain('duplicate')
+    expect(source().templates.map((template) => template.schemaType)).not.toContain('announcement')
+  })
+
   it('leaves the other documents their usual actions', () => {
     expect(actionsFor('claim')).toEqual(expect.arrayContaining(['publish', 'delete', 'duplicate']))
   })
@@ -159,6 +168,7 @@ describe('desk structure', () => {
     for (const [index, type] of [
       [0, 'landingPage'],
       [1, 'siteSettings'],
+      [2, 'announcement'],
     ] as const) {
       const item = items[index]!
       expect(item.id).toBe(type)
@@ -170,6 +180,7 @@ describe('desk structure', () => {
     expect(items.map((item) => item.id)).toEqual([
       'landingPage',
       'siteSettings',
+      'announcement',
       expect.any(String),
       'claim',
       'legalPage',
@@ -177,10 +188,11 @@ describe('desk structure', () => {
       'campaignPage',
       'redirect',
     ])
-    expect(items[4]!.title).toBe('Páginas legais')
-    expect(items[6]!.title).toBe('Páginas de campanha')
-    expect(items[7]!.title).toBe('Redirecionamentos')
-    expect(items[2]!.type).toBe('divider')
+    expect(items[2]!.title).toBe('Aviso no topo do site')
+    expect(items[5]!.title).toBe('Páginas legais')
+    expect(items[7]!.title).toBe('Páginas de campanha')
+    expect(items[8]!.title).toBe('Redirecionamentos')
+    expect(items[3]!.type).toBe('divider')
     expect(source().schema.get('claim')?.preview?.select).toEqual({
       title: 'value',
       subtitle: 'label',

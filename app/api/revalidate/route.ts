@@ -38,6 +38,18 @@ function signatureTimestamp(signature: string): number | undefined {
   return match ? Number(match[1]) : undefined
 }
 
+/** Every legal and campaign page's path, read fresh; none when the Content Lake does not answer. */
+async function publicPagePaths(): Promise<string[]> {
+  const [legal, campaign] = await Promise.all([
+    getLegalPageSlugs({ fresh: true }).catch(() => []),
+    getCampaignPageSlugs({ fresh: true }).catch(() => []),
+  ])
+  return [
+    ...legal.flatMap((page) => (page.slug ? [`/${page.slug}`] : [])),
+    ...campaign.flatMap((page) => (page.slug ? [campaignPath(page.slug)] : [])),
+  ]
+}
+
 export async function POST(request: NextRequest) {
   const secret = serverEnv.sanityRevalidateSecret
   if (!secret) {
@@ -87,7 +99,9 @@ export async function POST(request: NextRequest) {
   // away, so visitors find the new content rendered instead of the first of them getting the old.
   const warm = pathsToWarm(type, parsed.body?.slug)
   after(async () => {
-    const pages = warm.map((path) => new URL(path, request.url))
+    // The announcement bar is on every page: have them all regenerated, not only the home page.
+    const everyPage = type === 'announcement' ? await publicPagePaths() : []
+    const pages = [...new Set([...warm, ...everyPage])].map((path) => new URL(path, request.url))
     for (const page of pages) {
       try {
         await fetch(page, {
