@@ -12,6 +12,8 @@ import {
   LEGAL_PAGE_SLUGS_QUERY,
   REDIRECT_PATHS_QUERY,
   REDIRECTS_QUERY,
+  REVIEW_LINK_QUERY,
+  REVIEW_PAGE_QUERY,
   SITE_SETTINGS_QUERY,
 } from '@/sanity/lib/queries'
 import type {
@@ -23,9 +25,13 @@ import type {
   LEGAL_PAGE_SLUGS_QUERY_RESULT,
   REDIRECT_PATHS_QUERY_RESULT,
   REDIRECTS_QUERY_RESULT,
+  REVIEW_LINK_QUERY_RESULT,
+  REVIEW_PAGE_QUERY_RESULT,
   SITE_SETTINGS_QUERY_RESULT,
 } from '@/sanity/types'
 import { isSanityConfigured } from '@/sanity/env'
+
+import { hashReviewToken, isReviewLinkUsable, isReviewTokenShape } from '@/lib/review-token'
 
 import { queryDataset } from './bundled'
 import { CONTENT_TAGS } from './tags'
@@ -144,6 +150,24 @@ export function getRedirectPaths() {
     [CONTENT_TAGS.redirect],
     { publishedOnly: true, fresh: true },
   )
+}
+
+/**
+ * The campaign page a review link shows (its draft, read-only), or null for a token that is
+ * malformed, unknown (altered), revoked or expired. Never cached: read with the read token on
+ * every request. Without a Sanity project there are no drafts, hence no review links.
+ */
+export async function getReviewPage(token: string) {
+  if (!isSanityConfigured || !isReviewTokenShape(token)) return null
+  const { fetchPrivate } = await import('./sanity-client')
+  const link = await fetchPrivate<REVIEW_LINK_QUERY_RESULT>(REVIEW_LINK_QUERY, {
+    hash: await hashReviewToken(token),
+  })
+  if (!link?.pageId || !isReviewLinkUsable(link)) return null
+  const page = await fetchPrivate<REVIEW_PAGE_QUERY_RESULT>(REVIEW_PAGE_QUERY, {
+    id: link.pageId.replace(/^drafts\./, ''),
+  })
+  return page ? { page, expiresAt: link.expiresAt } : null
 }
 
 export type SiteSettings = NonNullable<SITE_SETTINGS_QUERY_RESULT>

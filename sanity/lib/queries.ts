@@ -88,8 +88,7 @@ export const LANDING_PAGE_QUERY = defineQuery(`
 // fragment (components/blocks/*/query.ts). A block type without a fragment here comes back as {_key, _type}
 // only, and the page skips it (components/blocks/render-blocks.tsx); tests/unit/block-registry.test.ts
 // fails when a registered block's fragment is missing.
-export const CAMPAIGN_PAGE_QUERY = defineQuery(`
-  *[_type == "campaignPage" && slug.current == $slug][0]{
+const campaignPageProjection = /* groq */ `
     _id,
     title,
     "slug": slug.current,
@@ -107,7 +106,10 @@ export const CAMPAIGN_PAGE_QUERY = defineQuery(`
       ${faqBlockFragment},
       ${richTextBlockFragment}
     }
-  }
+`
+
+export const CAMPAIGN_PAGE_QUERY = defineQuery(`
+  *[_type == "campaignPage" && slug.current == $slug][0]{${campaignPageProjection}}
 `)
 
 /**
@@ -147,4 +149,28 @@ export const ANNOUNCEMENT_QUERY = defineQuery(`
     link{${linkFields}},
     ${windowFields}
   }
+`)
+
+/**
+ * A review link (app/revisao/[token]) by its token's hash. Review links live under a private id
+ * path (review-links.*): only a request with a token reads them (lib/review-token.ts).
+ */
+export const REVIEW_LINK_QUERY = defineQuery(`
+  *[_type == "reviewLink" && tokenHash == $hash && _id in path("review-links.**")][0]{
+    "pageId": page._ref,
+    expiresAt,
+    revoked
+  }
+`)
+
+/**
+ * The one campaign page a review link leads to: its draft, or the published page when it has no
+ * draft. Read in the raw perspective, so what it references (claims, the home page's visual) is
+ * the published version: the link gives access to this page's draft and to no other draft.
+ */
+export const REVIEW_PAGE_QUERY = defineQuery(`
+  coalesce(
+    *[_type == "campaignPage" && _id == "drafts." + $id][0],
+    *[_type == "campaignPage" && _id == $id][0]
+  ){${campaignPageProjection}}
 `)

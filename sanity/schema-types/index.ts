@@ -8,6 +8,7 @@ import { landingPageType } from './landing-page'
 import { legalPageType } from './legal-page'
 import { featureCardType, linkType, marketType } from './objects'
 import { redirectType } from './redirect'
+import { reviewLinkType } from './review-link'
 import { siteSettingsType } from './site-settings'
 
 export const schemaTypes: SchemaTypeDefinition[] = [
@@ -18,6 +19,7 @@ export const schemaTypes: SchemaTypeDefinition[] = [
   campaignPageType,
   redirectType,
   announcementType,
+  reviewLinkType,
   featureCardType,
   marketType,
   linkType,

@@ -151,6 +151,12 @@ describe('singletons', () => {
       expect.arrayContaining(['publish', 'unpublish', 'delete', 'duplicate']),
     )
   })
+
+  it('lets an editor make a review link from a campaign page, never create one by hand', () => {
+    expect(actionsFor('campaignPage')).toContain('reviewLink')
+    expect(actionsFor('claim')).not.toContain('reviewLink')
+    expect(source().templates.map((template) => template.schemaType)).not.toContain('reviewLink')
+  })
 })
 
 describe('desk structure', () => {
