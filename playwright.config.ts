@@ -49,6 +49,7 @@ const SERVER_BOUND_SPECS = [
   /front\.spec\.ts/,
   /redis-faults\.spec\.ts/,
   /campaign-publishing\.spec\.ts/,
+  /campaign-lifecycle\.spec\.ts/,
 ]
 
 export default defineConfig({
@@ -121,6 +122,15 @@ export default defineConfig({
       name: 'lake-pages',
       testMatch: /campaign-publishing\.spec\.ts/,
       dependencies: ['lake-images'],
+      use: { viewport: { width: 1280, height: 800 } },
+    },
+    {
+      // Visibility windows, the announcement bar and review links (docs/campaigns.md), on the same
+      // build and double; last of the lake projects, since it waits on real time and resets the
+      // double's content.
+      name: 'lake-lifecycle',
+      testMatch: /campaign-lifecycle\.spec\.ts/,
+      dependencies: ['lake-pages'],
       use: { viewport: { width: 1280, height: 800 } },
     },
     {
