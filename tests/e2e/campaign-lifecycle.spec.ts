@@ -217,7 +217,7 @@ test.describe('campaign lifecycle', () => {
     page,
     request,
   }) => {
-    test.setTimeout(120_000)
+    test.setTimeout(300_000)
     await mutate(request, {
       createOrReplace: {
         _id: 'announcement',
