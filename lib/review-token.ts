@@ -46,3 +46,31 @@ export function isReviewLinkUsable(
   const expires = link.expiresAt ? Date.parse(link.expiresAt) : Number.NaN
   return Number.isFinite(expires) && now < expires
 }
+
+/** The reviewLink document the Studio writes for a new token's hash (sanity/actions/review-link.tsx). */
+export function reviewLinkDocument({
+  id,
+  pageId,
+  tokenHash,
+  days,
+  now = Date.now(),
+  createdBy = '',
+}: {
+  id: string
+  pageId: string
+  tokenHash: string
+  days: number
+  now?: number
+  createdBy?: string
+}) {
+  return {
+    _id: `${REVIEW_LINK_ID_PREFIX}${id}`,
+    _type: 'reviewLink' as const,
+    // Weak: the page may exist only as a draft. The published id: drafts share it.
+    page: { _type: 'reference' as const, _ref: pageId.replace(/^drafts\./, ''), _weak: true },
+    tokenHash,
+    expiresAt: new Date(now + days * 86_400_000).toISOString(),
+    revoked: false,
+    createdBy,
+  }
+}

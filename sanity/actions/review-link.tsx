@@ -8,8 +8,8 @@ import {
   hashReviewToken,
   REVIEW_LINK_DAY_CHOICES,
   REVIEW_LINK_DEFAULT_DAYS,
-  REVIEW_LINK_ID_PREFIX,
   REVIEW_PATH_PREFIX,
+  reviewLinkDocument,
 } from '../../lib/review-token'
 
 type ExistingLink = {
@@ -91,15 +91,15 @@ function ReviewLinkDialog({ pageId }: { pageId: string }) {
     setProblem(undefined)
     try {
       const token = createReviewToken()
-      await client.create({
-        _id: `${REVIEW_LINK_ID_PREFIX}${crypto.randomUUID()}`,
-        _type: 'reviewLink',
-        page: { _type: 'reference', _ref: pageId, _weak: true },
-        tokenHash: await hashReviewToken(token),
-        expiresAt: new Date(Date.now() + days * 86_400_000).toISOString(),
-        revoked: false,
-        createdBy: user?.name ?? user?.email ?? '',
-      })
+      await client.create(
+        reviewLinkDocument({
+          id: crypto.randomUUID(),
+          pageId,
+          tokenHash: await hashReviewToken(token),
+          days,
+          createdBy: user?.name ?? user?.email ?? '',
+        }),
+      )
       setUrl(`${window.location.origin}${REVIEW_PATH_PREFIX}/${token}`)
       await load()
     } catch {

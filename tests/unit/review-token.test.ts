@@ -7,6 +7,7 @@ import {
   hashReviewToken,
   isReviewLinkUsable,
   isReviewTokenShape,
+  reviewLinkDocument,
 } from '@/lib/review-token'
 
 describe('review link tokens', () => {
@@ -39,5 +40,30 @@ describe('review link tokens', () => {
     expect(isReviewLinkUsable({ ...link, revoked: true }, now)).toBe(false)
     expect(isReviewLinkUsable({ expiresAt: null }, now)).toBe(false)
     expect(isReviewLinkUsable(null, now)).toBe(false)
+  })
+})
+
+describe('the reviewLink document the Studio writes', () => {
+  it('is private (review-links.* id), stores only the hash, and expires after the chosen days', () => {
+    const now = Date.parse('2026-12-01T12:00:00Z')
+    const doc = reviewLinkDocument({
+      id: 'abc',
+      pageId: 'drafts.campaignPage-feira',
+      tokenHash: 'f'.repeat(64),
+      days: 7,
+      now,
+      createdBy: 'Ana',
+    })
+    expect(doc).toEqual({
+      _id: 'review-links.abc',
+      _type: 'reviewLink',
+      page: { _type: 'reference', _ref: 'campaignPage-feira', _weak: true },
+      tokenHash: 'f'.repeat(64),
+      expiresAt: '2026-12-08T12:00:00.000Z',
+      revoked: false,
+      createdBy: 'Ana',
+    })
+    expect(isReviewLinkUsable(doc, now + 7 * 86_400_000 - 1)).toBe(true)
+    expect(isReviewLinkUsable(doc, now + 7 * 86_400_000)).toBe(false)
   })
 })

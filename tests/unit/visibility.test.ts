@@ -14,6 +14,7 @@ import {
   visibilityState,
   windowProblem,
 } from '@/lib/content/visibility'
+import { campaignPageType } from '@/sanity/schema-types/campaign-page'
 
 // A trade fair from 1 Dec 2026 09:00 to 3 Dec 2026 18:00, Brasília time (UTC-3, no daylight
 // saving since 2019): 12:00 and 21:00 UTC.
@@ -111,5 +112,26 @@ describe("the cache handler's boundary tag", () => {
 
   it('rounds a boundary inside a second up, so the page never expires early', () => {
     expect(isPastBoundary(boundaryTag(START + 400), START + 399)).toBe(false)
+  })
+})
+
+describe('the Studio list', () => {
+  const prepare = campaignPageType.preview!.prepare! as (value: Record<string, unknown>) => {
+    title?: string
+    subtitle?: string
+  }
+
+  it('shows each page with a window as scheduled, live or ended, and the others as before', () => {
+    const base = { title: 'Feira', slug: 'feira', noindex: false }
+    expect(prepare({ ...base, visibleFrom: '2999-01-01T12:00:00Z' }).subtitle).toBe(
+      'Agendada · entra no ar 01/01/2999, 09:00 (horário de Brasília) · /p/feira',
+    )
+    expect(prepare({ ...base, visibleUntil: '2999-01-01T12:00:00Z' }).subtitle).toBe(
+      'No ar · sai do ar 01/01/2999, 09:00 (horário de Brasília) · /p/feira',
+    )
+    expect(prepare({ ...base, visibleUntil: '2020-01-01T12:00:00Z' }).subtitle).toMatch(
+      /^Encerrada · saiu do ar 01\/01\/2020, 09:00/,
+    )
+    expect(prepare(base).subtitle).toBe('/p/feira')
   })
 })
