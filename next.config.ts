@@ -148,6 +148,15 @@ const nextConfig: NextConfig = {
         source: '/studio/:path*',
         headers: [{ key: 'Content-Security-Policy', value: studioCsp }],
       },
+      // Review links (app/revisao/[token]): never indexed, and the token in the address is never
+      // sent on as a Referer, even to this site.
+      {
+        source: '/revisao/:path*',
+        headers: [
+          { key: 'X-Robots-Tag', value: 'noindex, nofollow' },
+          { key: 'Referrer-Policy', value: 'no-referrer' },
+        ],
+      },
     ]
   },
 }

@@ -1,6 +1,11 @@
 import { NextResponse, type NextRequest } from 'next/server'
 
-import { createRedirectMapCache, redirectTarget, type RoutingTable } from '@/lib/redirect-map'
+import {
+  createRedirectMapCache,
+  redirectFor,
+  redirectTarget,
+  type RoutingTable,
+} from '@/lib/redirect-map'
 
 // Redirect documents (Studio: Redirecionamentos) are answered here, before any page or cache:
 // a page route that called redirect() would have Next store the answer in the ISR cache, and a
@@ -10,7 +15,9 @@ import { createRedirectMapCache, redirectTarget, type RoutingTable } from '@/lib
 // published redirect applies within seconds on every instance, with no deploy.
 // The same table lists the slugs that exist under /p (lib/known-paths.ts): any other slug there
 // is answered with the 404 page here, so a random address costs no Content Lake query and leaves
-// nothing in the ISR cache (docs/security.md, "Unknown addresses").
+// nothing in the ISR cache (docs/security.md, "Unknown addresses"). A campaign page outside its
+// visibility window whose editor chose where to send visitors is in the map too, with its
+// window: the redirect applies only while the page is not live, judged here per request.
 // https://nextjs.org/docs/app/api-reference/file-conventions/proxy
 
 /** This server itself (the proxy runs inside it), never the public address and its CDN. */
@@ -48,7 +55,8 @@ export async function proxy(request: NextRequest) {
   // No table yet (the server is starting, or the route failed): let the page answer.
   if (!table) return NextResponse.next()
   const { pathname } = request.nextUrl
-  const found = Object.hasOwn(table.redirects, pathname) ? table.redirects[pathname] : undefined
+  // A campaign page's own redirect applies only outside its visibility window (redirectFor).
+  const found = redirectFor(table.redirects, pathname)
   if (found) {
     return NextResponse.redirect(
       redirectTarget(found.to, request.nextUrl),

@@ -1,5 +1,6 @@
 'use client'
 
+import { ptBRLocale } from '@sanity/locale-pt-br'
 import { visionTool } from '@sanity/vision'
 import { defineConfig } from 'sanity'
 import { defineDocuments, defineLocations, presentationTool } from 'sanity/presentation'
@@ -65,5 +66,9 @@ export default defineConfig({
       },
     }),
     visionTool({ defaultApiVersion: apiVersion }),
+    // The Studio's own interface (menus, document actions, Presentation, validation messages) in
+    // Brazilian Portuguese, like the schema titles. The editor can still switch language in the
+    // user menu; pt-BR is the first locale offered. https://www.sanity.io/plugins/locale-pt-br
+    ptBRLocale(),
   ],
 })

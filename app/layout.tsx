@@ -18,7 +18,9 @@ export const viewport: Viewport = {
 
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
-    <html lang="pt-BR" className={inter.variable}>
+    // The announcement bar's inline script marks <html> before hydration when the visitor closed
+    // the announcement (components/announcement-bar.tsx): that attribute is expected.
+    <html lang="pt-BR" className={inter.variable} suppressHydrationWarning>
       <body className="font-sans">{children}</body>
     </html>
   )

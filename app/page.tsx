@@ -1,6 +1,7 @@
 import { LeadForm } from '@/components/lead-form'
 import { MobileMenu } from '@/components/mobile-menu'
 import { PrivacyNotice } from '@/components/privacy-notice'
+import { AnnouncementBar } from '@/components/announcement-bar'
 import { SiteFooter } from '@/components/site-footer'
 import { SiteHeader } from '@/components/site-header'
 import { SkipLink } from '@/components/skip-link'
@@ -26,6 +27,7 @@ export default async function HomePage() {
         dangerouslySetInnerHTML={{ __html: jsonLdScript(organizationJsonLd(settings)) }}
       />
       <SkipLink />
+      <AnnouncementBar />
       <SiteHeader settings={settings} mobileMenu={MobileMenu} />
       <main id="conteudo" tabIndex={-1} className="outline-none">
         <Hero hero={page?.hero ?? null} />

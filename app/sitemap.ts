@@ -1,6 +1,8 @@
 import type { MetadataRoute } from 'next'
 
 import { getCampaignPageSlugs, getLegalPageSlugs } from '@/lib/content'
+import { isVisible } from '@/lib/content/visibility'
+import { expireAtNextBoundary } from '@/lib/content/visibility-cache'
 import { serverEnv } from '@/lib/env'
 import { campaignPath } from '@/sanity/lib/paths'
 
@@ -13,6 +15,9 @@ export default async function sitemap(): Promise<MetadataRoute.Sitemap> {
     getLegalPageSlugs(),
     getCampaignPageSlugs(),
   ])
+  // A page outside its visibility window is in no sitemap; the sitemap is rebuilt at the next
+  // start or end of any page's window (lib/content/visibility-cache.ts).
+  await expireAtNextBoundary(campaignPages)
   return [
     { url: new URL('/', serverEnv.siteUrl).toString(), changeFrequency: 'weekly', priority: 1 },
     ...legalPages.flatMap((page) =>
@@ -29,7 +34,7 @@ export default async function sitemap(): Promise<MetadataRoute.Sitemap> {
     ),
     // Pages marked noindex stay out: they are for paid campaigns and events, not for search.
     ...campaignPages.flatMap((page) =>
-      page.slug && !page.noindex
+      page.slug && !page.noindex && isVisible(page)
         ? [
             {
               url: new URL(campaignPath(page.slug), serverEnv.siteUrl).toString(),

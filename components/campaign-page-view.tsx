@@ -1,5 +1,6 @@
 import { RenderBlocks } from '@/components/blocks/render-blocks'
 import { FORM_ANCHOR } from '@/components/blocks/types'
+import { AnnouncementBar } from '@/components/announcement-bar'
 import { SiteFooter } from '@/components/site-footer'
 import { SiteHeader } from '@/components/site-header'
 import { SkipLink } from '@/components/skip-link'
@@ -21,6 +22,7 @@ export function CampaignPageView({
   return (
     <>
       <SkipLink />
+      <AnnouncementBar />
       <SiteHeader
         settings={settings}
         onHomePage={false}

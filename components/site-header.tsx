@@ -35,7 +35,8 @@ export function SiteHeader({ settings, onHomePage = true, mobileMenu: Menu, ctaH
   return (
     // Opaque on phones: a backdrop blur under a fixed header is redrawn on every frame and held
     // back the first paint of the page on the emulated phone; wide screens keep the frosted look.
-    <header className="fixed inset-x-0 top-0 z-40 border-b border-slate-200 bg-white lg:bg-white/95 lg:backdrop-blur lg:supports-[backdrop-filter]:bg-white/85">
+    // Below the announcement bar when there is one (0 otherwise; app/globals.css).
+    <header className="fixed inset-x-0 top-(--announcement-height) z-40 border-b border-slate-200 bg-white lg:bg-white/95 lg:backdrop-blur lg:supports-[backdrop-filter]:bg-white/85">
       <Container className="flex h-header items-center justify-between gap-4">
         <a
           href={onHomePage ? '#inicio' : '/'}

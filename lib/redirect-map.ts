@@ -1,7 +1,24 @@
 import { RESERVED_SLUGS, REDIRECT_FROM_PATTERN } from '@/sanity/lib/paths'
 
-/** Path (e.g. "/onibus", "/p/antiga") to the redirect that starts there. */
-export type RedirectMap = Record<string, { to: string; permanent: boolean }>
+import { isVisible, type VisibilityWindow } from './content/visibility'
+
+/**
+ * Path (e.g. "/onibus", "/p/antiga") to the redirect that starts there. An entry with a `window`
+ * is a campaign page's own: it applies only outside the page's visibility window (before its
+ * start, from its end), judged at each request (redirectFor).
+ */
+export type RedirectMap = Record<
+  string,
+  { to: string; permanent: boolean; window?: VisibilityWindow }
+>
+
+/** The redirect to answer for this path now, if any. */
+export function redirectFor(map: RedirectMap, path: string, now = Date.now()) {
+  const found = Object.hasOwn(map, path) ? map[path] : undefined
+  if (!found) return undefined
+  if (found.window && isVisible(found.window, now)) return undefined
+  return found
+}
 
 /**
  * What proxy.ts answers from, built by app/api/redirects: the checked redirects, and for each
@@ -183,6 +200,36 @@ export function buildRedirectMap(
       const to = map[next]!.to
       next = to.startsWith('/') ? landingPath(to) : undefined
     }
+  }
+  return map
+}
+
+/**
+ * Adds each campaign page's "outside its window, send visitors to" to the map: temporary (307),
+ * and only while the page is not live, which proxy.ts judges per request from the window carried
+ * here, so the map never has to change at a boundary. Its destination is checked like a redirect
+ * document's (the page itself being its source is the point, so that one rule is waived); a
+ * refused one is left out with one log line, and the page then answers 404 outside its window.
+ */
+export function addWindowRedirects(
+  map: RedirectMap,
+  pages: ReadonlyArray<{
+    path: string
+    to?: string | null
+    window: VisibilityWindow
+  }>,
+  rules: RedirectRules,
+  log: (line: string) => void = (line) => console.warn(line),
+): RedirectMap {
+  const waived = { ...rules, pagePaths: new Set<string>() }
+  for (const page of pages) {
+    if (!page.to) continue
+    const problem = redirectProblem({ from: page.path, to: page.to }, waived)
+    if (problem) {
+      log(`[redirects] Skipped the window redirect of ${JSON.stringify(page.path)}: ${problem}.`)
+      continue
+    }
+    map[page.path] = { to: page.to, permanent: false, window: page.window }
   }
   return map
 }

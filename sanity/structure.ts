@@ -2,14 +2,21 @@ import type { DocumentActionsResolver, NewDocumentOptionsResolver, TemplateResol
 import type { StructureResolver } from 'sanity/structure'
 
 import { withSlugChangeRedirect } from './actions/publish-with-redirect'
+import { ReviewLinkAction } from './actions/review-link'
 
 // The landing page and the site settings exist exactly once, under fixed ids equal to their type
 // (the bundled dataset and the site's queries use those ids).
-export const SINGLETON_TYPES: ReadonlySet<string> = new Set(['landingPage', 'siteSettings'])
+export const SINGLETON_TYPES: ReadonlySet<string> = new Set([
+  'landingPage',
+  'siteSettings',
+  'announcement',
+])
 
 // An editor can publish, discard and restore a singleton, never delete, duplicate or unpublish
 // it: the page would lose its content.
 const SINGLETON_ACTIONS: ReadonlySet<string> = new Set(['publish', 'discardChanges', 'restore'])
+// The announcement can also be taken down at once (unpublished), its text kept for next time.
+const ANNOUNCEMENT_ACTIONS: ReadonlySet<string> = new Set([...SINGLETON_ACTIONS, 'unpublish'])
 
 const singleton = (S: Parameters<StructureResolver>[0], type: string, title: string) =>
   S.listItem()
@@ -24,6 +31,7 @@ export const structure: StructureResolver = (S) =>
     .items([
       singleton(S, 'landingPage', 'Página inicial'),
       singleton(S, 'siteSettings', 'Configurações do site'),
+      singleton(S, 'announcement', 'Aviso no topo do site'),
       S.divider(),
       // Listed by their value and label (the claim type's preview).
       S.documentTypeListItem('claim').title('Números de marketing'),
@@ -36,28 +44,48 @@ export const structure: StructureResolver = (S) =>
         const id = item.getId()
         return (
           id !== undefined &&
-          !['claim', 'legalPage', 'campaignPage', 'redirect'].includes(id) &&
+          !['claim', 'legalPage', 'campaignPage', 'redirect', ...INTERNAL_TYPES].includes(id) &&
           !SINGLETON_TYPES.has(id)
         )
       }),
     ])
 
-/** No "create new" template for a singleton, anywhere in the Studio. */
+/**
+ * Documents the Studio writes itself, never listed or created by hand: review links are made and
+ * revoked from a campaign page's "Criar link de revisão" action.
+ */
+const INTERNAL_TYPES = ['reviewLink']
+
+/** No "create new" template for a singleton or an internal type, anywhere in the Studio. */
 export const withoutSingletonTemplates: TemplateResolver = (templates) =>
-  templates.filter((template) => !SINGLETON_TYPES.has(template.schemaType))
+  templates.filter(
+    (template) =>
+      !SINGLETON_TYPES.has(template.schemaType) && !INTERNAL_TYPES.includes(template.schemaType),
+  )
 
 export const withoutSingletonNewDocumentOptions: NewDocumentOptionsResolver = (options) =>
-  options.filter((option) => !SINGLETON_TYPES.has(option.templateId))
+  options.filter(
+    (option) =>
+      !SINGLETON_TYPES.has(option.templateId) && !INTERNAL_TYPES.includes(option.templateId),
+  )
 
 export const singletonDocumentActions: DocumentActionsResolver = (actions, context) => {
+  if (context.schemaType === 'announcement')
+    return actions.filter(
+      (action) => action.action !== undefined && ANNOUNCEMENT_ACTIONS.has(action.action),
+    )
   if (SINGLETON_TYPES.has(context.schemaType))
     return actions.filter(
       (action) => action.action !== undefined && SINGLETON_ACTIONS.has(action.action),
     )
-  // A campaign page published under a new slug gets its redirect from the old one.
+  // A campaign page published under a new slug gets its redirect from the old one, and an editor
+  // can send its draft to a reviewer without a Studio login.
   if (context.schemaType === 'campaignPage')
-    return actions.map((action) =>
-      action.action === 'publish' ? withSlugChangeRedirect(action) : action,
-    )
+    return [
+      ...actions.map((action) =>
+        action.action === 'publish' ? withSlugChangeRedirect(action) : action,
+      ),
+      ReviewLinkAction,
+    ]
   return actions
 }

@@ -248,6 +248,39 @@ export type FeatureCard = {
   claim?: ClaimReference
 }
 
+export type CampaignPageReference = {
+  _ref: string
+  _type: 'reference'
+  _weak?: boolean
+  [internalGroqTypeReferenceTo]?: 'campaignPage'
+}
+
+export type ReviewLink = {
+  _id: string
+  _type: 'reviewLink'
+  _createdAt: string
+  _updatedAt: string
+  _rev: string
+  page?: CampaignPageReference
+  tokenHash?: string
+  expiresAt?: string
+  revoked?: boolean
+  createdBy?: string
+}
+
+export type Announcement = {
+  _id: string
+  _type: 'announcement'
+  _createdAt: string
+  _updatedAt: string
+  _rev: string
+  text?: string
+  link?: Link
+  tone?: 'informativo' | 'destaque'
+  visibleFrom?: string
+  visibleUntil?: string
+}
+
 export type Redirect = {
   _id: string
   _type: 'redirect'
@@ -306,6 +339,9 @@ export type CampaignPage = {
     }
     noindex?: boolean
   }
+  visibleFrom?: string
+  visibleUntil?: string
+  hiddenRedirect?: string
 }
 
 export type SanityImageCrop = {
@@ -655,6 +691,9 @@ export type AllSanitySchemaTypes =
   | Link
   | Market
   | FeatureCard
+  | CampaignPageReference
+  | ReviewLink
+  | Announcement
   | Redirect
   | CampaignPage
   | SanityImageCrop
@@ -1140,11 +1179,14 @@ export type LANDING_PAGE_QUERY_RESULT = {
 
 // Source: sanity/lib/queries.ts
 // Variable: CAMPAIGN_PAGE_QUERY
-// Query: *[_type == "campaignPage" && slug.current == $slug][0]{    _id,    title,    "slug": slug.current,    seo{title, description, noindex, shareImage{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}},    blocks[]{      _key,      _type,      _type == "heroBlock" => {  eyebrow, headline, description,  primaryCta{label, href},  secondaryCta{label, href},  "stats": stats[]->{_id, value, label, sourceNote},  "visual": coalesce(visual, *[_type == "landingPage" && _id == "landingPage"][0].hero.visual){  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}},      _type == "stepsBlock" => {  eyebrow, heading, intro,  steps[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}},      _type == "cardGridBlock" => {  eyebrow, heading, intro,  cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},  specTitle,  "specs": specs[]->{_id, value, label, sourceNote}},      _type == "benefitsBlock" => {  eyebrow, heading, intro,  cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},  roiTitle, roiDescription,  "roiFigures": roiFigures[]->{_id, value, label, sourceNote},  marketsTitle,  markets[]{_key, icon, name, description, badge}},      _type == "ctaBandBlock" => {  heading, text,  primaryCta{label, href},  secondaryCta{label, href}},      _type == "demoFormBlock" => {  eyebrow, heading, intro, formTitle, detailsTitle, offerTitle, offers, whatsappCta},      _type == "faqBlock" => {  eyebrow, heading, intro,  items[]{_key, question, answer}},      _type == "richTextBlock" => {  heading,  body[]{    ...,    _type == "image" => {_type, _key,   alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}  }}    }  }
+// Query: *[_type == "campaignPage" && slug.current == $slug][0]{    _id,    title,    "slug": slug.current,    visibleFrom, visibleUntil, hiddenRedirect,    seo{title, description, noindex, shareImage{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}},    blocks[]{      _key,      _type,      _type == "heroBlock" => {  eyebrow, headline, description,  primaryCta{label, href},  secondaryCta{label, href},  "stats": stats[]->{_id, value, label, sourceNote},  "visual": coalesce(visual, *[_type == "landingPage" && _id == "landingPage"][0].hero.visual){  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}},      _type == "stepsBlock" => {  eyebrow, heading, intro,  steps[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}},      _type == "cardGridBlock" => {  eyebrow, heading, intro,  cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},  specTitle,  "specs": specs[]->{_id, value, label, sourceNote}},      _type == "benefitsBlock" => {  eyebrow, heading, intro,  cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},  roiTitle, roiDescription,  "roiFigures": roiFigures[]->{_id, value, label, sourceNote},  marketsTitle,  markets[]{_key, icon, name, description, badge}},      _type == "ctaBandBlock" => {  heading, text,  primaryCta{label, href},  secondaryCta{label, href}},      _type == "demoFormBlock" => {  eyebrow, heading, intro, formTitle, detailsTitle, offerTitle, offers, whatsappCta},      _type == "faqBlock" => {  eyebrow, heading, intro,  items[]{_key, question, answer}},      _type == "richTextBlock" => {  heading,  body[]{    ...,    _type == "image" => {_type, _key,   alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}  }}    }}
 export type CAMPAIGN_PAGE_QUERY_RESULT = {
   _id: string
   title: string | null
   slug: string | null
+  visibleFrom: string | null
+  visibleUntil: string | null
+  hiddenRedirect: string | null
   seo: {
     title: string | null
     description: string | null
@@ -1469,11 +1511,14 @@ export type CAMPAIGN_PAGE_QUERY_RESULT = {
 
 // Source: sanity/lib/queries.ts
 // Variable: CAMPAIGN_PAGE_SLUGS_QUERY
-// Query: *[_type == "campaignPage" && defined(slug.current)] | order(slug.current asc){    "slug": slug.current,    "noindex": coalesce(seo.noindex, false),    _updatedAt  }
+// Query: *[_type == "campaignPage" && defined(slug.current)] | order(slug.current asc){    "slug": slug.current,    "noindex": coalesce(seo.noindex, false),    _updatedAt,    visibleFrom, visibleUntil, hiddenRedirect  }
 export type CAMPAIGN_PAGE_SLUGS_QUERY_RESULT = Array<{
   slug: string | null
   noindex: boolean | false
   _updatedAt: string
+  visibleFrom: string | null
+  visibleUntil: string | null
+  hiddenRedirect: string | null
 }>
 
 // Source: sanity/lib/queries.ts
@@ -1490,6 +1535,363 @@ export type REDIRECTS_QUERY_RESULT = Array<{
 // Query: *[_type == "redirect" && defined(from)] | order(from asc).from
 export type REDIRECT_PATHS_QUERY_RESULT = Array<string>
 
+// Source: sanity/lib/queries.ts
+// Variable: ANNOUNCEMENT_QUERY
+// Query: *[_type == "announcement" && _id == "announcement"][0]{    _id,    _rev,    text,    tone,    link{label, href},    visibleFrom, visibleUntil  }
+export type ANNOUNCEMENT_QUERY_RESULT = {
+  _id: 'announcement'
+  _rev: string
+  text: string | null
+  tone: 'destaque' | 'informativo' | null
+  link: {
+    label: string | null
+    href: string | null
+  } | null
+  visibleFrom: string | null
+  visibleUntil: string | null
+} | null
+
+// Source: sanity/lib/queries.ts
+// Variable: REVIEW_LINK_QUERY
+// Query: *[_type == "reviewLink" && tokenHash == $hash && _id in path("review-links.**")][0]{    "pageId": page._ref,    expiresAt,    revoked  }
+export type REVIEW_LINK_QUERY_RESULT = {
+  pageId: string | null
+  expiresAt: string | null
+  revoked: boolean | null
+} | null
+
+// Source: sanity/lib/queries.ts
+// Variable: REVIEW_PAGE_QUERY
+// Query: coalesce(    *[_type == "campaignPage" && _id == "drafts." + $id][0],    *[_type == "campaignPage" && _id == $id][0]  ){    _id,    title,    "slug": slug.current,    visibleFrom, visibleUntil, hiddenRedirect,    seo{title, description, noindex, shareImage{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}},    blocks[]{      _key,      _type,      _type == "heroBlock" => {  eyebrow, headline, description,  primaryCta{label, href},  secondaryCta{label, href},  "stats": stats[]->{_id, value, label, sourceNote},  "visual": coalesce(visual, *[_type == "landingPage" && _id == "landingPage"][0].hero.visual){  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}},      _type == "stepsBlock" => {  eyebrow, heading, intro,  steps[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}},      _type == "cardGridBlock" => {  eyebrow, heading, intro,  cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},  specTitle,  "specs": specs[]->{_id, value, label, sourceNote}},      _type == "benefitsBlock" => {  eyebrow, heading, intro,  cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},  roiTitle, roiDescription,  "roiFigures": roiFigures[]->{_id, value, label, sourceNote},  marketsTitle,  markets[]{_key, icon, name, description, badge}},      _type == "ctaBandBlock" => {  heading, text,  primaryCta{label, href},  secondaryCta{label, href}},      _type == "demoFormBlock" => {  eyebrow, heading, intro, formTitle, detailsTitle, offerTitle, offers, whatsappCta},      _type == "faqBlock" => {  eyebrow, heading, intro,  items[]{_key, question, answer}},      _type == "richTextBlock" => {  heading,  body[]{    ...,    _type == "image" => {_type, _key,   alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}  }}    }}
+export type REVIEW_PAGE_QUERY_RESULT = {
+  _id: string
+  title: string | null
+  slug: string | null
+  visibleFrom: string | null
+  visibleUntil: string | null
+  hiddenRedirect: string | null
+  seo: {
+    title: string | null
+    description: string | null
+    noindex: boolean | null
+    shareImage: {
+      alt: string | null
+      crop: SanityImageCrop | null
+      hotspot: SanityImageHotspot | null
+      asset: {
+        _id: string
+        url: string | null
+        extension: string | null
+        metadata: {
+          lqip: string | null
+          hasAlpha: boolean | null
+          dimensions: {
+            width: number | null
+            height: number | null
+          } | null
+        } | null
+      } | null
+    } | null
+  } | null
+  blocks: Array<
+    | {
+        _key: string
+        _type: 'benefitsBlock'
+        eyebrow: string | null
+        heading: string | null
+        intro: string | null
+        cards: Array<{
+          _key: string
+          icon:
+            | 'activity'
+            | 'bell-ring'
+            | 'brain'
+            | 'bus'
+            | 'camera'
+            | 'car'
+            | 'chart'
+            | 'circle-check'
+            | 'clock'
+            | 'coffee'
+            | 'cpu'
+            | 'eye'
+            | 'file-check'
+            | 'heart-pulse'
+            | 'lock'
+            | 'map-pin'
+            | 'plug'
+            | 'shield-check'
+            | 'smartphone'
+            | 'truck'
+            | 'users'
+            | 'wallet'
+            | null
+          title: string | null
+          description: string | null
+          claim: {
+            _id: string
+            value: string | null
+            label: string | null
+            sourceNote: string | null
+          } | null
+        }> | null
+        roiTitle: string | null
+        roiDescription: string | null
+        roiFigures: Array<{
+          _id: string
+          value: string | null
+          label: string | null
+          sourceNote: string | null
+        }> | null
+        marketsTitle: string | null
+        markets: Array<{
+          _key: string
+          icon:
+            | 'activity'
+            | 'bell-ring'
+            | 'brain'
+            | 'bus'
+            | 'camera'
+            | 'car'
+            | 'chart'
+            | 'circle-check'
+            | 'clock'
+            | 'coffee'
+            | 'cpu'
+            | 'eye'
+            | 'file-check'
+            | 'heart-pulse'
+            | 'lock'
+            | 'map-pin'
+            | 'plug'
+            | 'shield-check'
+            | 'smartphone'
+            | 'truck'
+            | 'users'
+            | 'wallet'
+            | null
+          name: string | null
+          description: string | null
+          badge: string | null
+        }> | null
+      }
+    | {
+        _key: string
+        _type: 'cardGridBlock'
+        eyebrow: string | null
+        heading: string | null
+        intro: string | null
+        cards: Array<{
+          _key: string
+          icon:
+            | 'activity'
+            | 'bell-ring'
+            | 'brain'
+            | 'bus'
+            | 'camera'
+            | 'car'
+            | 'chart'
+            | 'circle-check'
+            | 'clock'
+            | 'coffee'
+            | 'cpu'
+            | 'eye'
+            | 'file-check'
+            | 'heart-pulse'
+            | 'lock'
+            | 'map-pin'
+            | 'plug'
+            | 'shield-check'
+            | 'smartphone'
+            | 'truck'
+            | 'users'
+            | 'wallet'
+            | null
+          title: string | null
+          description: string | null
+          claim: {
+            _id: string
+            value: string | null
+            label: string | null
+            sourceNote: string | null
+          } | null
+        }> | null
+        specTitle: string | null
+        specs: Array<{
+          _id: string
+          value: string | null
+          label: string | null
+          sourceNote: string | null
+        }> | null
+      }
+    | {
+        _key: string
+        _type: 'ctaBandBlock'
+        heading: string | null
+        text: string | null
+        primaryCta: {
+          label: string | null
+          href: string | null
+        } | null
+        secondaryCta: {
+          label: string | null
+          href: string | null
+        } | null
+      }
+    | {
+        _key: string
+        _type: 'demoFormBlock'
+        eyebrow: string | null
+        heading: string | null
+        intro: string | null
+        formTitle: string | null
+        detailsTitle: string | null
+        offerTitle: string | null
+        offers: Array<string> | null
+        whatsappCta: string | null
+      }
+    | {
+        _key: string
+        _type: 'faqBlock'
+        eyebrow: string | null
+        heading: string | null
+        intro: string | null
+        items: Array<{
+          _key: string
+          question: string | null
+          answer: string | null
+        }> | null
+      }
+    | {
+        _key: string
+        _type: 'heroBlock'
+        eyebrow: string | null
+        headline: string | null
+        description: string | null
+        primaryCta: {
+          label: string | null
+          href: string | null
+        } | null
+        secondaryCta: {
+          label: string | null
+          href: string | null
+        } | null
+        stats: Array<{
+          _id: string
+          value: string | null
+          label: string | null
+          sourceNote: string | null
+        }> | null
+        visual: {
+          alt: string | null
+          crop: SanityImageCrop | null
+          hotspot: SanityImageHotspot | null
+          asset: {
+            _id: string
+            url: string | null
+            extension: string | null
+            metadata: {
+              lqip: string | null
+              hasAlpha: boolean | null
+              dimensions: {
+                width: number | null
+                height: number | null
+              } | null
+            } | null
+          } | null
+        } | null
+      }
+    | {
+        _key: string
+        _type: 'richTextBlock'
+        heading: string | null
+        body: Array<
+          | {
+              children?: Array<{
+                marks?: Array<string>
+                text?: string
+                _type: 'span'
+                _key: string
+              }>
+              style?: 'h3' | 'normal'
+              listItem?: 'bullet' | 'number'
+              markDefs?: Array<{
+                href?: string
+                _type: 'link'
+                _key: string
+              }>
+              level?: number
+              _type: 'block'
+              _key: string
+            }
+          | {
+              asset: {
+                _id: string
+                url: string | null
+                extension: string | null
+                metadata: {
+                  lqip: string | null
+                  hasAlpha: boolean | null
+                  dimensions: {
+                    width: number | null
+                    height: number | null
+                  } | null
+                } | null
+              } | null
+              media?: unknown
+              hotspot: SanityImageHotspot | null
+              crop: SanityImageCrop | null
+              alt: string | null
+              _type: 'image'
+              _key: string
+            }
+        > | null
+      }
+    | {
+        _key: string
+        _type: 'stepsBlock'
+        eyebrow: string | null
+        heading: string | null
+        intro: string | null
+        steps: Array<{
+          _key: string
+          icon:
+            | 'activity'
+            | 'bell-ring'
+            | 'brain'
+            | 'bus'
+            | 'camera'
+            | 'car'
+            | 'chart'
+            | 'circle-check'
+            | 'clock'
+            | 'coffee'
+            | 'cpu'
+            | 'eye'
+            | 'file-check'
+            | 'heart-pulse'
+            | 'lock'
+            | 'map-pin'
+            | 'plug'
+            | 'shield-check'
+            | 'smartphone'
+            | 'truck'
+            | 'users'
+            | 'wallet'
+            | null
+          title: string | null
+          description: string | null
+          claim: {
+            _id: string
+            value: string | null
+            label: string | null
+            sourceNote: string | null
+          } | null
+        }> | null
+      }
+  > | null
+} | null
+
 // Query TypeMap
 import '@sanity/client'
 declare module '@sanity/client' {
@@ -1498,9 +1900,12 @@ declare module '@sanity/client' {
     '\n  *[_type == "legalPage" && slug.current == $slug][0]{\n    title,\n    "slug": slug.current,\n    summary,\n    updatedAt,\n    body,\n    showDataProtectionContacts,\n    seoDescription\n  }\n': LEGAL_PAGE_QUERY_RESULT
     '\n  *[_type == "legalPage" && defined(slug.current)] | order(slug.current asc){\n    "slug": slug.current,\n    updatedAt\n  }\n': LEGAL_PAGE_SLUGS_QUERY_RESULT
     '\n  *[_type == "landingPage" && _id == "landingPage"][0]{\n    hero{\n      eyebrow, headline, description, primaryCta, secondaryCta,\n      visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n      "stats": stats[]->{_id, value, label, sourceNote}\n    },\n    sobre{eyebrow, heading, intro, visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}, points[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}},\n    comoFunciona{eyebrow, heading, intro, visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}, steps[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}},\n    tecnologia{\n      eyebrow, heading, intro, visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n      cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n      specTitle,\n      "specs": specs[]->{_id, value, label, sourceNote}\n    },\n    beneficios{\n      eyebrow, heading, intro, visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n      cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n      roiTitle, roiDescription,\n      "roiFigures": roiFigures[]->{_id, value, label, sourceNote},\n      marketsTitle,\n      markets[]{_key, icon, name, description, badge}\n    },\n    contato{eyebrow, heading, intro, visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}, formTitle, detailsTitle, offerTitle, offers, whatsappCta}\n  }\n': LANDING_PAGE_QUERY_RESULT
-    '\n  *[_type == "campaignPage" && slug.current == $slug][0]{\n    _id,\n    title,\n    "slug": slug.current,\n    seo{title, description, noindex, shareImage{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n    blocks[]{\n      _key,\n      _type,\n      _type == "heroBlock" => {\n  eyebrow, headline, description,\n  primaryCta{label, href},\n  secondaryCta{label, href},\n  "stats": stats[]->{_id, value, label, sourceNote},\n  "visual": coalesce(visual, *[_type == "landingPage" && _id == "landingPage"][0].hero.visual){\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}\n},\n      _type == "stepsBlock" => {\n  eyebrow, heading, intro,\n  steps[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}\n},\n      _type == "cardGridBlock" => {\n  eyebrow, heading, intro,\n  cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n  specTitle,\n  "specs": specs[]->{_id, value, label, sourceNote}\n},\n      _type == "benefitsBlock" => {\n  eyebrow, heading, intro,\n  cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n  roiTitle, roiDescription,\n  "roiFigures": roiFigures[]->{_id, value, label, sourceNote},\n  marketsTitle,\n  markets[]{_key, icon, name, description, badge}\n},\n      _type == "ctaBandBlock" => {\n  heading, text,\n  primaryCta{label, href},\n  secondaryCta{label, href}\n},\n      _type == "demoFormBlock" => {\n  eyebrow, heading, intro, formTitle, detailsTitle, offerTitle, offers, whatsappCta\n},\n      _type == "faqBlock" => {\n  eyebrow, heading, intro,\n  items[]{_key, question, answer}\n},\n      _type == "richTextBlock" => {\n  heading,\n  body[]{\n    ...,\n    _type == "image" => {_type, _key, \n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}\n  }\n}\n    }\n  }\n': CAMPAIGN_PAGE_QUERY_RESULT
-    '\n  *[_type == "campaignPage" && defined(slug.current)] | order(slug.current asc){\n    "slug": slug.current,\n    "noindex": coalesce(seo.noindex, false),\n    _updatedAt\n  }\n': CAMPAIGN_PAGE_SLUGS_QUERY_RESULT
+    '\n  *[_type == "campaignPage" && slug.current == $slug][0]{\n    _id,\n    title,\n    "slug": slug.current,\n    visibleFrom, visibleUntil, hiddenRedirect,\n    seo{title, description, noindex, shareImage{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n    blocks[]{\n      _key,\n      _type,\n      _type == "heroBlock" => {\n  eyebrow, headline, description,\n  primaryCta{label, href},\n  secondaryCta{label, href},\n  "stats": stats[]->{_id, value, label, sourceNote},\n  "visual": coalesce(visual, *[_type == "landingPage" && _id == "landingPage"][0].hero.visual){\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}\n},\n      _type == "stepsBlock" => {\n  eyebrow, heading, intro,\n  steps[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}\n},\n      _type == "cardGridBlock" => {\n  eyebrow, heading, intro,\n  cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n  specTitle,\n  "specs": specs[]->{_id, value, label, sourceNote}\n},\n      _type == "benefitsBlock" => {\n  eyebrow, heading, intro,\n  cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n  roiTitle, roiDescription,\n  "roiFigures": roiFigures[]->{_id, value, label, sourceNote},\n  marketsTitle,\n  markets[]{_key, icon, name, description, badge}\n},\n      _type == "ctaBandBlock" => {\n  heading, text,\n  primaryCta{label, href},\n  secondaryCta{label, href}\n},\n      _type == "demoFormBlock" => {\n  eyebrow, heading, intro, formTitle, detailsTitle, offerTitle, offers, whatsappCta\n},\n      _type == "faqBlock" => {\n  eyebrow, heading, intro,\n  items[]{_key, question, answer}\n},\n      _type == "richTextBlock" => {\n  heading,\n  body[]{\n    ...,\n    _type == "image" => {_type, _key, \n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}\n  }\n}\n    }\n}\n': CAMPAIGN_PAGE_QUERY_RESULT
+    '\n  *[_type == "campaignPage" && defined(slug.current)] | order(slug.current asc){\n    "slug": slug.current,\n    "noindex": coalesce(seo.noindex, false),\n    _updatedAt,\n    visibleFrom, visibleUntil, hiddenRedirect\n  }\n': CAMPAIGN_PAGE_SLUGS_QUERY_RESULT
     '\n  *[_type == "redirect" && defined(from) && defined(to)] | order(from asc){from, to, permanent}\n': REDIRECTS_QUERY_RESULT
     '\n  *[_type == "redirect" && defined(from)] | order(from asc).from\n': REDIRECT_PATHS_QUERY_RESULT
+    '\n  *[_type == "announcement" && _id == "announcement"][0]{\n    _id,\n    _rev,\n    text,\n    tone,\n    link{label, href},\n    visibleFrom, visibleUntil\n  }\n': ANNOUNCEMENT_QUERY_RESULT
+    '\n  *[_type == "reviewLink" && tokenHash == $hash && _id in path("review-links.**")][0]{\n    "pageId": page._ref,\n    expiresAt,\n    revoked\n  }\n': REVIEW_LINK_QUERY_RESULT
+    '\n  coalesce(\n    *[_type == "campaignPage" && _id == "drafts." + $id][0],\n    *[_type == "campaignPage" && _id == $id][0]\n  ){\n    _id,\n    title,\n    "slug": slug.current,\n    visibleFrom, visibleUntil, hiddenRedirect,\n    seo{title, description, noindex, shareImage{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n    blocks[]{\n      _key,\n      _type,\n      _type == "heroBlock" => {\n  eyebrow, headline, description,\n  primaryCta{label, href},\n  secondaryCta{label, href},\n  "stats": stats[]->{_id, value, label, sourceNote},\n  "visual": coalesce(visual, *[_type == "landingPage" && _id == "landingPage"][0].hero.visual){\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}\n},\n      _type == "stepsBlock" => {\n  eyebrow, heading, intro,\n  steps[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}\n},\n      _type == "cardGridBlock" => {\n  eyebrow, heading, intro,\n  cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n  specTitle,\n  "specs": specs[]->{_id, value, label, sourceNote}\n},\n      _type == "benefitsBlock" => {\n  eyebrow, heading, intro,\n  cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n  roiTitle, roiDescription,\n  "roiFigures": roiFigures[]->{_id, value, label, sourceNote},\n  marketsTitle,\n  markets[]{_key, icon, name, description, badge}\n},\n      _type == "ctaBandBlock" => {\n  heading, text,\n  primaryCta{label, href},\n  secondaryCta{label, href}\n},\n      _type == "demoFormBlock" => {\n  eyebrow, heading, intro, formTitle, detailsTitle, offerTitle, offers, whatsappCta\n},\n      _type == "faqBlock" => {\n  eyebrow, heading, intro,\n  items[]{_key, question, answer}\n},\n      _type == "richTextBlock" => {\n  heading,\n  body[]{\n    ...,\n    _type == "image" => {_type, _key, \n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}\n  }\n}\n    }\n}\n': REVIEW_PAGE_QUERY_RESULT
   }
 }

@@ -1,6 +1,7 @@
 import type { Metadata } from 'next'
 import { notFound } from 'next/navigation'
 
+import { AnnouncementBar } from '@/components/announcement-bar'
 import { DataProtectionContacts } from '@/components/data-protection-contacts'
 import { Icon } from '@/components/icon'
 import { LegalText } from '@/components/legal-text'
@@ -56,6 +57,7 @@ export default async function LegalPageRoute({ params }: Props) {
   return (
     <>
       <SkipLink />
+      <AnnouncementBar />
       <SiteHeader settings={settings} onHomePage={false} />
       <main id="conteudo" tabIndex={-1} className="bg-white pt-header outline-none">
         <Container className="py-10 sm:py-16">

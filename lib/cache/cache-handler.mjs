@@ -48,6 +48,7 @@ import {
   reportHealth,
   run,
 } from '../redis/connection.mjs'
+import { isPastBoundary } from './visibility-boundary.mjs'
 
 const FileSystemCache = FileSystemCacheModule.default ?? FileSystemCacheModule
 /** @type {Map<string, { stale?: number, expired?: number }>} Next's tag state, one per process. */
@@ -326,6 +327,11 @@ export default class VigiaCacheHandler {
       if (context?.tags) this.shared.noteContentTags(context.tags)
       const header = entry?.value?.headers?.[TAGS_HEADER]
       if (typeof header === 'string') this.shared.noteContentTags(header.split(','))
+    }
+    // Past a visibility boundary the page is expired, not stale: lastModified -1 is Next's mark
+    // for "render it now, while the visitor waits" (lib/cache/visibility-boundary.mjs).
+    if (entry && isPastBoundary(entry.value?.headers?.[TAGS_HEADER])) {
+      return { ...entry, lastModified: -1 }
     }
     return entry
   }

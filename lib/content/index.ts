@@ -4,6 +4,7 @@ import { draftMode } from 'next/headers'
 import type { QueryParams } from 'next-sanity'
 
 import {
+  ANNOUNCEMENT_QUERY,
   CAMPAIGN_PAGE_QUERY,
   CAMPAIGN_PAGE_SLUGS_QUERY,
   LANDING_PAGE_QUERY,
@@ -11,9 +12,12 @@ import {
   LEGAL_PAGE_SLUGS_QUERY,
   REDIRECT_PATHS_QUERY,
   REDIRECTS_QUERY,
+  REVIEW_LINK_QUERY,
+  REVIEW_PAGE_QUERY,
   SITE_SETTINGS_QUERY,
 } from '@/sanity/lib/queries'
 import type {
+  ANNOUNCEMENT_QUERY_RESULT,
   CAMPAIGN_PAGE_QUERY_RESULT,
   CAMPAIGN_PAGE_SLUGS_QUERY_RESULT,
   LANDING_PAGE_QUERY_RESULT,
@@ -21,9 +25,13 @@ import type {
   LEGAL_PAGE_SLUGS_QUERY_RESULT,
   REDIRECT_PATHS_QUERY_RESULT,
   REDIRECTS_QUERY_RESULT,
+  REVIEW_LINK_QUERY_RESULT,
+  REVIEW_PAGE_QUERY_RESULT,
   SITE_SETTINGS_QUERY_RESULT,
 } from '@/sanity/types'
 import { isSanityConfigured } from '@/sanity/env'
+
+import { hashReviewToken, isReviewLinkUsable, isReviewTokenShape } from '@/lib/review-token'
 
 import { queryDataset } from './bundled'
 import { CONTENT_TAGS } from './tags'
@@ -114,6 +122,19 @@ export function getCampaignPageSlugs({ fresh = false } = {}) {
   )
 }
 
+/**
+ * The announcement bar's document, published only (the bar never shows a draft), whether or not it
+ * is inside its window: the page decides that when it renders (components/announcement-bar.tsx).
+ */
+export function getAnnouncement() {
+  return fetchContent<ANNOUNCEMENT_QUERY_RESULT>(
+    ANNOUNCEMENT_QUERY,
+    {},
+    [CONTENT_TAGS.announcement],
+    { publishedOnly: true },
+  )
+}
+
 /** Every published redirect, cached under the redirect tag (the webhook revalidates it). */
 export function getRedirects() {
   return fetchContent<REDIRECTS_QUERY_RESULT>(REDIRECTS_QUERY, {}, [CONTENT_TAGS.redirect], {
@@ -131,7 +152,26 @@ export function getRedirectPaths() {
   )
 }
 
+/**
+ * The campaign page a review link shows (its draft, read-only), or null for a token that is
+ * malformed, unknown (altered), revoked or expired. Never cached: read with the read token on
+ * every request. Without a Sanity project there are no drafts, hence no review links.
+ */
+export async function getReviewPage(token: string) {
+  if (!isSanityConfigured || !isReviewTokenShape(token)) return null
+  const { fetchPrivate } = await import('./sanity-client')
+  const link = await fetchPrivate<REVIEW_LINK_QUERY_RESULT>(REVIEW_LINK_QUERY, {
+    hash: await hashReviewToken(token),
+  })
+  if (!link?.pageId || !isReviewLinkUsable(link)) return null
+  const page = await fetchPrivate<REVIEW_PAGE_QUERY_RESULT>(REVIEW_PAGE_QUERY, {
+    id: link.pageId.replace(/^drafts\./, ''),
+  })
+  return page ? { page, expiresAt: link.expiresAt } : null
+}
+
 export type SiteSettings = NonNullable<SITE_SETTINGS_QUERY_RESULT>
 export type LandingPage = NonNullable<LANDING_PAGE_QUERY_RESULT>
 export type LegalPage = NonNullable<LEGAL_PAGE_QUERY_RESULT>
 export type CampaignPage = NonNullable<CAMPAIGN_PAGE_QUERY_RESULT>
+export type Announcement = NonNullable<ANNOUNCEMENT_QUERY_RESULT>

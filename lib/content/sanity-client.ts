@@ -84,3 +84,16 @@ export function fetchFromSanity<T>(
     next: { revalidate: REVALIDATE_SECONDS, tags },
   })
 }
+
+/**
+ * A query that needs the read token and must never be cached or stega-encoded: review links
+ * (app/revisao/[token]). Raw perspective: the query names the exact documents it may read.
+ */
+export function fetchPrivate<T>(query: string, params: QueryParams) {
+  return client.fetch<T>(query, params, {
+    perspective: 'raw',
+    token: readToken(),
+    useCdn: false,
+    cache: 'no-store',
+  })
+}

@@ -8,6 +8,7 @@ export const CONTENT_TAGS = {
   legalPage: 'sanity:legalPage',
   campaignPage: 'sanity:campaignPage',
   redirect: 'sanity:redirect',
+  announcement: 'sanity:announcement',
 } as const
 
 export type ContentType = keyof typeof CONTENT_TAGS
@@ -28,7 +29,8 @@ export function pathsToWarm(type: string, slug: unknown): string[] {
   const valid = typeof slug === 'string' && SLUG.test(slug)
   if (type === 'legalPage') return valid ? [`/${slug}`, '/sitemap.xml'] : ['/sitemap.xml']
   // For a campaign page the routing table first: it lists the slugs that exist
-  // (lib/known-paths.ts), and proxy.ts answers a slug it does not list with the 404 page.
+  // (lib/known-paths.ts), and proxy.ts answers a slug it does not list with the 404 page; it
+  // also carries the redirects of pages outside their visibility window.
   if (type === 'campaignPage')
     return valid
       ? ['/api/redirects', `/p/${slug}`, '/sitemap.xml']

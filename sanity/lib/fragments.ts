@@ -15,3 +15,10 @@ export const imageFields = /* groq */ `
 export const sectionIntroFields = /* groq */ `eyebrow, heading, intro, visual{${imageFields}}`
 
 export const linkFields = /* groq */ `label, href`
+
+// A document's visibility window (lib/content/visibility.ts): campaign pages, the announcement
+// bar, and any type that adopts sanity/schema-types/visibility.ts.
+export const windowFields = /* groq */ `visibleFrom, visibleUntil`
+
+// A page's window plus where visitors go outside it.
+export const pageVisibilityFields = /* groq */ `${windowFields}, hiddenRedirect`

@@ -8,7 +8,15 @@ import { faqBlockFragment } from '../../components/blocks/faq/query'
 import { heroBlockFragment } from '../../components/blocks/hero/query'
 import { richTextBlockFragment } from '../../components/blocks/rich-text/query'
 import { stepsBlockFragment } from '../../components/blocks/steps/query'
-import { cardFields, claimFields, imageFields, sectionIntroFields } from './fragments'
+import {
+  cardFields,
+  claimFields,
+  imageFields,
+  linkFields,
+  pageVisibilityFields,
+  sectionIntroFields,
+  windowFields,
+} from './fragments'
 
 export const SITE_SETTINGS_QUERY = defineQuery(`
   *[_type == "siteSettings" && _id == "siteSettings"][0]{
@@ -80,11 +88,11 @@ export const LANDING_PAGE_QUERY = defineQuery(`
 // fragment (components/blocks/*/query.ts). A block type without a fragment here comes back as {_key, _type}
 // only, and the page skips it (components/blocks/render-blocks.tsx); tests/unit/block-registry.test.ts
 // fails when a registered block's fragment is missing.
-export const CAMPAIGN_PAGE_QUERY = defineQuery(`
-  *[_type == "campaignPage" && slug.current == $slug][0]{
+const campaignPageProjection = /* groq */ `
     _id,
     title,
     "slug": slug.current,
+    ${pageVisibilityFields},
     seo{title, description, noindex, shareImage{${imageFields}}},
     blocks[]{
       _key,
@@ -98,15 +106,23 @@ export const CAMPAIGN_PAGE_QUERY = defineQuery(`
       ${faqBlockFragment},
       ${richTextBlockFragment}
     }
-  }
+`
+
+export const CAMPAIGN_PAGE_QUERY = defineQuery(`
+  *[_type == "campaignPage" && slug.current == $slug][0]{${campaignPageProjection}}
 `)
 
-/** Every published campaign page, for the prerender, the sitemap and the CDN purge. */
+/**
+ * Every published campaign page, for the prerender, the sitemap, the CDN purge and the redirects
+ * of pages outside their window. Whether a page is in its window is decided by the site at the
+ * time of the request (lib/content/visibility.ts), not here: the answer is cached.
+ */
 export const CAMPAIGN_PAGE_SLUGS_QUERY = defineQuery(`
   *[_type == "campaignPage" && defined(slug.current)] | order(slug.current asc){
     "slug": slug.current,
     "noindex": coalesce(seo.noindex, false),
-    _updatedAt
+    _updatedAt,
+    ${pageVisibilityFields}
   }
 `)
 
@@ -118,4 +134,43 @@ export const REDIRECTS_QUERY = defineQuery(`
 /** Every redirect's starting path, to regenerate and purge them after a publish. */
 export const REDIRECT_PATHS_QUERY = defineQuery(`
   *[_type == "redirect" && defined(from)] | order(from asc).from
+`)
+
+/**
+ * The site-wide announcement bar (components/announcement-bar.tsx): its id and revision key the
+ * visitor's "closed" choice, and its window is judged by the site at render time.
+ */
+export const ANNOUNCEMENT_QUERY = defineQuery(`
+  *[_type == "announcement" && _id == "announcement"][0]{
+    _id,
+    _rev,
+    text,
+    tone,
+    link{${linkFields}},
+    ${windowFields}
+  }
+`)
+
+/**
+ * A review link (app/revisao/[token]) by its token's hash. Review links live under a private id
+ * path (review-links.*): only a request with a token reads them (lib/review-token.ts).
+ */
+export const REVIEW_LINK_QUERY = defineQuery(`
+  *[_type == "reviewLink" && tokenHash == $hash && _id in path("review-links.**")][0]{
+    "pageId": page._ref,
+    expiresAt,
+    revoked
+  }
+`)
+
+/**
+ * The one campaign page a review link leads to: its draft, or the published page when it has no
+ * draft. Read in the raw perspective, so what it references (claims, the home page's visual) is
+ * the published version: the link gives access to this page's draft and to no other draft.
+ */
+export const REVIEW_PAGE_QUERY = defineQuery(`
+  coalesce(
+    *[_type == "campaignPage" && _id == "drafts." + $id][0],
+    *[_type == "campaignPage" && _id == $id][0]
+  ){${campaignPageProjection}}
 `)

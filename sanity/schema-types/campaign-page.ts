@@ -4,6 +4,7 @@ import { BLOCK_SCHEMA_TYPES } from '../../components/blocks/schemas'
 import { SLUG_MAX_LENGTH } from '../lib/paths'
 import { imageField, requiredString } from './objects'
 import { slugRule } from './path-rules'
+import { pageVisibilityFields, VISIBILITY_GROUP, visibilitySubtitle } from './visibility'
 
 type BlockItem = { _type?: string }
 
@@ -29,6 +30,7 @@ export const campaignPageType = defineType({
   groups: [
     { name: 'content', title: 'Conteúdo', default: true },
     { name: 'seo', title: 'SEO e compartilhamento' },
+    VISIBILITY_GROUP,
   ],
   fields: [
     {
@@ -101,13 +103,25 @@ export const campaignPageType = defineType({
       ],
       validation: (rule) => rule.required(),
     }),
+    // Optional start and end: the page goes live and away by itself (lib/content/visibility.ts).
+    ...pageVisibilityFields({ group: VISIBILITY_GROUP.name }),
   ],
   orderings: [{ title: 'Título', name: 'title', by: [{ field: 'title', direction: 'asc' }] }],
   preview: {
-    select: { title: 'title', slug: 'slug.current', noindex: 'seo.noindex' },
-    prepare: ({ title, slug, noindex }) => ({
-      title,
-      subtitle: `/p/${slug ?? ''}${noindex ? ' · fora dos buscadores' : ''}`,
-    }),
+    select: {
+      title: 'title',
+      slug: 'slug.current',
+      noindex: 'seo.noindex',
+      visibleFrom: 'visibleFrom',
+      visibleUntil: 'visibleUntil',
+    },
+    // The list shows each page's state (scheduled, live or ended) when it has a window.
+    prepare: ({ title, slug, noindex, visibleFrom, visibleUntil }) => {
+      const state = visibilitySubtitle({ visibleFrom, visibleUntil })
+      return {
+        title,
+        subtitle: `${state ? `${state} · ` : ''}/p/${slug ?? ''}${noindex ? ' · fora dos buscadores' : ''}`,
+      }
+    },
   },
 })

@@ -139,7 +139,7 @@ describe('publishing', () => {
     expect(tagForType('redirect')).toBe('sanity:redirect')
   })
 
-  it('regenerates the published page and the sitemap at once', () => {
+  it('regenerates the published page, the sitemap and the redirect map at once', () => {
     expect(pathsToWarm('campaignPage', 'onibus-rodoviarios')).toEqual([
       '/api/redirects',
       '/p/onibus-rodoviarios',

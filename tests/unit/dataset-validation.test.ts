@@ -252,6 +252,57 @@ describe('campaign pages and redirects: addresses and blocks', () => {
     expect(kinds).toContain('demoFormBlock')
   })
 
+  describe('visibility window', () => {
+    const fair = {
+      visibleFrom: '2026-12-01T12:00:00.000Z',
+      visibleUntil: '2026-12-03T21:00:00.000Z',
+    }
+
+    it('accepts a start and an end, either alone, and a redirect for outside the window', async () => {
+      expect(await studioErrors({ ...withSlug('feira'), ...fair, hiddenRedirect: '/' })).toEqual([])
+      expect(await studioErrors({ ...withSlug('feira'), visibleFrom: fair.visibleFrom })).toEqual(
+        [],
+      )
+      expect(await studioErrors({ ...withSlug('feira'), visibleUntil: fair.visibleUntil })).toEqual(
+        [],
+      )
+    })
+
+    it('refuses a start after the end (or equal to it), saying why', async () => {
+      for (const visibleUntil of ['2026-11-30T12:00:00.000Z', fair.visibleFrom]) {
+        expect(
+          await studioErrors({ ...withSlug('feira'), visibleFrom: fair.visibleFrom, visibleUntil }),
+        ).toEqual([
+          expect.stringMatching(
+            /^campaignPage-nova visibleUntil: O fim precisa ser depois do início/,
+          ),
+        ])
+      }
+    })
+
+    it('refuses a redirect that is not an address, or that leads to the page itself', async () => {
+      expect(await studioErrors({ ...withSlug('feira'), hiddenRedirect: 'home' })).toEqual([
+        expect.stringMatching(/^campaignPage-nova hiddenRedirect: Use um endereço do site/),
+      ])
+      expect(await studioErrors({ ...withSlug('feira'), hiddenRedirect: '/p/feira' })).toEqual([
+        expect.stringMatching(/^campaignPage-nova hiddenRedirect: O endereço precisa ser outro/),
+      ])
+    })
+
+    it('edits the dates in São Paulo time, with no time-zone switch', () => {
+      const type = schema.get('campaignPage') as unknown as {
+        fields: Array<{ name: string; type: { options?: Record<string, unknown> } }>
+      }
+      for (const name of ['visibleFrom', 'visibleUntil']) {
+        const field = type.fields.find((f) => f.name === name)
+        expect(field?.type.options, name).toMatchObject({
+          displayTimeZone: 'America/Sao_Paulo',
+          allowTimeZoneSwitch: false,
+        })
+      }
+    })
+  })
+
   it('accepts a new page at a free address', async () => {
     expect(await studioErrors(withSlug('fretamento-turismo'))).toEqual([])
   })

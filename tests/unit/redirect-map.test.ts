@@ -1,9 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 
 import {
+  addWindowRedirects,
   buildRedirectMap,
   createRedirectMapCache,
   isSitePath,
+  redirectFor,
   redirectProblem,
   redirectTarget,
   type RedirectRules,
@@ -175,5 +177,45 @@ describe('redirectTarget', () => {
     expect(redirectTarget('https://loja.example.com.br/a#b', request).toString()).toBe(
       'https://loja.example.com.br/a?utm_source=google&utm_campaign=feira-2026#b',
     )
+  })
+})
+
+describe('redirects of campaign pages outside their window', () => {
+  const start = Date.parse('2026-12-01T12:00:00Z')
+  const end = Date.parse('2026-12-03T21:00:00Z')
+  const window = { visibleFrom: '2026-12-01T12:00:00Z', visibleUntil: '2026-12-03T21:00:00Z' }
+  const map = {
+    '/p/feira': { to: '/', permanent: false, window },
+    '/onibus': { to: '/p/onibus-rodoviarios', permanent: true },
+  }
+
+  it('apply before the start and from the end, never while the page is live', () => {
+    expect(redirectFor(map, '/p/feira', start - 1)?.to).toBe('/')
+    expect(redirectFor(map, '/p/feira', start)).toBeUndefined()
+    expect(redirectFor(map, '/p/feira', end - 1)).toBeUndefined()
+    expect(redirectFor(map, '/p/feira', end)?.to).toBe('/')
+  })
+
+  it('leave plain redirects as they are, and match no inherited key', () => {
+    expect(redirectFor(map, '/onibus', start)?.permanent).toBe(true)
+    expect(redirectFor(map, '/constructor')).toBeUndefined()
+  })
+
+  it('are checked like redirect documents, except that the page is their source', () => {
+    const log = vi.fn()
+    const built = addWindowRedirects(
+      {},
+      [
+        { path: '/p/onibus-rodoviarios', to: '/', window },
+        { path: '/p/feira', to: '//evil.example/entrar', window },
+        { path: '/p/volta', to: '/p/./volta', window },
+        { path: '/p/sem-destino', to: null, window },
+      ],
+      RULES,
+      log,
+    )
+    expect(Object.keys(built)).toEqual(['/p/onibus-rodoviarios'])
+    expect(built['/p/onibus-rodoviarios']).toEqual({ to: '/', permanent: false, window })
+    expect(log).toHaveBeenCalledTimes(2)
   })
 })

@@ -7,7 +7,7 @@ import {
   type Workspace,
 } from 'sanity'
 import { createStructureBuilder, type StructureBuilder } from 'sanity/structure'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it, vi } from 'vitest'
 
 import * as studioConfigModule from '@/sanity.config'
 import { structure } from '@/sanity/structure'
@@ -101,6 +101,7 @@ describe('sanity.config.ts', () => {
       'link',
       'campaignPage',
       'redirect',
+      'announcement',
     ]) {
       expect(source().schema.get(type), type).toBeDefined()
     }
@@ -133,6 +134,14 @@ describe('singletons', () => {
     }
   })
 
+  it('lets the announcement be unpublished (taken down), but not deleted or duplicated', () => {
+    const actions = actionsFor('announcement')
+    expect(actions).toEqual(expect.arrayContaining(['publish', 'unpublish']))
+    expect(actions).not.toContain('delete')
+    expect(actions).not.toContain('duplicate')
+    expect(source().templates.map((template) => template.schemaType)).not.toContain('announcement')
+  })
+
   it('leaves the other documents their usual actions', () => {
     expect(actionsFor('claim')).toEqual(expect.arrayContaining(['publish', 'delete', 'duplicate']))
   })
@@ -141,6 +150,12 @@ describe('singletons', () => {
     expect(actionsFor('campaignPage')).toEqual(
       expect.arrayContaining(['publish', 'unpublish', 'delete', 'duplicate']),
     )
+  })
+
+  it('lets an editor make a review link from a campaign page, never create one by hand', () => {
+    expect(actionsFor('campaignPage')).toContain('reviewLink')
+    expect(actionsFor('claim')).not.toContain('reviewLink')
+    expect(source().templates.map((template) => template.schemaType)).not.toContain('reviewLink')
   })
 })
 
@@ -159,6 +174,7 @@ describe('desk structure', () => {
     for (const [index, type] of [
       [0, 'landingPage'],
       [1, 'siteSettings'],
+      [2, 'announcement'],
     ] as const) {
       const item = items[index]!
       expect(item.id).toBe(type)
@@ -170,6 +186,7 @@ describe('desk structure', () => {
     expect(items.map((item) => item.id)).toEqual([
       'landingPage',
       'siteSettings',
+      'announcement',
       expect.any(String),
       'claim',
       'legalPage',
@@ -177,13 +194,36 @@ describe('desk structure', () => {
       'campaignPage',
       'redirect',
     ])
-    expect(items[4]!.title).toBe('Páginas legais')
-    expect(items[6]!.title).toBe('Páginas de campanha')
-    expect(items[7]!.title).toBe('Redirecionamentos')
-    expect(items[2]!.type).toBe('divider')
+    expect(items[2]!.title).toBe('Aviso no topo do site')
+    expect(items[5]!.title).toBe('Páginas legais')
+    expect(items[7]!.title).toBe('Páginas de campanha')
+    expect(items[8]!.title).toBe('Redirecionamentos')
+    expect(items[3]!.type).toBe('divider')
     expect(source().schema.get('claim')?.preview?.select).toEqual({
       title: 'value',
       subtitle: 'label',
     })
+  })
+})
+
+describe('Studio interface language', () => {
+  it('offers Brazilian Portuguese and opens in it when the editor has not chosen another', async () => {
+    const i18n = source().i18n
+    expect(i18n.locales.map((locale) => locale.id)).toEqual(['en-US', 'pt-BR'])
+    // With no stored preference the Studio picks the last configured locale (pt-BR, after en-US);
+    // i18next settles on it asynchronously.
+    await vi.waitFor(() => expect(i18n.currentLocale.id).toBe('pt-BR'))
+  })
+
+  it('translates the desk, the document actions and the Presentation tool', async () => {
+    const i18n = source().i18n
+    await i18n.loadNamespaces(['structure', 'presentation', 'studio'])
+    await vi.waitFor(() => expect(i18n.currentLocale.id).toBe('pt-BR'))
+    expect(i18n.t('action.publish.label', { ns: 'structure' })).toBe('Publicar')
+    expect(i18n.t('action.delete.label', { ns: 'structure' })).toBe('Excluir')
+    expect(i18n.t('action.unpublish.label', { ns: 'structure' })).toBe('Despublicar')
+    expect(i18n.t('preview-frame.refresh-button.tooltip', { ns: 'presentation' })).toBe(
+      'Atualizar pré-visualização',
+    )
   })
 })

@@ -1,7 +1,8 @@
 import { serverEnv } from '@/lib/env'
-import { getRedirects } from '@/lib/content'
+import { getCampaignPageSlugs, getRedirects } from '@/lib/content'
 import { documentPagePaths, knownSlugs } from '@/lib/known-paths'
-import { buildRedirectMap, type RoutingTable } from '@/lib/redirect-map'
+import { addWindowRedirects, buildRedirectMap, type RoutingTable } from '@/lib/redirect-map'
+import { campaignPath } from '@/sanity/lib/paths'
 
 // What proxy.ts answers from: the redirect documents, checked (lib/redirect-map.ts), as a map
 // from path to target, and the slugs each document section has (lib/known-paths.ts). Cached like
@@ -10,17 +11,32 @@ import { buildRedirectMap, type RoutingTable } from '@/lib/redirect-map'
 export const revalidate = 3600
 
 export async function GET() {
-  const [redirects, known, pagePaths] = await Promise.all([
+  const [redirects, known, pagePaths, campaignPages] = await Promise.all([
     getRedirects(),
     knownSlugs(),
     documentPagePaths(),
+    getCampaignPageSlugs(),
   ])
+  const rules = {
+    allowedHosts: serverEnv.redirectAllowedHosts,
+    pagePaths,
+    siteHost: new URL(serverEnv.siteUrl).hostname,
+  }
+  // A campaign page outside its visibility window whose editor chose where to send visitors
+  // (docs/campaigns.md): in the map with its window, applied by proxy.ts only while not live.
+  const windowRedirects = campaignPages.flatMap((page) =>
+    page.slug && page.hiddenRedirect
+      ? [
+          {
+            path: campaignPath(page.slug),
+            to: page.hiddenRedirect,
+            window: { visibleFrom: page.visibleFrom, visibleUntil: page.visibleUntil },
+          },
+        ]
+      : [],
+  )
   const table: RoutingTable = {
-    redirects: buildRedirectMap(redirects, {
-      allowedHosts: serverEnv.redirectAllowedHosts,
-      pagePaths,
-      siteHost: new URL(serverEnv.siteUrl).hostname,
-    }),
+    redirects: addWindowRedirects(buildRedirectMap(redirects, rules), windowRedirects, rules),
     known,
   }
   return Response.json(table)

@@ -41,6 +41,18 @@ function reply(status: number, body: Record<string, unknown>) {
   return NextResponse.json(body, { status })
 }
 
+/** Every legal and campaign page's path, read fresh; none when the Content Lake does not answer. */
+async function publicPagePaths(): Promise<string[]> {
+  const [legal, campaign] = await Promise.all([
+    getLegalPageSlugs({ fresh: true }).catch(() => []),
+    getCampaignPageSlugs({ fresh: true }).catch(() => []),
+  ])
+  return [
+    ...legal.flatMap((page) => (page.slug ? [`/${page.slug}`] : [])),
+    ...campaign.flatMap((page) => (page.slug ? [campaignPath(page.slug)] : [])),
+  ]
+}
+
 export async function POST(request: NextRequest) {
   const secret = serverEnv.sanityRevalidateSecret
   if (!secret) {
@@ -138,7 +150,9 @@ export async function POST(request: NextRequest) {
 function warmAndPurge(type: string, slug: unknown) {
   const warm = pathsToWarm(type, slug)
   after(async () => {
-    for (const path of warm) {
+    // The announcement bar is on every page: have them all regenerated, not only the home page.
+    const everyPage = type === 'announcement' ? await publicPagePaths() : []
+    for (const path of new Set([...warm, ...everyPage])) {
       const page = new URL(path, ownOrigin())
       try {
         await fetch(page, {

@@ -5,6 +5,8 @@ import { stegaClean } from 'next-sanity'
 import { CampaignPageView } from '@/components/campaign-page-view'
 import { getCampaignPage, getCampaignPageSlugs, getSiteSettings } from '@/lib/content'
 import { SITE_SHARE_IMAGE, shareImageUrl } from '@/lib/content/share-image'
+import { isVisible } from '@/lib/content/visibility'
+import { expireAtNextBoundary } from '@/lib/content/visibility-cache'
 import { campaignPath } from '@/sanity/lib/paths'
 
 // Campaign pages (campaignPage documents), built by editors from blocks. The ones published at
@@ -12,6 +14,9 @@ import { campaignPath } from '@/sanity/lib/paths'
 // like the others (dynamicParams), and the webhook revalidates the campaignPage tag and requests
 // the page, so it is live within seconds with no deploy. A slug with no published page answers
 // 404 (drafts are only seen in draft mode); redirects are answered before this route (proxy.ts).
+// A page with a visibility window answers 404 before its start and from its end (or, when the
+// editor chose one, proxy.ts redirects), and its cached answer expires at the next of the two, so
+// it goes live and away by itself (lib/content/visibility-cache.ts, docs/campaigns.md).
 export const revalidate = 3600
 export const dynamicParams = true
 
@@ -24,7 +29,7 @@ export async function generateStaticParams() {
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { slug } = await params
   const [page, settings] = await Promise.all([getCampaignPage(slug), getSiteSettings()])
-  if (!page?.title) return {}
+  if (!page?.title || !isVisible(page)) return {}
   const brand = settings?.brandName ? stegaClean(settings.brandName) : undefined
   const title = stegaClean(page.seo?.title ?? (brand ? `${page.title} | ${brand}` : page.title))
   const description = page.seo?.description ? stegaClean(page.seo.description) : undefined
@@ -51,6 +56,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 export default async function CampaignPageRoute({ params }: Props) {
   const { slug } = await params
   const [page, settings] = await Promise.all([getCampaignPage(slug), getSiteSettings()])
-  if (!page) notFound()
+  await expireAtNextBoundary([page])
+  if (!page || !isVisible(page)) notFound()
   return <CampaignPageView page={page} settings={settings} />
 }

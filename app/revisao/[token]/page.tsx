@@ -1,0 +1,40 @@
+import type { Metadata } from 'next'
+import { notFound } from 'next/navigation'
+
+import { CampaignPageView } from '@/components/campaign-page-view'
+import { getReviewPage, getSiteSettings } from '@/lib/content'
+import { formatSiteTime } from '@/lib/content/visibility'
+
+// A review link (Studio: "Criar link de revisão" on a campaign page): the page's draft, read-only,
+// for someone without a Studio login. Rendered on every request and never stored: no ISR entry,
+// Cache-Control private/no-store (Next's answer for a dynamic page), so no other visitor and no
+// CDN ever gets it. A malformed, altered, revoked or expired token answers 404. The token only
+// leads to this one page's draft (REVIEW_PAGE_QUERY). docs/campaigns.md, "Review links".
+export const dynamic = 'force-dynamic'
+
+export const metadata: Metadata = {
+  title: 'Pré-visualização (rascunho)',
+  robots: { index: false, follow: false, nocache: true },
+}
+
+type Props = { params: Promise<{ token: string }> }
+
+export default async function ReviewPage({ params }: Props) {
+  const { token } = await params
+  const [review, settings] = await Promise.all([getReviewPage(token), getSiteSettings()])
+  if (!review) notFound()
+  const expires = review.expiresAt ? Date.parse(review.expiresAt) : undefined
+  return (
+    <>
+      <CampaignPageView page={review.page} settings={settings} />
+      <p
+        role="status"
+        className="fixed right-4 bottom-4 z-50 max-w-xs rounded-lg bg-navy-950 px-4 py-3 text-sm text-white shadow-lg"
+      >
+        <strong className="font-semibold">Pré-visualização</strong>: rascunho não publicado, só para
+        leitura.
+        {expires ? ` Link válido até ${formatSiteTime(expires)} (horário de Brasília).` : null}
+      </p>
+    </>
+  )
+}

@@ -1,0 +1,88 @@
+import { defineField } from 'sanity'
+
+import {
+  describeVisibility,
+  SITE_TIME_ZONE,
+  windowProblem,
+  type VisibilityWindow,
+} from '../../lib/content/visibility'
+import { campaignPath, REDIRECT_TO_PATTERN } from '../lib/paths'
+
+// The visibility window's fields, one set for every type that has a window (campaign pages; the
+// announcement bar uses the two dates; articles adopt them after the merge: docs/campaigns.md).
+// The site reads them with the `visibilityFields` GROQ fragment and lib/content/visibility.ts.
+
+/** The group a type with a window shows these fields in. */
+export const VISIBILITY_GROUP = { name: 'visibility', title: 'Período no ar' }
+
+const datetimeOptions = {
+  // Editors schedule in Brasília time, whatever the time zone of their computer; the value is
+  // stored in UTC. https://www.sanity.io/docs/studio/datetime-type
+  displayTimeZone: SITE_TIME_ZONE,
+  allowTimeZoneSwitch: false,
+  dateFormat: 'DD/MM/YYYY',
+  timeFormat: 'HH:mm',
+  timeStep: 15,
+}
+
+/** Start and end, both optional; the end must come after the start. */
+export function windowFields({ group, noun = 'a página' }: { group?: string; noun?: string } = {}) {
+  return [
+    defineField({
+      name: 'visibleFrom',
+      title: 'Entra no ar em (opcional)',
+      description: `Horário de Brasília. Antes disso ${noun} não aparece para ninguém, e entra no ar sozinha, sem publicar de novo. Vazio: no ar assim que publicada.`,
+      type: 'datetime',
+      group,
+      options: datetimeOptions,
+    }),
+    defineField({
+      name: 'visibleUntil',
+      title: 'Sai do ar em (opcional)',
+      description: `Horário de Brasília. A partir daí ${noun} some sozinha (em até 30 segundos). Vazio: fica no ar.`,
+      type: 'datetime',
+      group,
+      options: datetimeOptions,
+      validation: (rule) =>
+        rule.custom(
+          (value, context) =>
+            windowProblem({
+              visibleFrom: (context.document as VisibilityWindow | undefined)?.visibleFrom,
+              visibleUntil: value as string | undefined,
+            }) ?? true,
+        ),
+    }),
+  ]
+}
+
+/** The window plus where a visitor goes outside it (pages; the announcement has no address). */
+export function pageVisibilityFields({ group }: { group?: string } = {}) {
+  return [
+    ...windowFields({ group }),
+    defineField({
+      name: 'hiddenRedirect',
+      title: 'Fora do período, levar para (opcional)',
+      description:
+        'Um endereço do site (por exemplo "/" ou "/p/outra-campanha") ou https://... para onde o visitante vai antes do início e depois do fim. Vazio: a página responde "não encontrada" (404).',
+      type: 'string',
+      group,
+      validation: (rule) =>
+        rule.custom((value, context) => {
+          if (!value) return true
+          if (!REDIRECT_TO_PATTERN.test(value))
+            return 'Use um endereço do site começando com "/" (como /p/outra-campanha) ou um endereço https://.'
+          const slug = (context.document as { slug?: { current?: string } } | undefined)?.slug
+            ?.current
+          if (slug && value.replace(/[?#].*$/, '').replace(/\/+$/, '') === campaignPath(slug))
+            return 'O endereço precisa ser outro: levar a página para ela mesma criaria um ciclo.'
+          return true
+        }),
+    }),
+  ]
+}
+
+/** The list's subtitle part for a document with a window: "Agendada · entra no ar ...". */
+export function visibilitySubtitle(window: VisibilityWindow): string | undefined {
+  if (!window.visibleFrom && !window.visibleUntil) return undefined
+  return describeVisibility(window)
+}

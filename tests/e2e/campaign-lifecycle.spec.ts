@@ -1,0 +1,336 @@
+import { createHash, randomBytes } from 'node:crypto'
+
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
+import { encodeSignatureHeader } from '@sanity/webhook'
+
+import { expectNoAxeViolations } from './fixtures'
+import { LAKE_REVALIDATE_SECRET, SERVERS } from './servers'
+
+/*
+ * The life of a campaign around its pages (docs/campaigns.md), against the lake build and its
+ * Content Lake double: pages with a visibility window go live and away by themselves (no webhook
+ * at the boundary), the announcement bar, and review links. Runs in the Playwright project
+ * "lake-lifecycle", after the other projects of this build and double, once and in order.
+ */
+
+const SITE = SERVERS.lake.url
+const LAKE = SERVERS.lakeDouble.url
+const RUN = Date.now().toString(36)
+
+async function mutate(request: APIRequestContext, ...mutations: unknown[]) {
+  const response = await request.post(`${LAKE}/__mutate`, { data: { mutations } })
+  expect(response.ok(), await response.text()).toBe(true)
+}
+
+async function lakeQuery<T>(request: APIRequestContext, query: string): Promise<T> {
+  const response = await request.get(
+    `${LAKE}/v2025-09-01/data/query/production?query=${encodeURIComponent(query)}`,
+  )
+  expect(response.ok()).toBe(true)
+  return ((await response.json()) as { result: T }).result
+}
+
+/** The publish webhook Sanity sends (the only one: nothing is sent at a window's boundary). */
+async function publish(request: APIRequestContext, body: Record<string, unknown>) {
+  const text = JSON.stringify(body)
+  const response = await request.post(`${SITE}/api/revalidate`, {
+    data: text,
+    headers: {
+      'content-type': 'application/json',
+      'sanity-webhook-signature': await encodeSignatureHeader(
+        text,
+        Date.now(),
+        LAKE_REVALIDATE_SECRET,
+      ),
+    },
+  })
+  expect(response.status()).toBe(200)
+}
+
+const get = (request: APIRequestContext, path: string) =>
+  request.get(`${SITE}${path}`, { maxRedirects: 0 })
+
+const sitemap = async (request: APIRequestContext) =>
+  (await (await request.get(`${SITE}/sitemap.xml`)).text()) as string
+
+/** Waits until `at` (ms since the epoch) plus `extraMs`. */
+async function waitUntil(at: number, extraMs = 0) {
+  const wait = at + extraMs - Date.now()
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait))
+}
+
+function campaignPage(slug: string, headline: string, extra: Record<string, unknown> = {}) {
+  return {
+    _id: `campaignPage-${slug}`,
+    _type: 'campaignPage',
+    title: headline,
+    slug: { _type: 'slug', current: slug },
+    seo: { description: 'Página de teste do período no ar.' },
+    blocks: [
+      {
+        _type: 'heroBlock',
+        _key: 'h',
+        headline,
+        description: 'Detecção de fadiga no smartphone do motorista.',
+        primaryCta: { _type: 'link', label: 'Falar com a equipe', href: '/#contato' },
+      },
+    ],
+    ...extra,
+  }
+}
+
+test.describe('campaign lifecycle', () => {
+  test.describe.configure({ mode: 'serial' })
+
+  test.beforeAll(async ({ request }) => {
+    expect((await request.post(`${LAKE}/__reset`, { data: {} })).ok()).toBe(true)
+  })
+
+  test('a page with an end 20 s ahead is served, then gone with no webhook', async ({
+    request,
+  }) => {
+    test.setTimeout(90_000)
+    const slug = `fim-e2e-${RUN}`
+    const headline = 'Oferta de lançamento até hoje'
+    const end = Date.now() + 20_000
+    await mutate(request, {
+      createOrReplace: campaignPage(slug, headline, {
+        visibleUntil: new Date(end).toISOString(),
+      }),
+    })
+    await publish(request, { _type: 'campaignPage', _id: `campaignPage-${slug}`, slug })
+
+    await expect
+      .poll(async () => {
+        const response = await get(request, `/p/${slug}`)
+        return response.status() === 200 && (await response.text()).includes(headline)
+      })
+      .toBe(true)
+    // (Publish-to-sitemap speed is campaign-publishing.spec's subject; on two shared cores a
+    // regeneration can take a few seconds, and only the page's end is judged here.)
+    await expect
+      .poll(async () => (await sitemap(request)).includes(`/p/${slug}</loc>`), { timeout: 15_000 })
+      .toBe(true)
+    expect(Date.now()).toBeLessThan(end)
+
+    // No webhook from here on. The cached page expires at its end (rounded up to the second), so
+    // the first request after it already gets the 404, not the old page.
+    await waitUntil(end, 1_500)
+    expect((await get(request, `/p/${slug}`)).status()).toBe(404)
+    expect(await sitemap(request)).not.toContain(`/p/${slug}</loc>`)
+  })
+
+  test('a page with a future start is 404 (or goes to the chosen page), then live by itself', async ({
+    request,
+  }) => {
+    test.setTimeout(90_000)
+    const plain = `inicio-e2e-${RUN}`
+    const redirected = `inicio-redir-e2e-${RUN}`
+    const start = Date.now() + 15_000
+    const visibleFrom = new Date(start).toISOString()
+    await mutate(
+      request,
+      { createOrReplace: campaignPage(plain, 'Feira de transporte: estamos lá', { visibleFrom }) },
+      {
+        createOrReplace: campaignPage(redirected, 'Feira: agenda de demonstrações', {
+          visibleFrom,
+          hiddenRedirect: '/',
+        }),
+      },
+    )
+    for (const slug of [plain, redirected])
+      await publish(request, { _type: 'campaignPage', _id: `campaignPage-${slug}`, slug })
+
+    await expect.poll(async () => (await get(request, `/p/${redirected}`)).status()).toBe(307)
+    expect((await get(request, `/p/${redirected}`)).headers()['location']).toMatch(/\/$/)
+    expect((await get(request, `/p/${plain}`)).status()).toBe(404)
+    expect(await sitemap(request)).not.toContain(`/p/${plain}</loc>`)
+    expect(Date.now()).toBeLessThan(start)
+
+    await waitUntil(start, 1_500)
+    const live = await get(request, `/p/${plain}`)
+    expect(live.status()).toBe(200)
+    expect(await live.text()).toContain('Feira de transporte: estamos lá')
+    expect((await get(request, `/p/${redirected}`)).status()).toBe(200)
+    expect(await sitemap(request)).toContain(`/p/${plain}</loc>`)
+  })
+
+  test('the announcement shows above the header, stays closed once closed, and ends by itself', async ({
+    page,
+    request,
+    context,
+  }) => {
+    test.setTimeout(90_000)
+    const text = 'Estamos na feira de transporte: venha ver a Vigia'
+    const end = Date.now() + 25_000
+    await mutate(request, {
+      createOrReplace: {
+        _id: 'announcement',
+        _type: 'announcement',
+        text,
+        tone: 'destaque',
+        link: { _type: 'link', label: 'Saiba mais', href: '/p/onibus-rodoviarios' },
+        visibleUntil: new Date(end).toISOString(),
+      },
+    })
+    await publish(request, { _type: 'announcement', _id: 'announcement' })
+
+    // Live within 5 s on every kind of page: home, legal and campaign pages.
+    for (const path of ['/', '/privacidade', '/p/onibus-rodoviarios'])
+      await expect
+        .poll(async () => (await (await get(request, path)).text()).includes(text), {
+          timeout: 5_000,
+        })
+        .toBe(true)
+
+    await page.goto(`${SITE}/privacidade`)
+    const bar = page.getByRole('complementary', { name: 'Aviso' })
+    await expect(bar).toBeVisible()
+    await expect(bar).toContainText(text)
+    await expect(bar.getByRole('link', { name: 'Saiba mais' })).toHaveAttribute(
+      'href',
+      '/p/onibus-rodoviarios',
+    )
+    // Above the header, which sits right below it.
+    const barBox = (await bar.boundingBox())!
+    const headerBox = (await page.locator('header').first().boundingBox())!
+    expect(barBox.y).toBe(0)
+    expect(headerBox.y).toBeCloseTo(barBox.height, 0)
+
+    await bar.getByRole('button', { name: 'Fechar aviso' }).click()
+    await expect(bar).toBeHidden()
+    expect((await page.locator('header').first().boundingBox())!.y).toBe(0)
+    // Closed on every page from now on, hidden before the first paint: never seen, no shift.
+    await page.goto(`${SITE}/`)
+    await expect(page.getByRole('complementary', { name: 'Aviso' })).toBeHidden()
+    expect((await page.locator('header').first().boundingBox())!.y).toBe(0)
+    expect(await context.cookies()).toEqual([])
+
+    // No webhook at the end: every page drops the bar within 30 s of it.
+    await waitUntil(end)
+    for (const path of ['/', '/privacidade', '/p/onibus-rodoviarios'])
+      await expect
+        .poll(async () => (await (await get(request, path)).text()).includes(text), {
+          timeout: 30_000,
+        })
+        .toBe(false)
+    expect(Date.now() - end).toBeLessThan(30_000)
+  })
+
+  test('axe is clean and nothing shifts with the bar, at 375 and 1280 px', async ({
+    page,
+    request,
+  }) => {
+    test.setTimeout(300_000)
+    await mutate(request, {
+      createOrReplace: {
+        _id: 'announcement',
+        _type: 'announcement',
+        text: 'Demonstrações na feira de transporte, de 1 a 3 de dezembro',
+        tone: 'informativo',
+        link: { _type: 'link', label: 'Agendar', href: '/#contato' },
+      },
+    })
+    await publish(request, { _type: 'announcement', _id: 'announcement' })
+    for (const path of ['/', '/privacidade', '/p/onibus-rodoviarios'])
+      await expect
+        .poll(async () => (await (await get(request, path)).text()).includes('announcement-bar'))
+        .toBe(true)
+
+    for (const width of [375, 1280]) {
+      await page.setViewportSize({ width, height: 800 })
+      for (const path of ['/', '/privacidade', '/p/onibus-rodoviarios']) {
+        await page.goto(`${SITE}${path}`)
+        await expect(page.getByRole('complementary', { name: 'Aviso' })).toBeVisible()
+        expect(await cumulativeLayoutShift(page), `${path} at ${width}px`).toBeLessThanOrEqual(0.02)
+        await expectNoAxeViolations(page)
+      }
+    }
+
+    await mutate(request, { delete: { id: 'announcement' } })
+    await publish(request, { _type: 'announcement', _id: 'announcement' })
+  })
+
+  test('a review link shows only that draft, read-only and uncached, until revoked or expired', async ({
+    request,
+  }) => {
+    const pageId = 'campaignPage-onibus-rodoviarios'
+    const published = await lakeQuery<
+      Record<string, unknown> & { blocks: Array<Record<string, unknown>> }
+    >(request, `*[_id == "${pageId}"][0]`)
+    const draftHeadline = 'Rascunho: nova chamada para o fretamento'
+    const claim = await lakeQuery<Record<string, unknown>>(
+      request,
+      `*[_id == "claim-monitoring"][0]`,
+    )
+    await mutate(
+      request,
+      {
+        createOrReplace: {
+          ...published,
+          _id: `drafts.${pageId}`,
+          blocks: published.blocks.map((block, index) =>
+            index === 0 ? { ...block, headline: draftHeadline } : block,
+          ),
+        },
+      },
+      // Another document's draft, which the link must not show.
+      { createOrReplace: { ...claim, _id: 'drafts.claim-monitoring', value: '77/7' } },
+    )
+
+    const token = randomBytes(32).toString('base64url')
+    const expiredToken = randomBytes(32).toString('base64url')
+    const hash = (value: string) => createHash('sha256').update(value).digest('hex')
+    const link = (id: string, value: string, expiresAt: number) => ({
+      createOrReplace: {
+        _id: `review-links.${id}`,
+        _type: 'reviewLink',
+        page: { _type: 'reference', _ref: pageId, _weak: true },
+        tokenHash: hash(value),
+        expiresAt: new Date(expiresAt).toISOString(),
+        revoked: false,
+      },
+    })
+    await mutate(
+      request,
+      link(`ok-${RUN}`, token, Date.now() + 7 * 86_400_000),
+      link(`old-${RUN}`, expiredToken, Date.now() - 1_000),
+    )
+
+    const review = await get(request, `/revisao/${token}`)
+    expect(review.status()).toBe(200)
+    const html = await review.text()
+    expect(html).toContain(draftHeadline)
+    expect(html).toContain('Pré-visualização')
+    expect(html).not.toContain('77/7')
+    expect(html).toMatch(/<meta name="robots" content="noindex, nofollow/)
+    expect(review.headers()['x-robots-tag']).toBe('noindex, nofollow')
+    expect(review.headers()['cache-control']).toMatch(/private/)
+    expect(review.headers()['cache-control']).toMatch(/no-store/)
+    // The public page is untouched.
+    expect(await (await get(request, '/p/onibus-rodoviarios')).text()).not.toContain(draftHeadline)
+
+    const altered = `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`
+    expect((await get(request, `/revisao/${altered}`)).status()).toBe(404)
+    expect((await get(request, `/revisao/${expiredToken}`)).status()).toBe(404)
+    expect((await get(request, '/revisao/nao-e-um-token')).status()).toBe(404)
+
+    await mutate(request, { patch: { id: `review-links.ok-${RUN}`, set: { revoked: true } } })
+    expect((await get(request, `/revisao/${token}`)).status()).toBe(404)
+  })
+})
+
+/** The page's cumulative layout shift so far (every shift; no input happened). */
+async function cumulativeLayoutShift(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        let total = 0
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries() as Array<PerformanceEntry & { value: number }>)
+            total += entry.value
+        }).observe({ type: 'layout-shift', buffered: true })
+        setTimeout(() => resolve(total), 1_000)
+      }),
+  )
+}
