@@ -31,7 +31,8 @@ export async function proxy(request: NextRequest) {
 }
 
 // Only paths a redirect may start from (sanity/lib/paths.ts): one segment at the root, or a
-// campaign page's. The home page, assets, the API and the Studio never pass through here.
+// campaign page's or an article's. The home page, assets, the API and the Studio never pass
+// through here.
 export const config = {
-  matcher: ['/:slug([a-z0-9-]+)', '/p/:slug([a-z0-9-]+)'],
+  matcher: ['/:slug([a-z0-9-]+)', '/p/:slug([a-z0-9-]+)', '/conteudos/:slug([a-z0-9-]+)'],
 }

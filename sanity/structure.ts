@@ -32,11 +32,32 @@ export const structure: StructureResolver = (S) =>
       // Pages marketing builds from blocks, and the redirects that keep old links working.
       S.documentTypeListItem('campaignPage').title('Páginas de campanha'),
       S.documentTypeListItem('redirect').title('Redirecionamentos'),
+      S.divider(),
+      // Articles (/conteudos), newest first, and who signs them and what they are filed under.
+      S.listItem()
+        .title('Artigos')
+        .id('article')
+        .schemaType('article')
+        .child(
+          S.documentTypeList('article')
+            .title('Artigos')
+            .defaultOrdering([{ field: 'publishedAt', direction: 'desc' }]),
+        ),
+      S.documentTypeListItem('category').title('Categorias'),
+      S.documentTypeListItem('author').title('Autores'),
       ...S.documentTypeListItems().filter((item) => {
         const id = item.getId()
         return (
           id !== undefined &&
-          !['claim', 'legalPage', 'campaignPage', 'redirect'].includes(id) &&
+          ![
+            'claim',
+            'legalPage',
+            'campaignPage',
+            'redirect',
+            'article',
+            'category',
+            'author',
+          ].includes(id) &&
           !SINGLETON_TYPES.has(id)
         )
       }),
@@ -54,10 +75,12 @@ export const singletonDocumentActions: DocumentActionsResolver = (actions, conte
     return actions.filter(
       (action) => action.action !== undefined && SINGLETON_ACTIONS.has(action.action),
     )
-  // A campaign page published under a new slug gets its redirect from the old one.
-  if (context.schemaType === 'campaignPage')
+  // A campaign page or an article published under a new slug gets its redirect from the old one.
+  if (context.schemaType === 'campaignPage' || context.schemaType === 'article') {
+    const type = context.schemaType
     return actions.map((action) =>
-      action.action === 'publish' ? withSlugChangeRedirect(action) : action,
+      action.action === 'publish' ? withSlugChangeRedirect(action, type) : action,
     )
+  }
   return actions
 }

@@ -1,3 +1,5 @@
+import { ARTICLES_FEED_PATH, ARTICLES_PREFIX, articlePath, categoryPath } from '@/sanity/lib/paths'
+
 // Cache tags for CMS content, one per document type. A fetch declares the tags of every type its
 // query reads, and the Sanity webhook revalidates the tag of the type that changed, so publishing
 // a claim regenerates every page that shows a figure.
@@ -8,7 +10,13 @@ export const CONTENT_TAGS = {
   legalPage: 'sanity:legalPage',
   campaignPage: 'sanity:campaignPage',
   redirect: 'sanity:redirect',
+  article: 'sanity:article',
+  category: 'sanity:category',
+  author: 'sanity:author',
 } as const
+
+/** The types whose publish changes the articles' pages, listing, feed and sitemap. */
+export const ARTICLE_CONTENT_TYPES: ReadonlySet<string> = new Set(['article', 'category', 'author'])
 
 export type ContentType = keyof typeof CONTENT_TAGS
 
@@ -29,6 +37,23 @@ export function pathsToWarm(type: string, slug: unknown): string[] {
   if (type === 'legalPage') return valid ? [`/${slug}`, '/sitemap.xml'] : ['/sitemap.xml']
   if (type === 'campaignPage') return valid ? [`/p/${slug}`, '/sitemap.xml'] : ['/sitemap.xml']
   if (type === 'redirect') return ['/api/redirects']
+  // The article's own page first, then what lists it; app/api/revalidate adds every other
+  // article, listing and category page (articlePublishPaths in lib/content).
+  if (type === 'article')
+    return [
+      ...(valid ? [articlePath(slug)] : []),
+      ARTICLES_PREFIX,
+      ARTICLES_FEED_PATH,
+      '/sitemap.xml',
+    ]
+  if (type === 'category')
+    return [
+      ...(valid ? [categoryPath(slug)] : []),
+      ARTICLES_PREFIX,
+      ARTICLES_FEED_PATH,
+      '/sitemap.xml',
+    ]
+  if (type === 'author') return [ARTICLES_PREFIX, ARTICLES_FEED_PATH]
   return ['/']
 }
 

@@ -15,3 +15,14 @@ export const imageFields = /* groq */ `
 export const sectionIntroFields = /* groq */ `eyebrow, heading, intro, visual{${imageFields}}`
 
 export const linkFields = /* groq */ `label, href`
+
+// An article as the listing, a category page, the related list and the latest-articles block
+// show it: title, summary, date, cover and categories.
+export const articleCardFields = /* groq */ `
+  _id, title, "slug": slug.current, description, publishedAt,
+  cover{${imageFields}},
+  "categories": categories[]->{_id, title, "slug": slug.current}
+`
+
+/** Published articles with an address, as every article list filters them. */
+export const articleFilter = /* groq */ `_type == "article" && defined(slug.current) && defined(publishedAt)`

@@ -1,7 +1,10 @@
 import type { SchemaTypeDefinition } from 'sanity'
 
 import { BLOCK_SCHEMA_TYPES } from '../../components/blocks/schemas'
+import { articleCtaType, articleType, claimFigureType } from './article'
+import { authorType } from './author'
 import { campaignPageType } from './campaign-page'
+import { categoryType } from './category'
 import { claimType } from './claim'
 import { landingPageType } from './landing-page'
 import { legalPageType } from './legal-page'
@@ -16,6 +19,11 @@ export const schemaTypes: SchemaTypeDefinition[] = [
   legalPageType,
   campaignPageType,
   redirectType,
+  articleType,
+  categoryType,
+  authorType,
+  articleCtaType,
+  claimFigureType,
   featureCardType,
   marketType,
   linkType,

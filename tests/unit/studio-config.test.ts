@@ -91,6 +91,25 @@ describe('sanity.config.ts', () => {
     )
   })
 
+  it('previews an article, drafts included, at /preview/conteudos/<slug>', async () => {
+    const presentation = workspace.tools.find((tool) => tool.name === 'presentation')
+    const resolve = (
+      presentation?.options as {
+        resolve: {
+          locations: Record<string, { resolve: (doc: Record<string, unknown>) => unknown }>
+          mainDocuments: Array<{ route: string[]; filter?: string }>
+        }
+      }
+    ).resolve
+    expect(
+      resolve.locations.article!.resolve({ title: 'LGPD', slug: 'lgpd-camera-na-cabine' }),
+    ).toEqual({ locations: [{ title: 'LGPD', href: '/preview/conteudos/lgpd-camera-na-cabine' }] })
+    expect(resolve.mainDocuments).toContainEqual({
+      route: ['/conteudos/:slug', '/preview/conteudos/:slug'],
+      filter: '_type == "article" && slug.current == $slug',
+    })
+  })
+
   it('knows every content type', () => {
     for (const type of [
       'landingPage',
@@ -101,6 +120,9 @@ describe('sanity.config.ts', () => {
       'link',
       'campaignPage',
       'redirect',
+      'article',
+      'category',
+      'author',
     ]) {
       expect(source().schema.get(type), type).toBeDefined()
     }
@@ -120,6 +142,9 @@ describe('singletons', () => {
       'legalPage',
       'campaignPage',
       'redirect',
+      'article',
+      'category',
+      'author',
     ])
   })
 
@@ -139,6 +164,12 @@ describe('singletons', () => {
 
   it('keeps campaign pages their usual actions, publish wrapped to add the slug-change redirect', () => {
     expect(actionsFor('campaignPage')).toEqual(
+      expect.arrayContaining(['publish', 'unpublish', 'delete', 'duplicate']),
+    )
+  })
+
+  it('keeps articles their usual actions too', () => {
+    expect(actionsFor('article')).toEqual(
       expect.arrayContaining(['publish', 'unpublish', 'delete', 'duplicate']),
     )
   })
@@ -166,7 +197,7 @@ describe('desk structure', () => {
     }
   })
 
-  it('lists the claims, the legal pages, then campaign pages and redirects, claims by value and label', () => {
+  it('lists the claims, the legal pages, then campaign pages and redirects, then articles, claims by value and label', () => {
     expect(items.map((item) => item.id)).toEqual([
       'landingPage',
       'siteSettings',
@@ -176,7 +207,12 @@ describe('desk structure', () => {
       expect.any(String),
       'campaignPage',
       'redirect',
+      expect.any(String),
+      'article',
+      'category',
+      'author',
     ])
+    expect(items[9]!.title).toBe('Artigos')
     expect(items[4]!.title).toBe('Páginas legais')
     expect(items[6]!.title).toBe('Páginas de campanha')
     expect(items[7]!.title).toBe('Redirecionamentos')

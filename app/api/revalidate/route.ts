@@ -3,8 +3,13 @@ import { after, NextResponse, type NextRequest } from 'next/server'
 import { parseBody } from 'next-sanity/webhook'
 
 import { purgePublicPages } from '@/lib/cdn/purge'
-import { getCampaignPageSlugs, getLegalPageSlugs, getRedirectPaths } from '@/lib/content'
-import { pathsToWarm, tagForType } from '@/lib/content/tags'
+import {
+  articlePublishPaths,
+  getCampaignPageSlugs,
+  getLegalPageSlugs,
+  getRedirectPaths,
+} from '@/lib/content'
+import { ARTICLE_CONTENT_TYPES, pathsToWarm, tagForType } from '@/lib/content/tags'
 import { serverEnv } from '@/lib/env'
 import { campaignPath } from '@/sanity/lib/paths'
 
@@ -87,6 +92,14 @@ export async function POST(request: NextRequest) {
   // away, so visitors find the new content rendered instead of the first of them getting the old.
   const warm = pathsToWarm(type, parsed.body?.slug)
   after(async () => {
+    // An article, category or author shows on every article page (related articles, bylines),
+    // the listing's pages and the category pages: after the changed page itself, all of them.
+    const forArticles = ARTICLE_CONTENT_TYPES.has(type)
+    const articlePaths =
+      forArticles || serverEnv.cdnPurgeUrl
+        ? await articlePublishPaths().catch(() => [] as string[])
+        : []
+    if (forArticles) warm.push(...articlePaths.filter((path) => !warm.includes(path)))
     const pages = warm.map((path) => new URL(path, request.url))
     for (const page of pages) {
       try {
@@ -115,7 +128,7 @@ export async function POST(request: NextRequest) {
         getRedirectPaths().catch(() => [] as string[]),
       ])
       await purgePublicPages(serverEnv.siteUrl, {
-        paths: [...legalPaths, ...campaignPaths, ...redirectPaths, ...warm],
+        paths: [...legalPaths, ...campaignPaths, ...articlePaths, ...redirectPaths, ...warm],
       })
     }
   })
