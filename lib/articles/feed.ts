@@ -28,7 +28,6 @@ export function xmlText(value: string): string {
   return (
     stegaClean(value)
       // Characters XML 1.0 does not allow at all.
-      // eslint-disable-next-line no-control-regex
       .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '')
       .replace(/&/g, '&amp;')
       .replace(/</g, '&lt;')

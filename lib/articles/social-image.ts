@@ -20,7 +20,8 @@ export function coverPlacement(
   return {
     width,
     height,
-    left: -Math.round(clamp(x * width - card.width / 2, width - card.width)),
-    top: -Math.round(clamp(y * height - card.height / 2, height - card.height)),
+    // `+ 0` turns -0 into 0.
+    left: -Math.round(clamp(x * width - card.width / 2, width - card.width)) + 0,
+    top: -Math.round(clamp(y * height - card.height / 2, height - card.height)) + 0,
   }
 }
