@@ -49,6 +49,7 @@ const SERVER_BOUND_SPECS = [
   /front\.spec\.ts/,
   /redis-faults\.spec\.ts/,
   /campaign-publishing\.spec\.ts/,
+  /articles-publishing\.spec\.ts/,
 ]
 
 export default defineConfig({
@@ -121,6 +122,14 @@ export default defineConfig({
       name: 'lake-pages',
       testMatch: /campaign-publishing\.spec\.ts/,
       dependencies: ['lake-images'],
+      use: { viewport: { width: 1280, height: 800 } },
+    },
+    {
+      // Articles published after the build, on the same build and double; after the campaign
+      // pages' project, which leaves the double's content changed (this one resets it first).
+      name: 'lake-articles',
+      testMatch: /articles-publishing\.spec\.ts/,
+      dependencies: ['lake-pages'],
       use: { viewport: { width: 1280, height: 800 } },
     },
     {
