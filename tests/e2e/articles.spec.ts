@@ -95,9 +95,9 @@ test.describe('an article', () => {
     await expect(cover).toHaveAttribute('fetchpriority', 'high')
     await expect(cover).toHaveAttribute('loading', 'eager')
     expect(await cover.getAttribute('alt')).toMatch(/\S/)
-    expect(
-      await cover.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
-    ).toBe(true)
+    await expect
+      .poll(() => cover.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0))
+      .toBe(true)
 
     // The table of contents lists every h2 of the text and leads to it.
     const toc = main.getByRole('navigation', { name: 'Neste artigo' })
@@ -109,7 +109,7 @@ test.describe('an article', () => {
     }
 
     // A figure comes from its claim document.
-    await expect(main.getByText('98,5%')).toBeVisible()
+    await expect(main.getByText('98,5%').first()).toBeVisible()
 
     const related = main.getByRole('region', { name: 'Leia também' })
     await expect(related.getByRole('link', { name: PROTOCOL.title! })).toHaveAttribute(
