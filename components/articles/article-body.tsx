@@ -34,13 +34,13 @@ export function ArticleBody({ body, toc }: { body: Body; toc: readonly TocEntry[
       h2: ({ children, value }) => (
         <h2
           id={value._key ? anchors.get(value._key) : undefined}
-          className="mt-12 scroll-mt-28 text-2xl font-bold tracking-tight text-balance text-navy-950 sm:text-3xl"
+          className="mt-12 text-2xl font-bold tracking-tight text-balance text-navy-950"
         >
           {children}
         </h2>
       ),
       blockquote: ({ children }) => (
-        <blockquote className="mt-6 border-l-4 border-brand-700 pl-5 text-lg text-slate-800 italic">
+        <blockquote className="mt-6 rounded-2xl bg-slate-50 p-6 text-lg text-slate-700">
           {children}
         </blockquote>
       ),
@@ -61,7 +61,7 @@ export function ArticleBody({ body, toc }: { body: Body; toc: readonly TocEntry[
         ) : null,
       claimFigure: ({ value }: { value: Item<'claimFigure'> }) =>
         value.claim?.value && value.claim.label ? (
-          <dl className="mt-8 rounded-2xl border border-slate-200 bg-slate-50 px-6 py-5">
+          <dl className="mt-8 rounded-2xl border border-slate-200 bg-slate-50 p-6">
             <ClaimFigure claim={value.claim} />
           </dl>
         ) : null,
@@ -89,7 +89,7 @@ export function ArticleBody({ body, toc }: { body: Body; toc: readonly TocEntry[
             />
             <h2
               id={`faq-${value._key}`}
-              className="text-2xl font-bold tracking-tight text-balance text-navy-950 sm:text-3xl"
+              className="text-2xl font-bold tracking-tight text-balance text-navy-950"
             >
               {value.heading ?? 'Perguntas frequentes'}
             </h2>

@@ -16,21 +16,21 @@ export function ArticleCard({
   const href = articlePath(article.slug)
   const category = article.categories?.[0]
   return (
-    <article className="flex flex-col overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm">
+    <article className="h-full overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm">
       {article.cover?.asset ? (
         <ContentImage
           image={article.cover}
           aspectRatio={16 / 9}
           sizes="(min-width: 1024px) 352px, (min-width: 640px) calc(50vw - 3rem), calc(100vw - 2rem)"
-          className="h-auto w-full bg-slate-100 object-cover"
+          className="h-auto w-full object-cover"
         />
       ) : null}
-      <div className="flex flex-1 flex-col p-6">
+      <div className="p-6">
         {category?.title ? (
           <p className="text-sm font-semibold text-brand-700">{category.title}</p>
         ) : null}
         <Heading className="mt-2 text-xl font-bold text-balance text-navy-950">
-          <a href={href} className="rounded-sm underline-offset-4 hover:underline">
+          <a href={href} className="rounded-md underline-offset-4 hover:underline">
             {article.title}
           </a>
         </Heading>
@@ -58,7 +58,7 @@ export function ArticleGrid({
   return (
     <ul role="list" className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
       {articles.map((article) => (
-        <li key={article._id} className="flex">
+        <li key={article._id}>
           <ArticleCard article={article} headingLevel={headingLevel} />
         </li>
       ))}

@@ -95,12 +95,12 @@ export function ArticleView({
         <article className="mt-6">
           <header>
             {categories.length > 0 ? (
-              <p className="flex flex-wrap gap-x-3 text-sm font-semibold text-brand-700">
+              <p className="flex flex-wrap gap-3 text-sm font-semibold text-brand-700">
                 {categories.map((category) => (
                   <a
                     key={category._id}
                     href={categoryPath(category.slug ?? '')}
-                    className="rounded-sm underline-offset-4 hover:underline"
+                    className="rounded-md underline-offset-4 hover:underline"
                   >
                     {category.title}
                   </a>
@@ -115,7 +115,7 @@ export function ArticleView({
                 {article.description}
               </p>
             ) : null}
-            <div className="mt-6 flex items-center gap-4 border-y border-slate-200 py-4">
+            <div className="mt-6 flex items-center gap-4 border-t border-b border-slate-200 py-3">
               {author?.photo?.asset ? (
                 <ContentImage
                   image={{ ...author.photo, alt: '' }}
@@ -163,7 +163,7 @@ export function ArticleView({
               aspectRatio={16 / 9}
               priority
               sizes="(min-width: 800px) 768px, calc(100vw - 2rem)"
-              className="mt-8 h-auto w-full rounded-2xl bg-slate-100 object-cover"
+              className="mt-8 h-auto w-full rounded-2xl object-cover"
             />
           ) : null}
 
@@ -176,7 +176,7 @@ export function ArticleView({
               <p id="sumario-titulo" className="font-semibold text-navy-950">
                 Neste artigo
               </p>
-              <ol className="mt-3 list-decimal space-y-2 pl-5 text-slate-700 marker:text-slate-500">
+              <ol className="mt-3 list-decimal space-y-2 pl-6 text-slate-700">
                 {toc.map((entry) => (
                   <li key={entry.id}>
                     <a
@@ -199,8 +199,8 @@ export function ArticleView({
                 <ContentImage
                   image={{ ...author.photo, alt: '' }}
                   aspectRatio={1}
-                  sizes="64px"
-                  className="size-16 shrink-0 rounded-full object-cover"
+                  sizes="48px"
+                  className="size-12 shrink-0 rounded-full object-cover"
                 />
               ) : null}
               <div>
@@ -213,11 +213,8 @@ export function ArticleView({
       </div>
 
       {related.length > 0 ? (
-        <section aria-labelledby="relacionados" className="mt-16">
-          <h2
-            id="relacionados"
-            className="text-2xl font-bold tracking-tight text-navy-950 sm:text-3xl"
-          >
+        <section aria-labelledby="relacionados" className="mt-12">
+          <h2 id="relacionados" className="text-2xl font-bold tracking-tight text-navy-950">
             Leia também
           </h2>
           <div className="mt-6">
@@ -228,12 +225,9 @@ export function ArticleView({
 
       <section
         aria-labelledby="demonstracao"
-        className="mt-16 rounded-2xl bg-brand-700 p-8 text-white sm:p-10"
+        className="mt-12 rounded-2xl bg-brand-700 p-6 text-white sm:p-10"
       >
-        <h2
-          id="demonstracao"
-          className="text-2xl font-bold tracking-tight text-balance sm:text-3xl"
-        >
+        <h2 id="demonstracao" className="text-2xl font-bold tracking-tight text-balance">
           Veja a Vigia funcionando na sua frota
         </h2>
         <p className="mt-3 max-w-2xl text-pretty text-brand-50">

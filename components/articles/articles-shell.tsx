@@ -23,7 +23,7 @@ export function ArticlesShell({
       <SkipLink />
       <SiteHeader settings={settings} onHomePage={false} />
       <main id="conteudo" tabIndex={-1} className="bg-white pt-header outline-none">
-        <Container className="py-8 sm:py-12">{children}</Container>
+        <Container className="py-10 sm:py-16">{children}</Container>
       </main>
       <SiteFooter settings={settings} onHomePage={false} />
     </>

@@ -4,7 +4,7 @@ import type { Crumb } from '@/lib/articles/json-ld'
 export function Breadcrumbs({ crumbs }: { crumbs: readonly Crumb[] }) {
   return (
     <nav aria-label="Trilha de navegação" className="text-sm text-slate-600">
-      <ol className="flex flex-wrap items-center gap-x-2 gap-y-1">
+      <ol className="flex flex-wrap items-center gap-2">
         {crumbs.map((crumb, index) => {
           const last = index === crumbs.length - 1
           return (
@@ -15,13 +15,13 @@ export function Breadcrumbs({ crumbs }: { crumbs: readonly Crumb[] }) {
                 </span>
               ) : null}
               {last ? (
-                <span aria-current="page" className="line-clamp-1 text-slate-700">
+                <span aria-current="page" className="text-slate-700">
                   {crumb.name}
                 </span>
               ) : (
                 <a
                   href={crumb.path}
-                  className="rounded-sm font-medium text-brand-700 underline-offset-4 hover:underline"
+                  className="rounded-md font-medium text-brand-700 underline-offset-4 hover:underline"
                 >
                   {crumb.name}
                 </a>

@@ -52,7 +52,7 @@ export function ListingView({
               <li key={category._id}>
                 <a
                   href={categoryPath(category.slug ?? '')}
-                  className="inline-flex rounded-full border border-slate-300 px-4 py-2 text-sm font-medium text-navy-950 hover:border-brand-700 hover:text-brand-700"
+                  className="inline-flex rounded-full border border-slate-300 px-4 py-2 text-sm font-medium text-navy-950 hover:text-brand-700"
                 >
                   {category.title}
                 </a>

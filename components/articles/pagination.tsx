@@ -7,7 +7,7 @@ export function Pagination({ page, pageCount }: { page: number; pageCount: numbe
   const link = 'rounded-md px-3 py-2 font-medium text-brand-700 underline-offset-4 hover:underline'
   return (
     <nav aria-label="Páginas da lista de conteúdos" className="mt-12">
-      <ul role="list" className="flex flex-wrap items-center justify-center gap-2 text-sm">
+      <ul role="list" className="flex flex-wrap items-center gap-2 text-sm">
         {page > 1 ? (
           <li>
             <a href={listingPagePath(page - 1)} rel="prev" className={link}>
