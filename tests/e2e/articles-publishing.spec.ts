@@ -16,6 +16,8 @@ const LAKE = SERVERS.lakeDouble.url
 const SLUG = 'telemetria-e-fadiga-e2e'
 const PATH = `/conteudos/${SLUG}`
 const TITLE = 'Telemetria e fadiga: dois sinais, uma decisão'
+const RENAMED = 'telemetria-e-fadiga-2027-e2e'
+const RENAMED_PATH = `/conteudos/${RENAMED}`
 
 async function mutate(request: APIRequestContext, ...mutations: unknown[]) {
   const response = await request.post(`${LAKE}/__mutate`, { data: { mutations } })
@@ -191,15 +193,49 @@ test.describe('articles: publishing without a deploy', () => {
     )
   })
 
+  test('a slug change keeps old links: the redirect the Studio writes answers 308 within 5 s', async ({
+    request,
+  }) => {
+    // What the Studio's publish action writes (sanity/lib/slug-change.ts) with the renamed article.
+    await mutate(
+      request,
+      { patch: { id: newArticle._id, set: { 'slug.current': RENAMED } } },
+      {
+        createOrReplace: {
+          _id: `redirect-conteudos-${SLUG}`,
+          _type: 'redirect',
+          from: PATH,
+          to: RENAMED_PATH,
+          permanent: true,
+        },
+      },
+    )
+    await publish(request, { _type: 'article', _id: newArticle._id, slug: RENAMED })
+    await publish(request, { _type: 'redirect', _id: `redirect-conteudos-${SLUG}`, slug: null })
+    await within5s(async () => {
+      const response = await request.get(`${SITE}${PATH}`, { maxRedirects: 0 })
+      return response.status() === 308 && response.headers().location?.endsWith(RENAMED_PATH)
+    })
+    await within5s(async () => (await status(request, RENAMED_PATH)) === 200)
+  })
+
   test('a deleted article answers 404 and leaves the listing and the feed within 5 s', async ({
     request,
   }) => {
-    await mutate(request, { delete: { id: newArticle._id } })
-    await publish(request, { _type: 'article', _id: newArticle._id, slug: SLUG })
+    await mutate(
+      request,
+      { delete: { id: `redirect-conteudos-${SLUG}` } },
+      { delete: { id: newArticle._id } },
+    )
+    await publish(request, { _type: 'redirect', _id: `redirect-conteudos-${SLUG}`, slug: null })
+    await publish(request, { _type: 'article', _id: newArticle._id, slug: RENAMED })
+    await within5s(async () => (await status(request, RENAMED_PATH)) === 404)
     await within5s(async () => (await status(request, PATH)) === 404)
     await within5s(async () => !(await text(request, '/conteudos')).includes(TITLE))
-    await within5s(async () => !(await text(request, '/conteudos/feed.xml')).includes(PATH))
-    await within5s(async () => !(await text(request, '/sitemap.xml')).includes(`${PATH}</loc>`))
+    await within5s(async () => !(await text(request, '/conteudos/feed.xml')).includes(RENAMED_PATH))
+    await within5s(
+      async () => !(await text(request, '/sitemap.xml')).includes(`${RENAMED_PATH}</loc>`),
+    )
   })
 
   test('an editor previews a draft article in draft mode, with the overlay', async ({
