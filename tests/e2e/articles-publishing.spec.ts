@@ -214,7 +214,7 @@ test.describe('articles: publishing without a deploy', () => {
     await publish(request, { _type: 'redirect', _id: `redirect-conteudos-${SLUG}`, slug: null })
     await within5s(async () => {
       const response = await request.get(`${SITE}${PATH}`, { maxRedirects: 0 })
-      return response.status() === 308 && response.headers().location?.endsWith(RENAMED_PATH)
+      return response.status() === 308 && (response.headers().location ?? '').endsWith(RENAMED_PATH)
     })
     await within5s(async () => (await status(request, RENAMED_PATH)) === 200)
   })
