@@ -52,6 +52,7 @@ const SERVER_BOUND_SPECS = [
   /publish-consistency\.spec\.ts/,
   /hostile-input\.spec\.ts/,
   /campaign-lifecycle\.spec\.ts/,
+  /articles-publishing\.spec\.ts/,
 ]
 
 export default defineConfig({
@@ -128,12 +129,20 @@ export default defineConfig({
       use: { viewport: { width: 1280, height: 800 } },
     },
     {
+      // Articles published after the build, on the same build and double; after the campaign
+      // pages' project, which leaves the double's content changed (this one resets it first).
+      name: 'lake-articles',
+      testMatch: /articles-publishing\.spec\.ts/,
+      dependencies: ['lake-pages'],
+      use: { viewport: { width: 1280, height: 800 } },
+    },
+    {
       // Visibility windows, the announcement bar and review links (docs/campaigns.md), on the same
       // build and double; last of the lake projects, since it waits on real time and resets the
       // double's content.
       name: 'lake-lifecycle',
       testMatch: /campaign-lifecycle\.spec\.ts/,
-      dependencies: ['lake-pages'],
+      dependencies: ['lake-articles'],
       use: { viewport: { width: 1280, height: 800 } },
     },
     {

@@ -43,11 +43,18 @@ const routingTable = createRedirectMapCache(async (): Promise<RoutingTable> => {
   return table as RoutingTable
 })
 
-/** The section prefix and slug of a path under a document section, e.g. ['/p', 'onibus']. */
+/**
+ * The section prefix and last segment of a path directly under a document section, e.g.
+ * ['/p', 'onibus'] or ['/conteudos/categoria', 'lgpd']; undefined for any other path.
+ */
 function sectionOf(pathname: string, table: RoutingTable): [string, string] | undefined {
-  const match = /^(\/[^/]+)\/([^/]+)\/?$/.exec(pathname)
-  if (!match || !Object.hasOwn(table.known, match[1]!)) return undefined
-  return [match[1]!, match[2]!]
+  const path = pathname.length > 1 ? pathname.replace(/\/$/, '') : pathname
+  const cut = path.lastIndexOf('/')
+  if (cut <= 0) return undefined
+  const prefix = path.slice(0, cut)
+  const last = path.slice(cut + 1)
+  if (!last || !Object.hasOwn(table.known, prefix)) return undefined
+  return [prefix, last]
 }
 
 export async function proxy(request: NextRequest) {
@@ -71,8 +78,8 @@ export async function proxy(request: NextRequest) {
 }
 
 // Only paths a redirect may start from (sanity/lib/paths.ts), one segment at the root, and every
-// path under a document section (lib/known-paths.ts). The home page, assets, the API and the
-// Studio never pass through here.
+// path under a document section (lib/known-paths.ts): campaign pages and articles. The home page,
+// assets, the API and the Studio never pass through here. Next needs the matcher as literals.
 export const config = {
-  matcher: ['/:slug([a-z0-9-]+)', '/p/:path*'],
+  matcher: ['/:slug([a-z0-9-]+)', '/p/:path*', '/conteudos/:path*'],
 }

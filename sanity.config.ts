@@ -32,6 +32,17 @@ const campaignPage = defineLocations({
   }),
 })
 
+// An article is previewed at /preview/conteudos/<slug> (app/preview/conteudos/[slug]); its author
+// and categories show on every article that uses them.
+const article = defineLocations({
+  select: { title: 'title', slug: 'slug.current' },
+  resolve: (doc) => ({
+    locations: doc?.slug
+      ? [{ title: doc.title || doc.slug, href: `/preview/conteudos/${doc.slug}` }]
+      : [],
+  }),
+})
+
 export default defineConfig({
   name: 'default',
   title: 'Vigia',
@@ -61,8 +72,18 @@ export default defineConfig({
             route: ['/p/:slug', '/preview/p/:slug'],
             filter: `_type == "campaignPage" && slug.current == $slug`,
           },
+          {
+            route: ['/conteudos/:slug', '/preview/conteudos/:slug'],
+            filter: `_type == "article" && slug.current == $slug`,
+          },
         ]),
-        locations: { landingPage: homePage, siteSettings: homePage, claim: homePage, campaignPage },
+        locations: {
+          landingPage: homePage,
+          siteSettings: homePage,
+          claim: homePage,
+          campaignPage,
+          article,
+        },
       },
     }),
     visionTool({ defaultApiVersion: apiVersion }),

@@ -1,23 +1,41 @@
 import type { MetadataRoute } from 'next'
 
-import { getCampaignPageSlugs, getLegalPageSlugs } from '@/lib/content'
+import {
+  getArticleSlugs,
+  getCampaignPageSlugs,
+  getCategorySlugs,
+  getLegalPageSlugs,
+} from '@/lib/content'
 import { isVisible } from '@/lib/content/visibility'
 import { expireAtNextBoundary } from '@/lib/content/visibility-cache'
 import { serverEnv } from '@/lib/env'
-import { campaignPath } from '@/sanity/lib/paths'
+import {
+  ARTICLES_PER_PAGE,
+  articlePath,
+  campaignPath,
+  categoryPath,
+  listingPagePath,
+} from '@/sanity/lib/paths'
 
-// Regenerated with the content; the legalPage and campaignPage tags (webhook) refresh it when a
-// page changes, and the webhook requests it at once.
+// Regenerated with the content; the legalPage, campaignPage, article and category tags (webhook)
+// refresh it when a page changes, and the webhook requests it at once.
 export const revalidate = 3600
 
 export default async function sitemap(): Promise<MetadataRoute.Sitemap> {
-  const [legalPages, campaignPages] = await Promise.all([
+  const [legalPages, campaignPages, articles, categories] = await Promise.all([
     getLegalPageSlugs(),
     getCampaignPageSlugs(),
+    getArticleSlugs(),
+    getCategorySlugs(),
   ])
   // A page outside its visibility window is in no sitemap; the sitemap is rebuilt at the next
   // start or end of any page's window (lib/content/visibility-cache.ts).
   await expireAtNextBoundary(campaignPages)
+  const url = (path: string) => new URL(path, serverEnv.siteUrl).toString()
+  // Articles come newest first: a listing page changes when its newest article does.
+  const lastmod = (article: (typeof articles)[number] | undefined) =>
+    article ? (article._updatedAt ?? article.publishedAt ?? undefined) : undefined
+  const listingPages = Math.max(1, Math.ceil(articles.length / ARTICLES_PER_PAGE))
   return [
     { url: new URL('/', serverEnv.siteUrl).toString(), changeFrequency: 'weekly', priority: 1 },
     ...legalPages.flatMap((page) =>
@@ -41,6 +59,37 @@ export default async function sitemap(): Promise<MetadataRoute.Sitemap> {
               lastModified: page._updatedAt ?? undefined,
               changeFrequency: 'monthly' as const,
               priority: 0.7,
+            },
+          ]
+        : [],
+    ),
+    ...Array.from({ length: listingPages }, (_, index) => ({
+      url: url(listingPagePath(index + 1)),
+      lastModified: lastmod(articles[index * ARTICLES_PER_PAGE]),
+      changeFrequency: 'weekly' as const,
+      priority: index === 0 ? 0.8 : 0.4,
+    })),
+    ...categories.flatMap((category) =>
+      category.slug
+        ? [
+            {
+              url: url(categoryPath(category.slug)),
+              lastModified: category.latest ?? category._updatedAt ?? undefined,
+              changeFrequency: 'weekly' as const,
+              priority: 0.5,
+            },
+          ]
+        : [],
+    ),
+    // Articles marked noindex stay out, as campaign pages do.
+    ...articles.flatMap((article) =>
+      article.slug && !article.noindex
+        ? [
+            {
+              url: url(articlePath(article.slug)),
+              lastModified: lastmod(article),
+              changeFrequency: 'monthly' as const,
+              priority: 0.6,
             },
           ]
         : [],

@@ -21,6 +21,11 @@ type Props = {
    * headline for the first bytes on a phone.
    */
   preloadMedia?: string
+  /**
+   * The page's largest image above the fold on every screen (an article's cover): fetched at
+   * once with high priority and preloaded, never lazy.
+   */
+  priority?: boolean
   className?: string
 }
 
@@ -34,10 +39,19 @@ type Props = {
  *   optimise SVG without `dangerouslyAllowSVG`, which we leave off, and a vector needs no resizing.
  * Width and height always come from the asset, so the box is reserved before the image loads.
  */
-export function ContentImage({ image, sizes, aspectRatio, preloadMedia, className }: Props) {
+export function ContentImage({
+  image,
+  sizes,
+  aspectRatio,
+  preloadMedia: media,
+  priority = false,
+  className,
+}: Props) {
   // The schema requires alt text; one missing from older content still renders, as decorative.
   const alt = image?.alt ?? ''
-  const loading = 'lazy' as const
+  const loading = priority ? ('eager' as const) : ('lazy' as const)
+  const fetchPriority = priority ? ('high' as const) : undefined
+  const preloadMedia = media ?? (priority ? 'all' : undefined)
 
   if (isLocalAsset(image)) {
     const size = croppedSize(image)
@@ -51,6 +65,15 @@ export function ContentImage({ image, sizes, aspectRatio, preloadMedia, classNam
       loading,
       className,
     })
+    // A bundled file is served whole: a forced ratio is drawn by the browser, cut around the
+    // editor's hotspot as the image CDN would.
+    const framed = aspectRatio
+      ? {
+          aspectRatio: String(aspectRatio),
+          objectFit: 'cover' as const,
+          objectPosition: `${(image.hotspot?.x ?? 0.5) * 100}% ${(image.hotspot?.y ?? 0.5) * 100}%`,
+        }
+      : undefined
     if (preloadMedia) {
       preload(props.src, {
         as: 'image',
@@ -60,8 +83,15 @@ export function ContentImage({ image, sizes, aspectRatio, preloadMedia, classNam
       })
     }
     // getImageProps gives next/image's attributes without its client component (no JavaScript).
-    // eslint-disable-next-line @next/next/no-img-element
-    return <img {...props} alt={alt} />
+    return (
+      // eslint-disable-next-line @next/next/no-img-element
+      <img
+        {...props}
+        alt={alt}
+        fetchPriority={fetchPriority}
+        style={{ ...props.style, ...framed }}
+      />
+    )
   }
 
   const props = lakeImageProps(image, contentImageHost, { sizes, aspectRatio })
@@ -86,7 +116,8 @@ export function ContentImage({ image, sizes, aspectRatio, preloadMedia, classNam
       height={props.height}
       alt={alt}
       loading={loading}
-      decoding="async"
+      fetchPriority={fetchPriority}
+      decoding={priority ? undefined : 'async'}
       className={className}
       style={
         props.blurDataURL

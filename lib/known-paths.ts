@@ -1,4 +1,10 @@
-import { getCampaignPageSlugs, getLegalPageSlugs } from '@/lib/content'
+import {
+  getArticleSlugs,
+  getCampaignPageSlugs,
+  getCategorySlugs,
+  getLegalPageSlugs,
+} from '@/lib/content'
+import { ARTICLES_PER_PAGE } from '@/sanity/lib/paths'
 
 /**
  * Sections of the site whose pages are documents, by path prefix, with the function that lists
@@ -7,13 +13,24 @@ import { getCampaignPageSlugs, getLegalPageSlugs } from '@/lib/content'
  * slug is not in the list with the 404 page, before any page code runs: no Content Lake query, no
  * ISR cache entry (docs/security.md, "Unknown addresses").
  *
- * Another section joins with one line here, e.g. articles:
- *   '/conteudos': async () => (await getArticleSlugs()).flatMap((a) => (a.slug ? [a.slug] : [])),
- * plus its prefix in proxy.ts's matcher, which Next needs as a literal.
+ * Another section joins with one line here, plus its prefix in proxy.ts's matcher, which Next
+ * needs as a literal.
  */
 export const KNOWN_SLUG_SECTIONS: Record<string, () => Promise<string[]>> = {
   '/p': async () =>
     (await getCampaignPageSlugs()).flatMap((page) => (page.slug ? [page.slug] : [])),
+  // Articles, and the feed beside them (app/conteudos/feed.xml).
+  '/conteudos': async () => [
+    ...(await getArticleSlugs()).flatMap((article) => (article.slug ? [article.slug] : [])),
+    'feed.xml',
+  ],
+  '/conteudos/categoria': async () =>
+    (await getCategorySlugs()).flatMap((category) => (category.slug ? [category.slug] : [])),
+  // The listing's pages: 1 (which redirects to /conteudos) to the last.
+  '/conteudos/pagina': async () => {
+    const pages = Math.max(1, Math.ceil((await getArticleSlugs()).length / ARTICLES_PER_PAGE))
+    return Array.from({ length: pages }, (_, index) => String(index + 1))
+  },
 }
 
 /** Every path that is a page made from a document (never the source of a redirect). */

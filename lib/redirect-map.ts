@@ -1,4 +1,4 @@
-import { RESERVED_SLUGS, REDIRECT_FROM_PATTERN } from '@/sanity/lib/paths'
+import { ARTICLE_RESERVED_SLUGS, RESERVED_SLUGS, REDIRECT_FROM_PATTERN } from '@/sanity/lib/paths'
 
 import { isVisible, type VisibilityWindow } from './content/visibility'
 
@@ -134,7 +134,13 @@ export function redirectProblem(
   if (typeof from !== 'string' || typeof to !== 'string') return 'from or to is missing'
   if (!REDIRECT_FROM_PATTERN.test(from)) return 'from is not a path a redirect may start from'
   const first = from.split('/')[1] ?? ''
-  if (RESERVED_FIRST_SEGMENTS.has(first) && !(first === 'p' && from.startsWith('/p/')))
+  // An old campaign page (/p/<slug>) or an old article (/conteudos/<slug>) may redirect; the
+  // sections themselves and the names the site routes under them may not.
+  const [, , second] = from.split('/')
+  const underSection = (first === 'p' || first === 'conteudos') && second !== undefined
+  if (RESERVED_FIRST_SEGMENTS.has(first) && !underSection)
+    return `from ${from} is a reserved path of the site`
+  if (first === 'conteudos' && second !== undefined && ARTICLE_RESERVED_SLUGS.has(second))
     return `from ${from} is a reserved path of the site`
   if (rules.pagePaths.has(from)) return `from ${from} is a page that exists`
   if (to.length > 300) return 'to is longer than 300 characters'

@@ -40,11 +40,33 @@ export const structure: StructureResolver = (S) =>
       // Pages marketing builds from blocks, and the redirects that keep old links working.
       S.documentTypeListItem('campaignPage').title('Páginas de campanha'),
       S.documentTypeListItem('redirect').title('Redirecionamentos'),
+      S.divider(),
+      // Articles (/conteudos), newest first, and who signs them and what they are filed under.
+      S.listItem()
+        .title('Artigos')
+        .id('article')
+        .schemaType('article')
+        .child(
+          S.documentTypeList('article')
+            .title('Artigos')
+            .defaultOrdering([{ field: 'publishedAt', direction: 'desc' }]),
+        ),
+      S.documentTypeListItem('category').title('Categorias'),
+      S.documentTypeListItem('author').title('Autores'),
       ...S.documentTypeListItems().filter((item) => {
         const id = item.getId()
         return (
           id !== undefined &&
-          !['claim', 'legalPage', 'campaignPage', 'redirect', ...INTERNAL_TYPES].includes(id) &&
+          ![
+            'claim',
+            'legalPage',
+            'campaignPage',
+            'redirect',
+            'article',
+            'category',
+            'author',
+            ...INTERNAL_TYPES,
+          ].includes(id) &&
           !SINGLETON_TYPES.has(id)
         )
       }),
@@ -78,14 +100,14 @@ export const singletonDocumentActions: DocumentActionsResolver = (actions, conte
     return actions.filter(
       (action) => action.action !== undefined && SINGLETON_ACTIONS.has(action.action),
     )
-  // A campaign page published under a new slug gets its redirect from the old one, and an editor
-  // can send its draft to a reviewer without a Studio login.
-  if (context.schemaType === 'campaignPage')
-    return [
-      ...actions.map((action) =>
-        action.action === 'publish' ? withSlugChangeRedirect(action) : action,
-      ),
-      ReviewLinkAction,
-    ]
+  // A campaign page or an article published under a new slug gets its redirect from the old one;
+  // an editor can send a campaign page's draft to a reviewer without a Studio login.
+  if (context.schemaType === 'campaignPage' || context.schemaType === 'article') {
+    const type = context.schemaType
+    const withRedirect = actions.map((action) =>
+      action.action === 'publish' ? withSlugChangeRedirect(action, type) : action,
+    )
+    return type === 'campaignPage' ? [...withRedirect, ReviewLinkAction] : withRedirect
+  }
   return actions
 }

@@ -6,6 +6,7 @@ import { CtaBandBlock } from './cta-band/component'
 import { DemoFormBlock } from './demo-form/component'
 import { FaqBlock } from './faq/component'
 import { HeroBlock } from './hero/component'
+import { LatestArticlesBlock } from './latest-articles/component'
 import { RichTextBlock } from './rich-text/component'
 import { StepsBlock } from './steps/component'
 import type { BlockProps, BlockType } from './types'
@@ -26,4 +27,5 @@ export const BLOCK_COMPONENTS: { [T in BlockType]: ComponentType<BlockProps<T>> 
   demoFormBlock: DemoFormBlock,
   faqBlock: FaqBlock,
   richTextBlock: RichTextBlock,
+  latestArticlesBlock: LatestArticlesBlock,
 }

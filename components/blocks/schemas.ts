@@ -4,6 +4,7 @@ import { ctaBandBlockType } from './cta-band/schema'
 import { demoFormBlockType } from './demo-form/schema'
 import { faqBlockType } from './faq/schema'
 import { heroBlockType } from './hero/schema'
+import { latestArticlesBlockType } from './latest-articles/schema'
 import { richTextBlockType } from './rich-text/schema'
 import { stepsBlockType } from './steps/schema'
 
@@ -22,4 +23,5 @@ export const BLOCK_SCHEMA_TYPES = [
   demoFormBlockType,
   faqBlockType,
   richTextBlockType,
+  latestArticlesBlockType,
 ]

@@ -5,8 +5,14 @@ import type { QueryParams } from 'next-sanity'
 
 import {
   ANNOUNCEMENT_QUERY,
+  ARTICLE_FEED_QUERY,
+  ARTICLE_LIST_QUERY,
+  ARTICLE_QUERY,
+  ARTICLE_SLUGS_QUERY,
   CAMPAIGN_PAGE_QUERY,
   CAMPAIGN_PAGE_SLUGS_QUERY,
+  CATEGORY_QUERY,
+  CATEGORY_SLUGS_QUERY,
   LANDING_PAGE_QUERY,
   LEGAL_PAGE_QUERY,
   LEGAL_PAGE_SLUGS_QUERY,
@@ -18,8 +24,14 @@ import {
 } from '@/sanity/lib/queries'
 import type {
   ANNOUNCEMENT_QUERY_RESULT,
+  ARTICLE_FEED_QUERY_RESULT,
+  ARTICLE_LIST_QUERY_RESULT,
+  ARTICLE_QUERY_RESULT,
+  ARTICLE_SLUGS_QUERY_RESULT,
   CAMPAIGN_PAGE_QUERY_RESULT,
   CAMPAIGN_PAGE_SLUGS_QUERY_RESULT,
+  CATEGORY_QUERY_RESULT,
+  CATEGORY_SLUGS_QUERY_RESULT,
   LANDING_PAGE_QUERY_RESULT,
   LEGAL_PAGE_QUERY_RESULT,
   LEGAL_PAGE_SLUGS_QUERY_RESULT,
@@ -30,6 +42,13 @@ import type {
   SITE_SETTINGS_QUERY_RESULT,
 } from '@/sanity/types'
 import { isSanityConfigured } from '@/sanity/env'
+import {
+  ARTICLES_PER_PAGE,
+  SLUG_PATTERN,
+  articlePath,
+  categoryPath,
+  listingPagePath,
+} from '@/sanity/lib/paths'
 
 import { hashReviewToken, isReviewLinkUsable, isReviewTokenShape } from '@/lib/review-token'
 
@@ -105,6 +124,9 @@ export function getCampaignPage(slug: string) {
     CONTENT_TAGS.claim,
     // The hero block falls back to the home page's product visual.
     CONTENT_TAGS.landingPage,
+    // The latest-articles block lists articles and their categories.
+    CONTENT_TAGS.article,
+    CONTENT_TAGS.category,
   ])
 }
 
@@ -170,8 +192,98 @@ export async function getReviewPage(token: string) {
   return page ? { page, expiresAt: link.expiresAt } : null
 }
 
+/**
+ * An article (published, or its draft in draft mode) with its author, categories, body and
+ * related articles; null when there is none at this slug. Every article lookup by slug goes
+ * through here, so a cheaper answer for unknown slugs can be added in one place.
+ */
+export function getArticle(slug: string) {
+  if (!SLUG_PATTERN.test(slug)) return Promise.resolve(null)
+  return fetchContent<ARTICLE_QUERY_RESULT>(ARTICLE_QUERY, { slug }, [
+    CONTENT_TAGS.article,
+    CONTENT_TAGS.category,
+    CONTENT_TAGS.author,
+    CONTENT_TAGS.claim,
+  ])
+}
+
+/**
+ * Page `page` (1-based) of the listing, newest first, ARTICLES_PER_PAGE a page, with the number
+ * of pages and the categories; `articles` is empty past the last page.
+ */
+export async function getArticleListPage(page: number) {
+  const start = (page - 1) * ARTICLES_PER_PAGE
+  const result = await fetchContent<ARTICLE_LIST_QUERY_RESULT>(
+    ARTICLE_LIST_QUERY,
+    { start, end: start + ARTICLES_PER_PAGE },
+    [CONTENT_TAGS.article, CONTENT_TAGS.category],
+    { publishedOnly: true },
+  )
+  return { ...result, pageCount: Math.max(1, Math.ceil(result.total / ARTICLES_PER_PAGE)) }
+}
+
+/** A category and its articles, newest first. */
+export function getCategory(slug: string) {
+  if (!SLUG_PATTERN.test(slug)) return Promise.resolve(null)
+  return fetchContent<CATEGORY_QUERY_RESULT>(
+    CATEGORY_QUERY,
+    { slug },
+    [CONTENT_TAGS.article, CONTENT_TAGS.category],
+    { publishedOnly: true },
+  )
+}
+
+/** Every published article's slug and dates, newest first (prerender, sitemap). Never draft-aware. */
+export function getArticleSlugs({ fresh = false } = {}) {
+  return fetchContent<ARTICLE_SLUGS_QUERY_RESULT>(ARTICLE_SLUGS_QUERY, {}, [CONTENT_TAGS.article], {
+    publishedOnly: true,
+    fresh,
+  })
+}
+
+/** Every category's slug and its newest article's date (prerender, sitemap). Never draft-aware. */
+export function getCategorySlugs({ fresh = false } = {}) {
+  return fetchContent<CATEGORY_SLUGS_QUERY_RESULT>(
+    CATEGORY_SLUGS_QUERY,
+    {},
+    [CONTENT_TAGS.article, CONTENT_TAGS.category],
+    { publishedOnly: true, fresh },
+  )
+}
+
+/** The latest 20 articles for the feed. */
+export function getArticleFeed() {
+  return fetchContent<ARTICLE_FEED_QUERY_RESULT>(
+    ARTICLE_FEED_QUERY,
+    {},
+    [CONTENT_TAGS.article, CONTENT_TAGS.category, CONTENT_TAGS.author],
+    { publishedOnly: true },
+  )
+}
+
+/**
+ * Every public page an article, category or author publish can change, read fresh (for the
+ * webhook, which regenerates them and purges them from the CDN): each article, each listing page
+ * and each category page.
+ */
+export async function articlePublishPaths(): Promise<string[]> {
+  const [articles, categories] = await Promise.all([
+    getArticleSlugs({ fresh: true }),
+    getCategorySlugs({ fresh: true }),
+  ])
+  const pageCount = Math.max(1, Math.ceil(articles.length / ARTICLES_PER_PAGE))
+  return [
+    ...Array.from({ length: pageCount }, (_, index) => listingPagePath(index + 1)),
+    ...articles.flatMap((article) => (article.slug ? [articlePath(article.slug)] : [])),
+    ...categories.flatMap((category) => (category.slug ? [categoryPath(category.slug)] : [])),
+  ]
+}
+
 export type SiteSettings = NonNullable<SITE_SETTINGS_QUERY_RESULT>
 export type LandingPage = NonNullable<LANDING_PAGE_QUERY_RESULT>
 export type LegalPage = NonNullable<LEGAL_PAGE_QUERY_RESULT>
 export type CampaignPage = NonNullable<CAMPAIGN_PAGE_QUERY_RESULT>
 export type Announcement = NonNullable<ANNOUNCEMENT_QUERY_RESULT>
+export type Article = NonNullable<ARTICLE_QUERY_RESULT>
+export type ArticleCard = ARTICLE_LIST_QUERY_RESULT['articles'][number]
+export type Category = NonNullable<CATEGORY_QUERY_RESULT>

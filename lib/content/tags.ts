@@ -1,3 +1,5 @@
+import { ARTICLES_FEED_PATH, ARTICLES_PREFIX, articlePath, categoryPath } from '@/sanity/lib/paths'
+
 // Cache tags for CMS content, one per document type. A fetch declares the tags of every type its
 // query reads, and the Sanity webhook revalidates the tag of the type that changed, so publishing
 // a claim regenerates every page that shows a figure.
@@ -9,7 +11,13 @@ export const CONTENT_TAGS = {
   campaignPage: 'sanity:campaignPage',
   redirect: 'sanity:redirect',
   announcement: 'sanity:announcement',
+  article: 'sanity:article',
+  category: 'sanity:category',
+  author: 'sanity:author',
 } as const
+
+/** The types whose publish changes the articles' pages, listing, feed and sitemap. */
+export const ARTICLE_CONTENT_TYPES: ReadonlySet<string> = new Set(['article', 'category', 'author'])
 
 export type ContentType = keyof typeof CONTENT_TAGS
 
@@ -36,6 +44,26 @@ export function pathsToWarm(type: string, slug: unknown): string[] {
       ? ['/api/redirects', `/p/${slug}`, '/sitemap.xml']
       : ['/api/redirects', '/sitemap.xml']
   if (type === 'redirect') return ['/api/redirects']
+  // The article's own page first, then what lists it; app/api/revalidate adds every other
+  // article, listing and category page (articlePublishPaths in lib/content).
+  // The routing table first here too: it lists the articles and categories (lib/known-paths.ts).
+  if (type === 'article')
+    return [
+      '/api/redirects',
+      ...(valid ? [articlePath(slug)] : []),
+      ARTICLES_PREFIX,
+      ARTICLES_FEED_PATH,
+      '/sitemap.xml',
+    ]
+  if (type === 'category')
+    return [
+      '/api/redirects',
+      ...(valid ? [categoryPath(slug)] : []),
+      ARTICLES_PREFIX,
+      ARTICLES_FEED_PATH,
+      '/sitemap.xml',
+    ]
+  if (type === 'author') return [ARTICLES_PREFIX, ARTICLES_FEED_PATH]
   return ['/']
 }
 

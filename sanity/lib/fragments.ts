@@ -22,3 +22,14 @@ export const windowFields = /* groq */ `visibleFrom, visibleUntil`
 
 // A page's window plus where visitors go outside it.
 export const pageVisibilityFields = /* groq */ `${windowFields}, hiddenRedirect`
+
+// An article as the listing, a category page, the related list and the latest-articles block
+// show it: title, summary, date, cover and categories.
+export const articleCardFields = /* groq */ `
+  _id, title, "slug": slug.current, description, publishedAt,
+  cover{${imageFields}},
+  "categories": categories[]->{_id, title, "slug": slug.current}
+`
+
+/** Published articles with an address, as every article list filters them. */
+export const articleFilter = /* groq */ `_type == "article" && defined(slug.current) && defined(publishedAt)`

@@ -18,6 +18,49 @@ export function campaignPath(slug: string): string {
 }
 
 /**
+ * Articles: the listing at /conteudos (page n >= 2 at /conteudos/pagina/<n>), each article at
+ * /conteudos/<slug>, each category at /conteudos/categoria/<slug>, the feed at
+ * /conteudos/feed.xml (docs/articles.md).
+ */
+export const ARTICLES_PREFIX = '/conteudos'
+
+export const ARTICLES_FEED_PATH = `${ARTICLES_PREFIX}/feed.xml`
+
+/** Articles per listing page. */
+export const ARTICLES_PER_PAGE = 12
+
+export function articlePath(slug: string): string {
+  return `${ARTICLES_PREFIX}/${slug}`
+}
+
+export function categoryPath(slug: string): string {
+  return `${ARTICLES_PREFIX}/categoria/${slug}`
+}
+
+/** The listing's page `page` (1-based): /conteudos, then /conteudos/pagina/2, ... */
+export function listingPagePath(page: number): string {
+  return page <= 1 ? ARTICLES_PREFIX : `${ARTICLES_PREFIX}/pagina/${page}`
+}
+
+/** Names under /conteudos/ the site routes itself, so no article can take them. */
+export const ARTICLE_RESERVED_SLUGS: ReadonlyMap<string, string> = new Map([
+  ['pagina', 'é onde ficam as páginas seguintes da lista de conteúdos (/conteudos/pagina/2)'],
+  ['categoria', 'é o prefixo das páginas de categoria (/conteudos/categoria/...)'],
+  ['feed', 'fica reservado para o feed de conteúdos (/conteudos/feed.xml)'],
+])
+
+/** Why this slug cannot be an article's address, in Portuguese, or undefined when it can. */
+export function articleSlugProblem(slug: string | undefined | null): string | undefined {
+  if (!slug) return undefined
+  if (!SLUG_PATTERN.test(slug))
+    return 'Use só letras minúsculas sem acento, números e hífens (sem espaços, barras ou hífen no início ou no fim).'
+  if (slug.length > SLUG_MAX_LENGTH) return `No máximo ${SLUG_MAX_LENGTH} caracteres.`
+  const reserved = ARTICLE_RESERVED_SLUGS.get(slug)
+  if (reserved) return `"${slug}" não pode ser usado: ${reserved}.`
+  return undefined
+}
+
+/**
  * Top-level names the app already routes (or Next serves), and why, so the Studio can tell an
  * editor what a slug would collide with. Legal pages and campaign pages share this list: a legal
  * page here would never be reachable, and a campaign page keeps the option of moving to the root.
@@ -27,7 +70,9 @@ export const RESERVED_SLUGS: ReadonlyMap<string, string> = new Map([
   ['studio', 'é o endereço do Sanity Studio'],
   ['preview', 'é a pré-visualização do Studio'],
   ['p', 'é o prefixo das páginas de campanha (/p/...)'],
+  ['conteudos', 'é a lista de artigos (/conteudos) e o prefixo de cada artigo'],
   ['opengraph-image', 'é a imagem de compartilhamento gerada pelo site'],
+  ['revisao', 'é o endereço dos links de revisão de rascunhos (/revisao/...)'],
 ])
 
 /** Why this slug cannot be used, in Portuguese, or undefined when it can. */
@@ -42,10 +87,11 @@ export function slugProblem(slug: string | undefined | null): string | undefined
 }
 
 /**
- * A path a redirect may start from: one segment at the root (/onibus, an old campaign link) or an
- * old campaign page (/p/<old-slug>). Deeper paths are not routed to the redirect lookup.
+ * A path a redirect may start from: one segment at the root (/onibus, an old campaign link), an
+ * old campaign page (/p/<old-slug>) or an old article (/conteudos/<old-slug>). Deeper paths are
+ * not routed to the redirect lookup (proxy.ts).
  */
-export const REDIRECT_FROM_PATTERN = /^\/(p\/)?[a-z0-9]+(-[a-z0-9]+)*$/
+export const REDIRECT_FROM_PATTERN = /^\/((p|conteudos)\/)?[a-z0-9]+(-[a-z0-9]+)*$/
 
 /** Where a redirect may lead: a path of this site or an https:// address. */
 export const REDIRECT_TO_PATTERN = /^(\/[^\s]*|https:\/\/[^\s]+)$/
@@ -62,13 +108,25 @@ export const SLUG_CONFLICT_QUERY = /* groq */ `{
   "redirect": *[_type == "redirect" && from == $path && ${others}][0].to
 }`
 
+/** Who else uses an article's slug, or starts a redirect at its path. */
+export const ARTICLE_SLUG_CONFLICT_QUERY = /* groq */ `{
+  "article": *[_type == "article" && slug.current == $slug && ${others}][0].title,
+  "redirect": *[_type == "redirect" && from == $path && ${others}][0].to
+}`
+
+/** Which other category uses this slug. */
+export const CATEGORY_SLUG_CONFLICT_QUERY = /* groq */ `{
+  "category": *[_type == "category" && slug.current == $slug && ${others}][0].title
+}`
+
 /** What a redirect from $from to $to would collide with or chain onto. */
 export const REDIRECT_CONFLICT_QUERY = /* groq */ `{
   "sameFrom": *[_type == "redirect" && from == $from && ${others}][0].to,
   "leadsHere": *[_type == "redirect" && to == $from && ${others}][0].from,
   "leadsOn": *[_type == "redirect" && from == $to && ${others}][0].to,
   "legalPage": *[_type == "legalPage" && slug.current == $legalSlug][0].title,
-  "campaignPage": *[_type == "campaignPage" && slug.current == $campaignSlug][0].title
+  "campaignPage": *[_type == "campaignPage" && slug.current == $campaignSlug][0].title,
+  "article": *[_type == "article" && slug.current == $articleSlug][0].title
 }`
 
 /** The tag the validation queries carry (the dataset-validation test answers only these). */

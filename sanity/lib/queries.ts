@@ -8,7 +8,10 @@ import { faqBlockFragment } from '../../components/blocks/faq/query'
 import { heroBlockFragment } from '../../components/blocks/hero/query'
 import { richTextBlockFragment } from '../../components/blocks/rich-text/query'
 import { stepsBlockFragment } from '../../components/blocks/steps/query'
+import { latestArticlesBlockFragment } from '../../components/blocks/latest-articles/query'
 import {
+  articleCardFields,
+  articleFilter,
   cardFields,
   claimFields,
   imageFields,
@@ -104,7 +107,8 @@ const campaignPageProjection = /* groq */ `
       ${ctaBandBlockFragment},
       ${demoFormBlockFragment},
       ${faqBlockFragment},
-      ${richTextBlockFragment}
+      ${richTextBlockFragment},
+      ${latestArticlesBlockFragment}
     }
 `
 
@@ -173,4 +177,89 @@ export const REVIEW_PAGE_QUERY = defineQuery(`
     *[_type == "campaignPage" && _id == "drafts." + $id][0],
     *[_type == "campaignPage" && _id == $id][0]
   ){${campaignPageProjection}}
+`)
+
+// Articles (app/conteudos): one article, its list pages, its categories, the feed and the sitemap.
+// Every list is newest first by publication date (the id breaks ties, so pages never overlap).
+
+/**
+ * One article with its author, categories and body (figures resolved from their claim documents),
+ * and up to three related articles: the newest others that share a category with it.
+ */
+export const ARTICLE_QUERY = defineQuery(`
+  *[_type == "article" && slug.current == $slug][0]{
+    _id,
+    _updatedAt,
+    title,
+    "slug": slug.current,
+    description,
+    publishedAt,
+    cover{${imageFields}},
+    "categories": categories[]->{_id, title, "slug": slug.current},
+    author->{name, kind, role, bio, photo{${imageFields}}},
+    seo{title, description, noindex, shareImage{${imageFields}}},
+    body[]{
+      ...,
+      _type == "image" => {_type, _key, caption, ${imageFields}},
+      _type == "claimFigure" => {_type, _key, "claim": claim->{${claimFields}}},
+      _type == "faqBlock" => {_type, _key, eyebrow, heading, intro, items[]{_key, question, answer}},
+      _type == "articleCta" => {_type, _key, heading, text, label}
+    },
+    "related": *[${articleFilter} && _id != ^._id && references(^.categories[]._ref)]
+      | order(publishedAt desc, _id asc)[0...3]{${articleCardFields}}
+  }
+`)
+
+/** One page of the listing ($start inclusive, $end exclusive) and how many articles there are. */
+export const ARTICLE_LIST_QUERY = defineQuery(`{
+  "total": count(*[${articleFilter}]),
+  "articles": *[${articleFilter}] | order(publishedAt desc, _id asc)[$start...$end]{${articleCardFields}},
+  "categories": *[_type == "category" && defined(slug.current)] | order(title asc){
+    _id, title, "slug": slug.current
+  }
+}`)
+
+/** A category and its articles, newest first (at most 100: docs/articles.md). */
+export const CATEGORY_QUERY = defineQuery(`
+  *[_type == "category" && slug.current == $slug][0]{
+    _id,
+    title,
+    "slug": slug.current,
+    description,
+    "articles": *[${articleFilter} && references(^._id)]
+      | order(publishedAt desc, _id asc)[0...100]{${articleCardFields}}
+  }
+`)
+
+/** Every published article's slug and dates, for the prerender, the sitemap and the CDN purge. */
+export const ARTICLE_SLUGS_QUERY = defineQuery(`
+  *[${articleFilter}] | order(publishedAt desc, _id asc){
+    "slug": slug.current,
+    "noindex": coalesce(seo.noindex, false),
+    publishedAt,
+    _updatedAt
+  }
+`)
+
+/** Every category's slug, with the date of its newest article (the sitemap's lastmod). */
+export const CATEGORY_SLUGS_QUERY = defineQuery(`
+  *[_type == "category" && defined(slug.current)] | order(slug.current asc){
+    "slug": slug.current,
+    _updatedAt,
+    "latest": *[${articleFilter} && references(^._id)] | order(publishedAt desc)[0].publishedAt
+  }
+`)
+
+/** The feed: the latest 20 articles. */
+export const ARTICLE_FEED_QUERY = defineQuery(`
+  *[${articleFilter}] | order(publishedAt desc, _id asc)[0...20]{
+    _id,
+    title,
+    "slug": slug.current,
+    description,
+    publishedAt,
+    _updatedAt,
+    "author": author->name,
+    "categories": categories[]->title
+  }
 `)

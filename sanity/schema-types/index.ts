@@ -2,7 +2,10 @@ import type { SchemaTypeDefinition } from 'sanity'
 
 import { BLOCK_SCHEMA_TYPES } from '../../components/blocks/schemas'
 import { announcementType } from './announcement'
+import { articleCtaType, articleType, claimFigureType } from './article'
+import { authorType } from './author'
 import { campaignPageType } from './campaign-page'
+import { categoryType } from './category'
 import { claimType } from './claim'
 import { landingPageType } from './landing-page'
 import { legalPageType } from './legal-page'
@@ -20,6 +23,11 @@ export const schemaTypes: SchemaTypeDefinition[] = [
   redirectType,
   announcementType,
   reviewLinkType,
+  articleType,
+  categoryType,
+  authorType,
+  articleCtaType,
+  claimFigureType,
   featureCardType,
   marketType,
   linkType,

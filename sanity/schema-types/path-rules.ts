@@ -1,11 +1,15 @@
 import type { ValidationContext } from 'sanity'
 
 import {
+  ARTICLE_SLUG_CONFLICT_QUERY,
+  CATEGORY_SLUG_CONFLICT_QUERY,
   REDIRECT_CONFLICT_QUERY,
   REDIRECT_FROM_PATTERN,
   REDIRECT_TO_PATTERN,
   SLUG_CONFLICT_QUERY,
   VALIDATION_QUERY_TAG,
+  articlePath,
+  articleSlugProblem,
   campaignPath,
   slugProblem,
 } from '../lib/paths'
@@ -47,6 +51,41 @@ export async function slugRule(
   return true
 }
 
+/**
+ * True, or why this slug cannot be the address of this article (/conteudos/<slug>) or category
+ * (/conteudos/categoria/<slug>): unique among its type, not a name the site routes under
+ * /conteudos, and not where a redirect starts.
+ */
+export async function articleSlugRule(
+  type: 'article' | 'category',
+  slug: string | undefined,
+  context: ValidationContext,
+): Promise<string | true> {
+  if (!slug) return true
+  const problem = type === 'article' ? articleSlugProblem(slug) : slugProblem(slug)
+  if (problem) return problem
+  if (type === 'category') {
+    const taken = await client(context).fetch<{ category: string | null }>(
+      CATEGORY_SLUG_CONFLICT_QUERY,
+      { slug, ...ownIds(context) },
+      { tag: VALIDATION_QUERY_TAG },
+    )
+    return taken.category
+      ? `"${slug}" já é o endereço da categoria "${taken.category}": escolha outro.`
+      : true
+  }
+  const path = articlePath(slug)
+  const taken = await client(context).fetch<{ article: string | null; redirect: string | null }>(
+    ARTICLE_SLUG_CONFLICT_QUERY,
+    { slug, path, ...ownIds(context) },
+    { tag: VALIDATION_QUERY_TAG },
+  )
+  if (taken.article) return `"${slug}" já é o endereço do artigo "${taken.article}": escolha outro.`
+  if (taken.redirect)
+    return `${path} já redireciona para ${taken.redirect}. Apague esse redirecionamento (Redirecionamentos) antes de usar o endereço.`
+  return true
+}
+
 type Redirect = { from?: string; to?: string }
 
 /** True, or why this redirect cannot be published. */
@@ -58,9 +97,15 @@ export async function redirectRule(
   const to = redirect?.to
   if (!from || !to) return true
   if (!REDIRECT_FROM_PATTERN.test(from))
-    return 'A origem é um caminho como /onibus ou /p/endereco-antigo: uma barra, letras minúsculas sem acento, números e hífens.'
-  const segment = from.replace(/^\/(p\/)?/, '')
-  const reserved = from.startsWith('/p/') ? undefined : slugProblem(segment)
+    return 'A origem é um caminho como /onibus, /p/endereco-antigo ou /conteudos/artigo-antigo: uma barra, letras minúsculas sem acento, números e hífens.'
+  const prefix = from.match(/^\/(p|conteudos)\//)?.[1]
+  const segment = from.replace(/^\/((p|conteudos)\/)?/, '')
+  const reserved =
+    prefix === 'p'
+      ? undefined
+      : prefix === 'conteudos'
+        ? articleSlugProblem(segment)
+        : slugProblem(segment)
   if (reserved)
     return `A origem ${from} não pode ser usada: ${reserved.replace(/^"[^"]+" não pode ser usado: /, '')}`
   if (!REDIRECT_TO_PATTERN.test(to))
@@ -73,13 +118,15 @@ export async function redirectRule(
     leadsOn: string | null
     legalPage: string | null
     campaignPage: string | null
+    article: string | null
   }>(
     REDIRECT_CONFLICT_QUERY,
     {
       from,
       to: target,
-      legalSlug: from.startsWith('/p/') ? '' : segment,
-      campaignSlug: from.startsWith('/p/') ? segment : '',
+      legalSlug: prefix ? '' : segment,
+      campaignSlug: prefix === 'p' ? segment : '',
+      articleSlug: prefix === 'conteudos' ? segment : '',
       ...ownIds(context),
     },
     { tag: VALIDATION_QUERY_TAG },
@@ -88,6 +135,8 @@ export async function redirectRule(
     return `${from} é a página legal "${found.legalPage}", que continua no ar: o redirecionamento nunca seria usado.`
   if (found.campaignPage)
     return `${from} é a página de campanha "${found.campaignPage}", que continua no ar: mude o endereço dela antes de redirecionar.`
+  if (found.article)
+    return `${from} é o artigo "${found.article}", que continua no ar: mude o endereço dele antes de redirecionar.`
   if (found.sameFrom) return `Já existe um redirecionamento de ${from} (para ${found.sameFrom}).`
   if (found.leadsOn)
     return `${target} já redireciona para ${found.leadsOn}: aponte direto para ${found.leadsOn}, sem encadear redirecionamentos${found.leadsOn === from ? ' (este formaria um ciclo)' : ''}.`

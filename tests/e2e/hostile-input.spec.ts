@@ -146,15 +146,30 @@ test('1000 random addresses cost at most 5 Content Lake queries and 1 MB of cach
   // The known pages and the routing table are warm, as on a live site.
   expect((await request.get('/p/onibus-rodoviarios')).status()).toBe(200)
   expect((await request.get('/privacidade')).status()).toBe(200)
+  expect((await request.get('/conteudos/como-o-celular-detecta-fadiga')).status()).toBe(200)
   const queriesBefore = await lakeQueries()
   const filesBefore = fileSizes(build.distDir)
 
   const addresses = Array.from({ length: 1000 }, (_, index) => {
     const slug = randomBytes(randomInt(3, 12)).toString('hex')
-    // Two thirds under the campaign pages' prefix, some with characters no slug has.
-    if (index % 3 === 0) return `/${slug}`
-    if (index % 3 === 1) return `/p/${slug}`
-    return index % 2 ? `/p/${slug.toUpperCase()}%20x` : `/p/${slug}/mais/fundo`
+    // At the root, under the campaign pages' prefix (some with characters no slug has, or
+    // deeper), and under the articles' prefix, its categories and its listing pages.
+    switch (index % 7) {
+      case 0:
+        return `/${slug}`
+      case 1:
+        return `/p/${slug}`
+      case 2:
+        return `/p/${slug.toUpperCase()}%20x`
+      case 3:
+        return `/p/${slug}/mais/fundo`
+      case 4:
+        return `/conteudos/${slug}`
+      case 5:
+        return `/conteudos/categoria/${slug}`
+      default:
+        return `/conteudos/pagina/${randomInt(2, 1_000_000)}`
+    }
   })
   const statuses = new Map<number, number>()
   let next = 0

@@ -462,3 +462,116 @@ describe('campaign pages and redirects: addresses and blocks', () => {
     })
   })
 })
+
+describe('articles, categories and authors', () => {
+  type Article = SanityDocument & {
+    slug: { _type: 'slug'; current: string }
+    categories: Array<{ _ref: string }>
+    author: { _ref: string }
+    body: Array<{ _type: string; _key: string; claim?: { _ref: string } }>
+  }
+  const articles = documents.filter((doc) => doc._type === 'article') as Article[]
+  const article = articles[0]!
+  const withSlug = (current: string, id = 'article-novo'): Article => ({
+    ...structuredClone(article),
+    _id: id,
+    slug: { _type: 'slug', current },
+  })
+  const studioErrors = (doc: SanityDocument, dataset = [...documents, doc]) =>
+    errorsOf(doc, new Set(dataset.map((d) => d._id)), dataset, 'studio')
+
+  it('bundles the three agreed articles, two of them in one category', () => {
+    expect(articles.map((doc) => doc.slug.current).sort()).toEqual([
+      'como-o-celular-detecta-fadiga',
+      'lgpd-camera-na-cabine',
+      'protocolo-de-resposta-apos-alerta',
+    ])
+    const perCategory = new Map<string, number>()
+    for (const doc of articles)
+      for (const category of doc.categories)
+        perCategory.set(category._ref, (perCategory.get(category._ref) ?? 0) + 1)
+    expect(Math.max(...perCategory.values())).toBe(2)
+  })
+
+  it('signs every bundled article by the company team, not an invented person', () => {
+    const authors = new Set(articles.map((doc) => doc.author._ref))
+    for (const id of authors) {
+      expect(documents.find((doc) => doc._id === id)).toMatchObject({
+        _type: 'author',
+        kind: 'team',
+      })
+    }
+  })
+
+  it('shows figures only through claim documents', () => {
+    const figures = articles.flatMap((doc) => doc.body.filter((b) => b._type === 'claimFigure'))
+    expect(figures.length).toBeGreaterThan(0)
+    for (const figure of figures)
+      expect(documents.find((doc) => doc._id === figure.claim?._ref)?._type).toBe('claim')
+  })
+
+  it('accepts a new article at a free address', async () => {
+    expect(await studioErrors(withSlug('telemetria-e-fadiga'))).toEqual([])
+  })
+
+  it("refuses another article's slug, naming it", async () => {
+    expect(await studioErrors(withSlug('lgpd-camera-na-cabine'))).toEqual([
+      expect.stringMatching(/slug: .*já é o endereço do artigo "LGPD e câmera/),
+    ])
+  })
+
+  it('refuses the names the listing routes under /conteudos', async () => {
+    for (const [slug, why] of [
+      ['pagina', /páginas seguintes/],
+      ['categoria', /páginas de categoria/],
+      ['feed', /feed/],
+    ] as const) {
+      expect(await studioErrors(withSlug(slug))).toEqual([expect.stringMatching(why)])
+    }
+  })
+
+  it('keeps /conteudos from being a legal or campaign page', async () => {
+    const page = documents.find((doc) => doc._type === 'campaignPage')!
+    const doc = {
+      ...structuredClone(page),
+      _id: 'campaignPage-x',
+      slug: { _type: 'slug', current: 'conteudos' },
+    }
+    expect(await studioErrors(doc)).toEqual([expect.stringMatching(/lista de artigos/)])
+  })
+
+  it('requires a category, an author, a date and a summary', async () => {
+    const doc = withSlug('teste') as Partial<Article> & SanityDocument
+    delete doc.author
+    delete doc.publishedAt
+    delete doc.description
+    doc.categories = []
+    expect((await studioErrors(doc)).map((error) => error.split(':')[0])).toEqual(
+      expect.arrayContaining([
+        'article-novo author',
+        'article-novo publishedAt',
+        'article-novo description',
+        'article-novo categories',
+      ]),
+    )
+  })
+
+  it("refuses another category's slug", async () => {
+    const category = documents.find((doc) => doc._type === 'category')!
+    const doc = { ...structuredClone(category), _id: 'category-nova' }
+    expect(await studioErrors(doc)).toEqual([
+      expect.stringMatching(/^category-nova slug: .*já é o endereço da categoria/),
+    ])
+  })
+
+  it('accepts a redirect from an old article path, and refuses one from a live article', async () => {
+    const make = (from: string, to: string) =>
+      ({ _id: 'redirect-novo', _type: 'redirect', from, to, permanent: true }) as never
+    expect(
+      await studioErrors(make('/conteudos/antigo', '/conteudos/lgpd-camera-na-cabine')),
+    ).toEqual([])
+    expect(await studioErrors(make('/conteudos/lgpd-camera-na-cabine', '/'))).toEqual([
+      expect.stringMatching(/é o artigo "LGPD/),
+    ])
+  })
+})

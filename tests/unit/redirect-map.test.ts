@@ -219,3 +219,14 @@ describe('redirects of campaign pages outside their window', () => {
     expect(log).toHaveBeenCalledTimes(2)
   })
 })
+
+describe('redirects under the articles section', () => {
+  it('may start from an old article, never from the section or a name the site routes', () => {
+    expect(redirectProblem({ from: '/conteudos/velho', to: '/conteudos/novo' }, RULES)).toBe(
+      undefined,
+    )
+    for (const from of ['/conteudos', '/conteudos/pagina', '/conteudos/categoria', '/revisao']) {
+      expect(redirectProblem({ from, to: '/' }, RULES), from).toMatch(/reserved/)
+    }
+  })
+})

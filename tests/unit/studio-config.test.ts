@@ -91,6 +91,25 @@ describe('sanity.config.ts', () => {
     )
   })
 
+  it('previews an article, drafts included, at /preview/conteudos/<slug>', async () => {
+    const presentation = workspace.tools.find((tool) => tool.name === 'presentation')
+    const resolve = (
+      presentation?.options as {
+        resolve: {
+          locations: Record<string, { resolve: (doc: Record<string, unknown>) => unknown }>
+          mainDocuments: Array<{ route: string[]; filter?: string }>
+        }
+      }
+    ).resolve
+    expect(
+      resolve.locations.article!.resolve({ title: 'LGPD', slug: 'lgpd-camera-na-cabine' }),
+    ).toEqual({ locations: [{ title: 'LGPD', href: '/preview/conteudos/lgpd-camera-na-cabine' }] })
+    expect(resolve.mainDocuments).toContainEqual({
+      route: ['/conteudos/:slug', '/preview/conteudos/:slug'],
+      filter: '_type == "article" && slug.current == $slug',
+    })
+  })
+
   it('knows every content type', () => {
     for (const type of [
       'landingPage',
@@ -102,6 +121,9 @@ describe('sanity.config.ts', () => {
       'campaignPage',
       'redirect',
       'announcement',
+      'article',
+      'category',
+      'author',
     ]) {
       expect(source().schema.get(type), type).toBeDefined()
     }
@@ -121,6 +143,9 @@ describe('singletons', () => {
       'legalPage',
       'campaignPage',
       'redirect',
+      'article',
+      'category',
+      'author',
     ])
   })
 
@@ -156,6 +181,13 @@ describe('singletons', () => {
     expect(actionsFor('campaignPage')).toContain('reviewLink')
     expect(actionsFor('claim')).not.toContain('reviewLink')
     expect(source().templates.map((template) => template.schemaType)).not.toContain('reviewLink')
+    expect(actionsFor('article')).not.toContain('reviewLink')
+  })
+
+  it('keeps articles their usual actions too', () => {
+    expect(actionsFor('article')).toEqual(
+      expect.arrayContaining(['publish', 'unpublish', 'delete', 'duplicate']),
+    )
   })
 })
 
@@ -182,7 +214,7 @@ describe('desk structure', () => {
     }
   })
 
-  it('lists the claims, the legal pages, then campaign pages and redirects, claims by value and label', () => {
+  it('lists the claims, the legal pages, then campaign pages and redirects, then articles, claims by value and label', () => {
     expect(items.map((item) => item.id)).toEqual([
       'landingPage',
       'siteSettings',
@@ -193,12 +225,17 @@ describe('desk structure', () => {
       expect.any(String),
       'campaignPage',
       'redirect',
+      expect.any(String),
+      'article',
+      'category',
+      'author',
     ])
     expect(items[2]!.title).toBe('Aviso no topo do site')
     expect(items[5]!.title).toBe('Páginas legais')
     expect(items[7]!.title).toBe('Páginas de campanha')
     expect(items[8]!.title).toBe('Redirecionamentos')
     expect(items[3]!.type).toBe('divider')
+    expect(items[10]!.title).toBe('Artigos')
     expect(source().schema.get('claim')?.preview?.select).toEqual({
       title: 'value',
       subtitle: 'label',

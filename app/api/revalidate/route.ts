@@ -2,8 +2,13 @@ import { revalidateTag } from 'next/cache'
 import { after, NextResponse, type NextRequest } from 'next/server'
 
 import { purgePublicPages } from '@/lib/cdn/purge'
-import { getCampaignPageSlugs, getLegalPageSlugs, getRedirectPaths } from '@/lib/content'
-import { pathsToWarm, tagForType } from '@/lib/content/tags'
+import {
+  articlePublishPaths,
+  getCampaignPageSlugs,
+  getLegalPageSlugs,
+  getRedirectPaths,
+} from '@/lib/content'
+import { ARTICLE_CONTENT_TYPES, pathsToWarm, tagForType } from '@/lib/content/tags'
 import { serverEnv } from '@/lib/env'
 import { ownOrigin } from '@/lib/own-origin'
 import { shareRevalidation } from '@/lib/redis/connection.mjs'
@@ -150,8 +155,16 @@ export async function POST(request: NextRequest) {
 function warmAndPurge(type: string, slug: unknown) {
   const warm = pathsToWarm(type, slug)
   after(async () => {
+    // An article, category or author shows on every article page (related articles, bylines),
+    // the listing's pages and the category pages: after the changed page itself, all of them.
+    const forArticles = ARTICLE_CONTENT_TYPES.has(type)
+    const articlePaths =
+      forArticles || type === 'announcement' || serverEnv.cdnPurgeUrl
+        ? await articlePublishPaths().catch(() => [] as string[])
+        : []
     // The announcement bar is on every page: have them all regenerated, not only the home page.
-    const everyPage = type === 'announcement' ? await publicPagePaths() : []
+    const everyPage = type === 'announcement' ? [...(await publicPagePaths()), ...articlePaths] : []
+    if (forArticles) warm.push(...articlePaths.filter((path) => !warm.includes(path)))
     for (const path of new Set([...warm, ...everyPage])) {
       const page = new URL(path, ownOrigin())
       try {
@@ -180,7 +193,7 @@ function warmAndPurge(type: string, slug: unknown) {
         getRedirectPaths().catch(() => [] as string[]),
       ])
       await purgePublicPages(serverEnv.siteUrl, {
-        paths: [...legalPaths, ...campaignPaths, ...redirectPaths, ...warm],
+        paths: [...legalPaths, ...campaignPaths, ...articlePaths, ...redirectPaths, ...warm],
       })
     }
   })

@@ -1,0 +1,63 @@
+import type { Metadata } from 'next'
+import { notFound } from 'next/navigation'
+import { stegaClean } from 'next-sanity'
+
+import { ArticleView, articleShareImagePath } from '@/components/articles/article-view'
+import { visibleUpdateDate } from '@/lib/articles/dates'
+import { articlesMetadata, withBrand } from '@/lib/articles/metadata'
+import { getArticle, getArticleSlugs, getSiteSettings } from '@/lib/content'
+import { articlePath } from '@/sanity/lib/paths'
+
+// Articles (article documents). The ones published at build time are prerendered; one published
+// later is rendered on its first request and cached like the others (dynamicParams), and the
+// webhook revalidates the article tag and requests the page, so it is live within seconds with
+// no deploy. A slug with no published article answers 404 (drafts only in draft mode, at
+// /preview/conteudos/<slug>); redirects from old slugs are answered before this route (proxy.ts).
+export const revalidate = 3600
+export const dynamicParams = true
+
+type Props = { params: Promise<{ slug: string }> }
+
+export async function generateStaticParams() {
+  return (await getArticleSlugs()).flatMap((article) =>
+    article.slug ? [{ slug: article.slug }] : [],
+  )
+}
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const { slug } = await params
+  const [article, settings] = await Promise.all([getArticle(slug), getSiteSettings()])
+  if (!article?.title) return {}
+  const title = article.seo?.title
+    ? stegaClean(article.seo.title)
+    : withBrand(article.title, settings)
+  const description = stegaClean(article.seo?.description ?? article.description ?? '') || undefined
+  const base = articlesMetadata({
+    title,
+    description,
+    path: articlePath(slug),
+    settings,
+    type: 'article',
+  })
+  const published = article.publishedAt ? stegaClean(article.publishedAt) : undefined
+  return {
+    ...base,
+    ...(article.seo?.noindex ? { robots: { index: false, follow: true } } : {}),
+    openGraph: {
+      ...base.openGraph,
+      type: 'article',
+      publishedTime: published,
+      modifiedTime: visibleUpdateDate(published, article._updatedAt) ?? published,
+      authors: article.author?.name ? [stegaClean(article.author.name)] : undefined,
+      section: article.categories?.[0]?.title ? stegaClean(article.categories[0].title) : undefined,
+    },
+    twitter: { ...base.twitter, images: [articleShareImagePath(slug)] },
+  }
+}
+
+export default async function ArticleRoute({ params }: Props) {
+  const { slug } = await params
+  const [article, settings] = await Promise.all([getArticle(slug), getSiteSettings()])
+  if (!article) notFound()
+  return <ArticleView article={article} settings={settings} />
+}

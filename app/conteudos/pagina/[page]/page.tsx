@@ -1,0 +1,49 @@
+import type { Metadata } from 'next'
+import { notFound, permanentRedirect } from 'next/navigation'
+
+import { LISTING_DESCRIPTION, LISTING_TITLE, ListingView } from '@/components/articles/listing-view'
+import { articlesMetadata, withBrand } from '@/lib/articles/metadata'
+import { getArticleListPage, getArticleSlugs, getSiteSettings } from '@/lib/content'
+import { ARTICLES_PER_PAGE, ARTICLES_PREFIX, listingPagePath } from '@/sanity/lib/paths'
+
+// The listing's pages from 2 on, each at a real URL with its own canonical: /conteudos/pagina/2.
+// A page past the last answers 404; one published later is rendered on its first request.
+export const revalidate = 3600
+export const dynamicParams = true
+
+type Props = { params: Promise<{ page: string }> }
+
+/** The page number in the URL, or null when it is not a plain integer from 1 up. */
+function pageNumber(value: string): number | null {
+  return /^[1-9]\d{0,4}$/.test(value) ? Number(value) : null
+}
+
+export async function generateStaticParams() {
+  const total = (await getArticleSlugs()).length
+  const pages = Math.ceil(total / ARTICLES_PER_PAGE)
+  return Array.from({ length: Math.max(0, pages - 1) }, (_, index) => ({
+    page: String(index + 2),
+  }))
+}
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const page = pageNumber((await params).page)
+  if (!page || page < 2) return {}
+  const settings = await getSiteSettings()
+  return articlesMetadata({
+    title: withBrand(`${LISTING_TITLE}: página ${page}`, settings),
+    description: LISTING_DESCRIPTION,
+    path: listingPagePath(page),
+    settings,
+  })
+}
+
+export default async function ArticlesListingPageRoute({ params }: Props) {
+  const page = pageNumber((await params).page)
+  if (!page) notFound()
+  // Page 1 has one address only.
+  if (page === 1) permanentRedirect(ARTICLES_PREFIX)
+  const [list, settings] = await Promise.all([getArticleListPage(page), getSiteSettings()])
+  if (list.articles.length === 0) notFound()
+  return <ListingView list={list} page={page} settings={settings} />
+}

@@ -1,0 +1,67 @@
+import { ContentImage } from '@/components/content-image'
+import { formatArticleDate } from '@/lib/articles/dates'
+import type { ArticleCard as ArticleCardValue } from '@/lib/content'
+import { articlePath } from '@/sanity/lib/paths'
+
+/** One article in a list: cover, category, title (the link), date and summary. */
+export function ArticleCard({
+  article,
+  headingLevel = 2,
+}: {
+  article: ArticleCardValue
+  headingLevel?: 2 | 3
+}) {
+  if (!article.slug || !article.title) return null
+  const Heading = headingLevel === 2 ? 'h2' : 'h3'
+  const href = articlePath(article.slug)
+  const category = article.categories?.[0]
+  return (
+    <article className="h-full overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm">
+      {article.cover?.asset ? (
+        <ContentImage
+          image={article.cover}
+          aspectRatio={16 / 9}
+          sizes="(min-width: 1024px) 352px, (min-width: 640px) calc(50vw - 3rem), calc(100vw - 2rem)"
+          className="h-auto w-full object-cover"
+        />
+      ) : null}
+      <div className="p-6">
+        {category?.title ? (
+          <p className="text-sm font-semibold text-brand-700">{category.title}</p>
+        ) : null}
+        <Heading className="mt-2 text-xl font-bold text-balance text-navy-950">
+          <a href={href} className="rounded-md underline-offset-4 hover:underline">
+            {article.title}
+          </a>
+        </Heading>
+        {article.publishedAt ? (
+          <p className="mt-2 text-sm text-slate-600">
+            <time dateTime={article.publishedAt}>{formatArticleDate(article.publishedAt)}</time>
+          </p>
+        ) : null}
+        {article.description ? (
+          <p className="mt-3 text-pretty text-slate-700">{article.description}</p>
+        ) : null}
+      </div>
+    </article>
+  )
+}
+
+/** A grid of article cards, in the order given. */
+export function ArticleGrid({
+  articles,
+  headingLevel = 2,
+}: {
+  articles: readonly ArticleCardValue[]
+  headingLevel?: 2 | 3
+}) {
+  return (
+    <ul role="list" className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+      {articles.map((article) => (
+        <li key={article._id}>
+          <ArticleCard article={article} headingLevel={headingLevel} />
+        </li>
+      ))}
+    </ul>
+  )
+}

@@ -1,0 +1,265 @@
+import { defineArrayMember, defineField, defineType, type SlugValue } from 'sanity'
+
+import { SLUG_MAX_LENGTH } from '../lib/paths'
+import { ALT_MAX_LENGTH, imageField, requiredString } from './objects'
+import { articleSlugRule } from './path-rules'
+
+// An article at /conteudos/<slug>: the listing, its categories' pages, the feed and the sitemap
+// show it seconds after publishing (docs/articles.md).
+
+/** A call to the demo form inside the text: it always leads to the home page's form. */
+export const articleCtaType = defineType({
+  name: 'articleCta',
+  title: 'Chamada para a demonstração',
+  type: 'object',
+  description: 'Um destaque com um botão que leva ao formulário de demonstração (/#contato).',
+  fields: [
+    requiredString('heading', 'Título', 90),
+    defineField({
+      name: 'text',
+      title: 'Texto (opcional)',
+      type: 'text',
+      rows: 2,
+      validation: (rule) => rule.max(240),
+    }),
+    defineField({
+      name: 'label',
+      title: 'Texto do botão',
+      type: 'string',
+      initialValue: 'Solicitar Demonstração',
+      validation: (rule) => rule.required().max(40),
+    }),
+  ],
+  preview: {
+    select: { title: 'heading' },
+    prepare: ({ title }: { title?: string }) => ({
+      title,
+      subtitle: 'Chamada para a demonstração',
+    }),
+  },
+})
+
+/** A marketing figure inside the text, referenced, so "98,5%" stays one document everywhere. */
+export const claimFigureType = defineType({
+  name: 'claimFigure',
+  title: 'Número de marketing',
+  type: 'object',
+  description: 'Mostra um dos Números de marketing (valor, rótulo e fonte) em destaque.',
+  fields: [
+    defineField({
+      name: 'claim',
+      title: 'Número',
+      type: 'reference',
+      to: [{ type: 'claim' }],
+      validation: (rule) => rule.required(),
+    }),
+  ],
+  preview: {
+    select: { value: 'claim.value', label: 'claim.label' },
+    prepare: ({ value, label }: { value?: string; label?: string }) => ({
+      title: value ? `${value} · ${label ?? ''}` : 'Número de marketing',
+      subtitle: 'Número de marketing',
+    }),
+  },
+})
+
+const linkAnnotation = defineArrayMember({
+  name: 'link',
+  title: 'Link',
+  type: 'object',
+  fields: [
+    defineField({
+      name: 'href',
+      title: 'Endereço',
+      description:
+        'Um caminho do site ("/conteudos/outro-artigo"), "/#contato", https:// ou mailto:.',
+      type: 'string',
+      validation: (rule) =>
+        rule
+          .required()
+          .max(300)
+          .regex(/^(https:\/\/|\/|#|mailto:)/, { name: 'caminho, https:// ou mailto:' }),
+    }),
+  ],
+})
+
+export const articleType = defineType({
+  name: 'article',
+  title: 'Artigo',
+  type: 'document',
+  description:
+    'Um artigo em /conteudos/<endereço>. Publicar o coloca no ar, na lista, nas categorias, no feed e no mapa do site em segundos.',
+  groups: [
+    { name: 'content', title: 'Conteúdo', default: true },
+    { name: 'seo', title: 'SEO e compartilhamento' },
+  ],
+  fields: [
+    { ...requiredString('title', 'Título (o h1 do artigo)', 110), group: 'content' },
+    defineField({
+      name: 'slug',
+      title: 'Endereço (slug)',
+      description:
+        'O artigo fica em /conteudos/<endereço>. Ao mudar o endereço de um artigo publicado, o redirecionamento do antigo é criado ao publicar.',
+      group: 'content',
+      type: 'slug',
+      options: { source: 'title', maxLength: SLUG_MAX_LENGTH, isUnique: () => true },
+      validation: (rule) =>
+        rule
+          .required()
+          .custom((slug, context) =>
+            articleSlugRule('article', (slug as SlugValue | undefined)?.current, context),
+          )
+          .error(),
+    }),
+    defineField({
+      name: 'description',
+      title: 'Resumo',
+      description:
+        'Uma ou duas frases: aparece na lista de conteúdos, no feed e como descrição para os buscadores.',
+      group: 'content',
+      type: 'text',
+      rows: 3,
+      validation: (rule) => rule.required().min(50).max(170),
+    }),
+    {
+      ...imageField('cover', 'Imagem de capa (opcional)', {
+        description:
+          'Aparece no topo do artigo e, cortada em 1200 × 630 px ao redor do hotspot, ao compartilhar. Sem capa, o cartão de compartilhamento é gerado com o título.',
+      }),
+      group: 'content',
+    },
+    defineField({
+      name: 'categories',
+      title: 'Categorias',
+      description: 'A primeira é a principal (aparece no caminho de navegação).',
+      group: 'content',
+      type: 'array',
+      of: [defineArrayMember({ type: 'reference', to: [{ type: 'category' }] })],
+      validation: (rule) => rule.required().min(1).max(3).unique(),
+    }),
+    defineField({
+      name: 'author',
+      title: 'Autor',
+      group: 'content',
+      type: 'reference',
+      to: [{ type: 'author' }],
+      validation: (rule) => rule.required(),
+    }),
+    defineField({
+      name: 'publishedAt',
+      title: 'Data de publicação',
+      description: 'Os artigos são listados do mais novo para o mais antigo por esta data.',
+      group: 'content',
+      type: 'datetime',
+      initialValue: () => new Date().toISOString(),
+      validation: (rule) => rule.required(),
+    }),
+    defineField({
+      name: 'body',
+      title: 'Texto',
+      group: 'content',
+      type: 'array',
+      of: [
+        defineArrayMember({
+          type: 'block',
+          // The title is the h1; the text's sections are h2 (they make the table of contents).
+          styles: [
+            { title: 'Parágrafo', value: 'normal' },
+            { title: 'Seção (h2)', value: 'h2' },
+            { title: 'Subseção (h3)', value: 'h3' },
+            { title: 'Citação', value: 'blockquote' },
+          ],
+          lists: [
+            { title: 'Lista', value: 'bullet' },
+            { title: 'Lista numerada', value: 'number' },
+          ],
+          marks: {
+            decorators: [
+              { title: 'Negrito', value: 'strong' },
+              { title: 'Itálico', value: 'em' },
+            ],
+            annotations: [linkAnnotation],
+          },
+        }),
+        defineArrayMember({
+          type: 'image',
+          name: 'image',
+          title: 'Imagem',
+          options: { hotspot: true },
+          fields: [
+            defineField({
+              name: 'alt',
+              title: 'Texto alternativo',
+              description: 'Em português: o que a imagem mostra, para quem não pode vê-la.',
+              type: 'string',
+              validation: (rule) => [
+                rule.required().error('Descreva a imagem: o texto alternativo é obrigatório.'),
+                rule.max(ALT_MAX_LENGTH),
+              ],
+            }),
+            defineField({
+              name: 'caption',
+              title: 'Legenda (opcional)',
+              type: 'string',
+              validation: (rule) => rule.max(200),
+            }),
+          ],
+        }),
+        defineArrayMember({ type: 'articleCta' }),
+        defineArrayMember({ type: 'faqBlock' }),
+        defineArrayMember({ type: 'claimFigure' }),
+      ],
+      validation: (rule) => rule.required().min(1),
+    }),
+    defineField({
+      name: 'seo',
+      title: 'SEO',
+      group: 'seo',
+      type: 'object',
+      options: { collapsible: false },
+      fields: [
+        defineField({
+          name: 'title',
+          title: 'Título para buscadores (opcional)',
+          description: 'Sem ele: "<Título> | <marca>".',
+          type: 'string',
+          validation: (rule) => rule.max(70),
+        }),
+        defineField({
+          name: 'description',
+          title: 'Descrição para buscadores (opcional)',
+          description: 'Sem ela, vale o resumo.',
+          type: 'text',
+          rows: 3,
+          validation: (rule) => rule.max(170),
+        }),
+        imageField('shareImage', 'Imagem de compartilhamento (opcional)', {
+          description:
+            'Cortada em 1200 × 630 px ao redor do hotspot. Sem ela, vale a capa; sem capa, um cartão com o título.',
+        }),
+        defineField({
+          name: 'noindex',
+          title: 'Esconder dos buscadores (noindex)',
+          description: 'O artigo fica no ar e na lista, mas fora do mapa do site e dos buscadores.',
+          type: 'boolean',
+          initialValue: false,
+        }),
+      ],
+    }),
+  ],
+  orderings: [
+    {
+      title: 'Publicação (mais novos primeiro)',
+      name: 'publishedAtDesc',
+      by: [{ field: 'publishedAt', direction: 'desc' }],
+    },
+  ],
+  preview: {
+    select: { title: 'title', slug: 'slug.current', media: 'cover', date: 'publishedAt' },
+    prepare: ({ title, slug, media, date }) => ({
+      title,
+      media,
+      subtitle: `/conteudos/${slug ?? ''}${date ? ` · ${String(date).slice(0, 10)}` : ''}`,
+    }),
+  },
+})

@@ -1,0 +1,268 @@
+import { expect, test, type APIRequestContext } from '@playwright/test'
+import { encodeSignatureHeader } from '@sanity/webhook'
+
+import { LAKE_REVALIDATE_SECRET, SERVERS } from './servers'
+
+/*
+ * Articles go live without a deploy: articles published after the build, against the lake build
+ * and its Content Lake double, through the signed webhook with the same projection as pages
+ * ({_type, _id, "slug": slug.current}). Runs in the Playwright project "lake-articles", after the
+ * other lake projects (they reset the double's content), once and in order.
+ */
+
+const SITE = SERVERS.lake.url
+const LAKE = SERVERS.lakeDouble.url
+
+const SLUG = 'telemetria-e-fadiga-e2e'
+const PATH = `/conteudos/${SLUG}`
+const TITLE = 'Telemetria e fadiga: dois sinais, uma decisão'
+const RENAMED = 'telemetria-e-fadiga-2027-e2e'
+const RENAMED_PATH = `/conteudos/${RENAMED}`
+
+async function mutate(request: APIRequestContext, ...mutations: unknown[]) {
+  const response = await request.post(`${LAKE}/__mutate`, { data: { mutations } })
+  expect(response.ok(), await response.text()).toBe(true)
+}
+
+/** What Sanity sends for a document of this type: {_type, _id, "slug": slug.current}. */
+async function publish(request: APIRequestContext, body: Record<string, unknown>) {
+  const text = JSON.stringify(body)
+  const response = await request.post(`${SITE}/api/revalidate`, {
+    data: text,
+    headers: {
+      'content-type': 'application/json',
+      'sanity-webhook-signature': await encodeSignatureHeader(
+        text,
+        Date.now(),
+        LAKE_REVALIDATE_SECRET,
+      ),
+    },
+  })
+  expect(response.status()).toBe(200)
+  return response.json()
+}
+
+/** Polls (up to 5 s, the promise to editors) until `check` holds for what visitors get. */
+async function within5s(check: () => Promise<boolean>) {
+  await expect.poll(check, { timeout: 5_000, intervals: [100, 250, 250, 500] }).toBe(true)
+}
+
+const status = async (request: APIRequestContext, path: string) =>
+  (await request.get(`${SITE}${path}`, { maxRedirects: 0 })).status()
+const text = async (request: APIRequestContext, path: string) =>
+  (await request.get(`${SITE}${path}`)).text()
+
+const span = (text: string, key: string) => ({ _type: 'span', _key: key, text, marks: [] })
+const block = (text: string, key: string, style = 'normal') => ({
+  _type: 'block',
+  _key: key,
+  style,
+  markDefs: [],
+  children: [span(text, `${key}s`)],
+})
+
+const newArticle = {
+  _id: 'article-telemetria-e2e',
+  _type: 'article',
+  title: TITLE,
+  slug: { _type: 'slug', current: SLUG },
+  description:
+    'Como a telemetria do veículo e a detecção de fadiga no celular se complementam na gestão da frota.',
+  categories: [{ _type: 'reference', _ref: 'category-fadiga-e-seguranca', _key: 'c' }],
+  author: { _type: 'reference', _ref: 'author-equipe-vigia' },
+  publishedAt: '2026-11-25T12:00:00Z',
+  body: [
+    block('A telemetria mostra o que o veículo faz.', 'p1'),
+    block('O que o veículo mostra', 'h2', 'h2'),
+    block('Velocidade, frenagens e rotas.', 'p2'),
+  ],
+}
+
+/** Older articles, so the listing needs a second page (the bundle has only three). */
+const olderArticles = Array.from({ length: 12 }, (_, index) => ({
+  ...newArticle,
+  _id: `article-antigo-e2e-${index + 1}`,
+  title: `Artigo antigo ${index + 1}`,
+  slug: { _type: 'slug', current: `artigo-antigo-e2e-${index + 1}` },
+  publishedAt: new Date(Date.UTC(2026, 8, 30 - index, 12)).toISOString(),
+}))
+
+test.describe('articles: publishing without a deploy', () => {
+  test.describe.configure({ mode: 'serial' })
+
+  test.beforeAll(async ({ request }) => {
+    expect((await request.post(`${LAKE}/__reset`, { data: {} })).ok()).toBe(true)
+  })
+
+  test('an article that exists only as a draft answers 404, even after a webhook', async ({
+    request,
+  }) => {
+    await mutate(request, {
+      createOrReplace: {
+        ...newArticle,
+        _id: 'drafts.article-rascunho-e2e',
+        slug: { _type: 'slug', current: 'rascunho-e2e' },
+      },
+    })
+    await publish(request, { _type: 'article', _id: 'article-rascunho-e2e', slug: 'rascunho-e2e' })
+    expect(await status(request, '/conteudos/rascunho-e2e')).toBe(404)
+    await new Promise((resolve) => setTimeout(resolve, 1_000))
+    expect(await status(request, '/conteudos/rascunho-e2e')).toBe(404)
+    expect(await text(request, '/conteudos')).not.toContain('rascunho-e2e')
+  })
+
+  test('a new article is live, first on the listing, in its category, the sitemap and the feed within 5 s', async ({
+    request,
+  }) => {
+    // Requested once before it exists: that 404 is cached too, and must not outlive the publish.
+    expect(await status(request, PATH)).toBe(404)
+    await mutate(request, { createOrReplace: newArticle })
+    expect(
+      await publish(request, { _type: 'article', _id: newArticle._id, slug: SLUG }),
+    ).toMatchObject({ revalidated: ['sanity:article'] })
+    await within5s(async () => {
+      const response = await request.get(`${SITE}${PATH}`)
+      return response.status() === 200 && (await response.text()).includes(TITLE)
+    })
+    await within5s(async () => {
+      const html = await text(request, '/conteudos')
+      const first = html.match(/<h2[^>]*>\s*<a href="(\/conteudos\/[^"]+)"/)?.[1]
+      return first === PATH
+    })
+    await within5s(async () =>
+      (await text(request, '/conteudos/categoria/fadiga-e-seguranca')).includes(TITLE),
+    )
+    await within5s(async () => (await text(request, '/sitemap.xml')).includes(`${PATH}</loc>`))
+    await within5s(async () =>
+      (await text(request, '/conteudos/feed.xml')).includes(`${PATH}</link>`),
+    )
+  })
+
+  test('editing the author updates the byline on the articles that show it', async ({
+    request,
+  }) => {
+    await mutate(request, {
+      patch: { id: 'author-equipe-vigia', set: { role: 'Equipe de segurança viária (e2e)' } },
+    })
+    await publish(request, { _type: 'author', _id: 'author-equipe-vigia', slug: null })
+    await within5s(async () =>
+      (await text(request, PATH)).includes('Equipe de segurança viária (e2e)'),
+    )
+    await within5s(async () =>
+      (await text(request, '/conteudos/lgpd-camera-na-cabine')).includes(
+        'Equipe de segurança viária (e2e)',
+      ),
+    )
+  })
+
+  test('more than 12 articles: page 1 has the newest 12, page 2 the rest, each with its canonical URL', async ({
+    page,
+    request,
+  }) => {
+    await mutate(request, ...olderArticles.map((article) => ({ createOrReplace: article })))
+    await publish(request, {
+      _type: 'article',
+      _id: olderArticles[0]!._id,
+      slug: olderArticles[0]!.slug.current,
+    })
+    await within5s(async () => (await status(request, '/conteudos/pagina/2')) === 200)
+    // Page 1 is regenerated in the background after the webhook: 12 cards once it is.
+    await within5s(
+      async () => (await text(request, '/conteudos')).match(/<h2[^>]*>\s*<a href=/g)?.length === 12,
+    )
+
+    await page.goto(`${SITE}/conteudos`)
+    const titles = page.getByRole('main').getByRole('heading', { level: 2 })
+    await expect(titles).toHaveCount(12)
+    await expect(titles.first()).toHaveText(TITLE)
+    const pages = page.getByRole('navigation', { name: 'Páginas da lista de conteúdos' })
+    await pages.getByRole('link', { name: 'Próxima' }).click()
+    await expect(page).toHaveURL(`${SITE}/conteudos/pagina/2`)
+    await expect(page.locator('link[rel="canonical"]')).toHaveAttribute(
+      'href',
+      /\/conteudos\/pagina\/2$/,
+    )
+    // 16 in all, newest first: the four oldest are here.
+    await expect(page.getByRole('main').getByRole('heading', { level: 2 })).toHaveText(
+      olderArticles.slice(-4).map((article) => article.title),
+    )
+    await expect(pages.locator('[aria-current="page"]')).toHaveText(/2/)
+    expect(await status(request, '/conteudos/pagina/3')).toBe(404)
+    await within5s(async () =>
+      (await text(request, '/sitemap.xml')).includes('/conteudos/pagina/2</loc>'),
+    )
+  })
+
+  test('a slug change keeps old links: the redirect the Studio writes answers 308 within 5 s', async ({
+    request,
+  }) => {
+    // What the Studio's publish action writes (sanity/lib/slug-change.ts) with the renamed article.
+    await mutate(
+      request,
+      { patch: { id: newArticle._id, set: { 'slug.current': RENAMED } } },
+      {
+        createOrReplace: {
+          _id: `redirect-conteudos-${SLUG}`,
+          _type: 'redirect',
+          from: PATH,
+          to: RENAMED_PATH,
+          permanent: true,
+        },
+      },
+    )
+    await publish(request, { _type: 'article', _id: newArticle._id, slug: RENAMED })
+    await publish(request, { _type: 'redirect', _id: `redirect-conteudos-${SLUG}`, slug: null })
+    await within5s(async () => {
+      const response = await request.get(`${SITE}${PATH}`, { maxRedirects: 0 })
+      return response.status() === 308 && (response.headers().location ?? '').endsWith(RENAMED_PATH)
+    })
+    await within5s(async () => (await status(request, RENAMED_PATH)) === 200)
+  })
+
+  test('a deleted article answers 404 and leaves the listing and the feed within 5 s', async ({
+    request,
+  }) => {
+    await mutate(
+      request,
+      { delete: { id: `redirect-conteudos-${SLUG}` } },
+      { delete: { id: newArticle._id } },
+    )
+    await publish(request, { _type: 'redirect', _id: `redirect-conteudos-${SLUG}`, slug: null })
+    await publish(request, { _type: 'article', _id: newArticle._id, slug: RENAMED })
+    await within5s(async () => (await status(request, RENAMED_PATH)) === 404)
+    await within5s(async () => (await status(request, PATH)) === 404)
+    await within5s(async () => !(await text(request, '/conteudos')).includes(TITLE))
+    await within5s(async () => !(await text(request, '/conteudos/feed.xml')).includes(RENAMED_PATH))
+    await within5s(
+      async () => !(await text(request, '/sitemap.xml')).includes(`${RENAMED_PATH}</loc>`),
+    )
+  })
+
+  test('an editor previews a draft article in draft mode, with the overlay', async ({
+    browser,
+    request,
+  }) => {
+    await mutate(request, {
+      createOrReplace: {
+        _id: 'drafts.sanity-preview-url-secret.articles-e2e',
+        _type: 'sanity.previewUrlSecret',
+        secret: 'articles-e2e-secret',
+        studioUrl: `${SITE}/studio`,
+        _updatedAt: new Date().toISOString(),
+      },
+    })
+    const editor = await browser.newContext()
+    try {
+      const page = await editor.newPage()
+      await page.goto(
+        `${SITE}/api/draft-mode/enable?sanity-preview-secret=articles-e2e-secret&sanity-preview-pathname=/preview/conteudos/rascunho-e2e`,
+      )
+      await expect(page).toHaveURL(`${SITE}/preview/conteudos/rascunho-e2e`)
+      await expect(page.getByRole('heading', { level: 1 })).toContainText(TITLE)
+      await expect(page.getByRole('link', { name: 'Modo rascunho: sair' })).toBeVisible()
+    } finally {
+      await editor.close()
+    }
+    expect(await status(request, '/conteudos/rascunho-e2e')).toBe(404)
+  })
+})
