@@ -37,7 +37,7 @@ import {
 
 test.describe.configure({ mode: 'serial' })
 
-const PORTS = { lake: portFor(62).port, postgrest: portFor(53).port, site: portFor(12).port }
+const PORTS = { lake: portFor(64).port, postgrest: portFor(53).port, site: portFor(12).port }
 const SECRET = BUILDS.lake.env.SANITY_REVALIDATE_SECRET
 const ANON_KEY = 'test-anon-key'
 

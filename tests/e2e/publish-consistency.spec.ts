@@ -444,13 +444,25 @@ test('the CDN purge after a publish names the right URLs for each document type'
   const legal = await query<string[]>('*[_type == "legalPage"].slug.current')
   const campaigns = await query<string[]>('*[_type == "campaignPage"].slug.current')
   const redirects = await query<string[]>('*[_type == "redirect"].from')
+  const articles = await query<string[]>(
+    '*[_type == "article" && defined(slug.current) && defined(publishedAt)].slug.current',
+  )
+  const categories = await query<string[]>('*[_type == "category"].slug.current')
+  const listingPages = Math.max(1, Math.ceil(articles.length / 12))
   const everyPage = [
     '/',
     '/sitemap.xml',
     ...legal.map((slug) => `/${slug}`),
     ...campaigns.map((slug) => `/p/${slug}`),
     ...redirects,
+    // Articles: each listing page, article and category page (docs/articles.md).
+    ...Array.from({ length: listingPages }, (_, index) =>
+      index === 0 ? '/conteudos' : `/conteudos/pagina/${index + 1}`,
+    ),
+    ...articles.map((slug) => `/conteudos/${slug}`),
+    ...categories.map((slug) => `/conteudos/categoria/${slug}`),
   ]
+  expect(articles.length).toBeGreaterThan(0)
   expect(legal.length).toBeGreaterThan(0)
   expect(campaigns.length).toBeGreaterThan(0)
   expect(redirects.length).toBeGreaterThan(0)
@@ -460,9 +472,14 @@ test('the CDN purge after a publish names the right URLs for each document type'
     [{ _type: 'siteSettings', _id: 'siteSettings' }, everyPage],
     [{ _type: 'landingPage', _id: 'landingPage' }, everyPage],
     [{ _type: 'legalPage', _id: 'legalPage-privacidade', slug: 'privacidade' }, everyPage],
+    // A campaign page or an article: also the routing table that lists the slugs that exist.
     [
       { _type: 'campaignPage', _id: 'campaignPage-onibus-rodoviarios', slug: campaigns[0] },
-      everyPage,
+      [...everyPage, '/api/redirects'],
+    ],
+    [
+      { _type: 'article', _id: 'article-x', slug: articles[0] },
+      [...everyPage, '/api/redirects', '/conteudos/feed.xml'],
     ],
     // A redirect: every redirect's path, and the map the proxy reads.
     [{ _type: 'redirect', _id: 'redirect-onibus' }, [...everyPage, '/api/redirects']],
