@@ -270,11 +270,7 @@ export class SharedTags {
 
   /** Marks these tags stale now, by this process's clock. */
   markStale(/** @type {Iterable<string>} */ tags) {
-    const now = Date.now()
-    for (const tag of tags) {
-      const current = this.manifest.get(tag) ?? {}
-      this.manifest.set(tag, { ...current, stale: Math.max(current.stale ?? 0, now) })
-    }
+    markTagsStale(this.manifest, tags)
   }
 
   /** Applies a revalidation again a few seconds later, for a render that straddled it. */
@@ -309,6 +305,34 @@ function sharedTags() {
   return holder.sharedTags
 }
 
+/**
+ * When a regeneration fails (the Content Lake answering 503 or hanging), Next stores the previous
+ * page again, fresh for up to 30 s (response-cache's retainPreviousCacheEntry), so a publish
+ * made during an outage would show up to 30 s after the lake is back. Instead, the page's
+ * content tags are marked stale again this long after: the next visitor's request tries again
+ * (one Content Lake query per page and instance every few seconds while it fails, and only
+ * while visitors ask for the page).
+ */
+export const RETRY_FAILED_RENDER_MS = 3000
+/** The values this process's cache handed out: Next storing one of them again is a kept page. */
+const handedOut = new WeakSet()
+
+/** @param {Map<string, { stale?: number, expired?: number }>} manifest @param {Iterable<string>} tags */
+function markTagsStale(manifest, tags) {
+  const now = Date.now()
+  for (const tag of tags) {
+    const current = manifest.get(tag) ?? {}
+    manifest.set(tag, { ...current, stale: Math.max(current.stale ?? 0, now) })
+  }
+}
+
+/** The content tags (not Next's implicit per-path ones) of an entry. */
+function contentTagsOf(data, context) {
+  const header = data?.headers?.[TAGS_HEADER]
+  const tags = [...(context?.tags ?? []), ...(typeof header === 'string' ? header.split(',') : [])]
+  return [...new Set(tags.filter((tag) => tag && !tag.startsWith(IMPLICIT_TAG_PREFIX)))]
+}
+
 /** Where Next keeps this build's server files (and prerendered pages), for /api/health. */
 const PAGES_DIR_KEY = Symbol.for('vigia.serverDistDir')
 
@@ -322,6 +346,7 @@ export default class VigiaCacheHandler {
 
   async get(key, context) {
     const entry = await this.local.get(key, context)
+    if (entry?.value && typeof entry.value === 'object') handedOut.add(entry.value)
     if (this.shared) {
       if (context?.tags) this.shared.noteContentTags(context.tags)
       const header = entry?.value?.headers?.[TAGS_HEADER]
@@ -332,6 +357,14 @@ export default class VigiaCacheHandler {
 
   set(key, data, context) {
     if (this.shared && context?.tags) this.shared.noteContentTags(context.tags)
+    if (data && typeof data === 'object' && handedOut.has(data)) {
+      // Not a new render: Next keeping the previous page after a failed regeneration.
+      const tags = contentTagsOf(data, context)
+      if (tags.length > 0) {
+        const timer = setTimeout(() => markTagsStale(tagsManifest, tags), RETRY_FAILED_RENDER_MS)
+        timer.unref?.()
+      }
+    }
     return this.local.set(key, data, context)
   }
 
