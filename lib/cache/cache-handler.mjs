@@ -316,6 +316,14 @@ function sharedTags() {
 export const RETRY_FAILED_RENDER_MS = 3000
 /** The values this process's cache handed out: Next storing one of them again is a kept page. */
 const handedOut = new WeakSet()
+/**
+ * When each cache key was first read since it was last stored: a render (or fetch) that stores
+ * an entry began no earlier than that read. If one of the entry's tags was marked stale after
+ * it began, the entry may hold data from before the revalidation (a render that straddled it),
+ * so the tag is marked stale again once the entry is stored, whatever the render took.
+ * @type {Map<string, number>}
+ */
+const readSince = new Map()
 
 /** @param {Map<string, { stale?: number, expired?: number }>} manifest @param {Iterable<string>} tags */
 function markTagsStale(manifest, tags) {
@@ -345,6 +353,7 @@ export default class VigiaCacheHandler {
   }
 
   async get(key, context) {
+    if (!readSince.has(key)) readSince.set(key, Date.now())
     const entry = await this.local.get(key, context)
     if (entry?.value && typeof entry.value === 'object') handedOut.add(entry.value)
     if (this.shared) {
@@ -355,9 +364,16 @@ export default class VigiaCacheHandler {
     return entry
   }
 
-  set(key, data, context) {
+  async set(key, data, context) {
     if (this.shared && context?.tags) this.shared.noteContentTags(context.tags)
-    if (data && typeof data === 'object' && handedOut.has(data)) {
+    const began = readSince.get(key)
+    readSince.delete(key)
+    const kept = Boolean(data && typeof data === 'object' && handedOut.has(data))
+    const straddled =
+      began !== undefined && !kept && data && typeof data === 'object'
+        ? contentTagsOf(data, context).filter((tag) => (tagsManifest.get(tag)?.stale ?? 0) > began)
+        : []
+    if (kept) {
       // Not a new render: Next keeping the previous page after a failed regeneration.
       const tags = contentTagsOf(data, context)
       if (tags.length > 0) {
@@ -365,7 +381,16 @@ export default class VigiaCacheHandler {
         timer.unref?.()
       }
     }
-    return this.local.set(key, data, context)
+    await this.local.set(key, data, context)
+    if (straddled.length > 0) {
+      // Just after the entry's own time (set above), before any later render's: this entry is
+      // stale, the next one is not (no loop of renders).
+      const after = Date.now() + 1
+      for (const tag of straddled) {
+        const current = tagsManifest.get(tag) ?? {}
+        tagsManifest.set(tag, { ...current, stale: Math.max(current.stale ?? 0, after) })
+      }
+    }
   }
 
   async revalidateTag(tags, durations) {

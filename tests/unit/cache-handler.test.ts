@@ -73,4 +73,48 @@ describe('the ISR cache handler', () => {
       tagsManifest.delete('sanity:siteSettings')
     }
   })
+
+  it('a render that began before a revalidation and is stored after it is stale at once, and the next render is not', async () => {
+    vi.stubEnv('REDIS_URL', '')
+    vi.resetModules()
+    const { default: VigiaCacheHandler } = await import('@/lib/cache/cache-handler.mjs')
+    const { tagsManifest } = TagsManifestModule as unknown as {
+      tagsManifest: Map<string, { stale?: number }>
+    }
+    const handler = new VigiaCacheHandler({
+      serverDistDir: '/tmp/none/server',
+      revalidatedTags: [],
+    })
+    let kept: { value: unknown; lastModified: number } | undefined
+    handler.local = {
+      get: async () => kept,
+      set: async (_key: string, value: unknown) => {
+        kept = { value, lastModified: Date.now() }
+      },
+    } as unknown as typeof handler.local
+    const render = () => ({
+      kind: 'APP_PAGE',
+      html: '<p>old</p>',
+      headers: { 'x-next-cache-tags': '_N_T_/layout,sanity:claim' },
+    })
+    const isStale = () => (tagsManifest.get('sanity:claim')?.stale ?? 0) > kept!.lastModified
+    try {
+      tagsManifest.delete('sanity:claim')
+      // The render starts (the page is read), the instance learns of a publish, the render ends.
+      await handler.get('/p', {})
+      await new Promise((resolve) => setTimeout(resolve, 5))
+      tagsManifest.set('sanity:claim', { stale: Date.now() })
+      await new Promise((resolve) => setTimeout(resolve, 5))
+      await handler.set('/p', render(), {})
+      expect(isStale(), 'the straddling render is stale').toBe(true)
+      // The next render starts after: kept.
+      await new Promise((resolve) => setTimeout(resolve, 5))
+      await handler.get('/p', {})
+      await new Promise((resolve) => setTimeout(resolve, 5))
+      await handler.set('/p', render(), {})
+      expect(isStale(), 'a render begun after the publish is fresh').toBe(false)
+    } finally {
+      tagsManifest.delete('sanity:claim')
+    }
+  })
 })
