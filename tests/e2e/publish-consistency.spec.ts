@@ -512,8 +512,9 @@ test('the Content Lake answering 503 or hanging: visitors keep the last good pag
   for (const mode of ['503', 'hang'] as const) {
     const good = (await homeHtml(a)).match(/81,\d+%/)![0]
     const figure = nextFigure()
-    await mutate([{ patch: { id: 'claim-accuracy', set: { value: figure } } }])
+    // Failing first, so that no render can pick the edit up before the outage.
     await setLakeFailure(mode)
+    await mutate([{ patch: { id: 'claim-accuracy', set: { value: figure } } }])
     const result = await deliver(a, await delivery({ _type: 'claim', _id: 'claim-accuracy' }))
     expect(result.status).toBe(200)
     // For a few seconds every request to every instance finds the page stale and cannot
