@@ -271,11 +271,7 @@ export class SharedTags {
 
   /** Marks these tags stale now, by this process's clock. */
   markStale(/** @type {Iterable<string>} */ tags) {
-    const now = Date.now()
-    for (const tag of tags) {
-      const current = this.manifest.get(tag) ?? {}
-      this.manifest.set(tag, { ...current, stale: Math.max(current.stale ?? 0, now) })
-    }
+    markTagsStale(this.manifest, tags)
   }
 
   /** Applies a revalidation again a few seconds later, for a render that straddled it. */
@@ -310,6 +306,42 @@ function sharedTags() {
   return holder.sharedTags
 }
 
+/**
+ * When a regeneration fails (the Content Lake answering 503 or hanging), Next stores the previous
+ * page again, fresh for up to 30 s (response-cache's retainPreviousCacheEntry), so a publish
+ * made during an outage would show up to 30 s after the lake is back. Instead, the page's
+ * content tags are marked stale again this long after: the next visitor's request tries again
+ * (one Content Lake query per page and instance every few seconds while it fails, and only
+ * while visitors ask for the page).
+ */
+export const RETRY_FAILED_RENDER_MS = 3000
+/** The values this process's cache handed out: Next storing one of them again is a kept page. */
+const handedOut = new WeakSet()
+/**
+ * When each cache key was first read since it was last stored: a render (or fetch) that stores
+ * an entry began no earlier than that read. If one of the entry's tags was marked stale after
+ * it began, the entry may hold data from before the revalidation (a render that straddled it),
+ * so the tag is marked stale again once the entry is stored, whatever the render took.
+ * @type {Map<string, number>}
+ */
+const readSince = new Map()
+
+/** @param {Map<string, { stale?: number, expired?: number }>} manifest @param {Iterable<string>} tags */
+function markTagsStale(manifest, tags) {
+  const now = Date.now()
+  for (const tag of tags) {
+    const current = manifest.get(tag) ?? {}
+    manifest.set(tag, { ...current, stale: Math.max(current.stale ?? 0, now) })
+  }
+}
+
+/** The content tags (not Next's implicit per-path ones) of an entry. */
+function contentTagsOf(data, context) {
+  const header = data?.headers?.[TAGS_HEADER]
+  const tags = [...(context?.tags ?? []), ...(typeof header === 'string' ? header.split(',') : [])]
+  return [...new Set(tags.filter((tag) => tag && !tag.startsWith(IMPLICIT_TAG_PREFIX)))]
+}
+
 /** Where Next keeps this build's server files (and prerendered pages), for /api/health. */
 const PAGES_DIR_KEY = Symbol.for('vigia.serverDistDir')
 
@@ -322,7 +354,9 @@ export default class VigiaCacheHandler {
   }
 
   async get(key, context) {
+    if (!readSince.has(key)) readSince.set(key, Date.now())
     const entry = await this.local.get(key, context)
+    if (entry?.value && typeof entry.value === 'object') handedOut.add(entry.value)
     if (this.shared) {
       if (context?.tags) this.shared.noteContentTags(context.tags)
       const header = entry?.value?.headers?.[TAGS_HEADER]
@@ -336,9 +370,33 @@ export default class VigiaCacheHandler {
     return entry
   }
 
-  set(key, data, context) {
+  async set(key, data, context) {
     if (this.shared && context?.tags) this.shared.noteContentTags(context.tags)
-    return this.local.set(key, data, context)
+    const began = readSince.get(key)
+    readSince.delete(key)
+    const kept = Boolean(data && typeof data === 'object' && handedOut.has(data))
+    const straddled =
+      began !== undefined && !kept && data && typeof data === 'object'
+        ? contentTagsOf(data, context).filter((tag) => (tagsManifest.get(tag)?.stale ?? 0) > began)
+        : []
+    if (kept) {
+      // Not a new render: Next keeping the previous page after a failed regeneration.
+      const tags = contentTagsOf(data, context)
+      if (tags.length > 0) {
+        const timer = setTimeout(() => markTagsStale(tagsManifest, tags), RETRY_FAILED_RENDER_MS)
+        timer.unref?.()
+      }
+    }
+    await this.local.set(key, data, context)
+    if (straddled.length > 0) {
+      // Just after the entry's own time (set above), before any later render's: this entry is
+      // stale, the next one is not (no loop of renders).
+      const after = Date.now() + 1
+      for (const tag of straddled) {
+        const current = tagsManifest.get(tag) ?? {}
+        tagsManifest.set(tag, { ...current, stale: Math.max(current.stale ?? 0, after) })
+      }
+    }
   }
 
   async revalidateTag(tags, durations) {

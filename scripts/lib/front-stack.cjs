@@ -130,16 +130,34 @@ async function waitFor(check, what, timeoutMs, child) {
   throw new Error(`${what} did not come up within ${timeoutMs / 1000} s.`)
 }
 
-function stopper(child) {
+/**
+ * Stops a child by its PID; with `group`, the process group it leads (spawned detached), so that
+ * the worker `next start` forks goes with it even when the parent is killed before it can pass
+ * the signal on.
+ */
+function stopper(child, { group = false } = {}) {
+  const signal = (name) => {
+    try {
+      if (group) process.kill(-child.pid, name)
+      else child.kill(name)
+    } catch {
+      // Already gone.
+    }
+  }
   return () =>
     new Promise((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve()
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5000)
+      if (child.exitCode !== null || child.signalCode !== null) {
+        if (group) signal('SIGKILL')
+        return resolve()
+      }
+      const timer = setTimeout(() => signal('SIGKILL'), 5000)
       child.once('exit', () => {
         clearTimeout(timer)
+        // The forked server, if it outlived its parent.
+        if (group) signal('SIGKILL')
         resolve()
       })
-      child.kill('SIGTERM')
+      signal('SIGTERM')
     })
 }
 
@@ -233,6 +251,8 @@ async function startInstance({ distDir, port, env = {}, logFile, clock }) {
     : [next, args]
   const child = spawn(command, commandArgs, {
     cwd: root,
+    // Its own process group, stopped whole (see stopper).
+    detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
       ...process.env,
@@ -250,7 +270,7 @@ async function startInstance({ distDir, port, env = {}, logFile, clock }) {
     60_000,
     child,
   )
-  return { url, pid: child.pid, stop: stopper(child), log }
+  return { url, pid: child.pid, stop: stopper(child, { group: true }), log }
 }
 
 /** Replaces exactly one occurrence, so that a change to deploy/nginx.conf breaks loudly here. */

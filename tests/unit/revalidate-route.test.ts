@@ -79,7 +79,8 @@ async function call(route: Awaited<ReturnType<typeof loadRoute>>, request: NextR
 
 const claimChange = JSON.stringify({ _type: 'claim', _id: 'claim-accuracy' })
 
-describe('POST /api/revalidate', () => {
+// The first test loads the route and the libraries it imports: seconds on two loaded cores.
+describe('POST /api/revalidate', { timeout: 30_000 }, () => {
   const savedSecret = process.env.SANITY_REVALIDATE_SECRET
 
   beforeEach(() => {

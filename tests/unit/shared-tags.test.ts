@@ -30,7 +30,7 @@ async function ready(conn: Connection) {
   await vi.waitFor(() => expect(conn.client.isReady).toBe(true), { timeout: 5000 })
 }
 
-describe.skipIf(Boolean(missing))('publishes shared through Redis', () => {
+describe.skipIf(Boolean(missing))('publishes shared through Redis', { timeout: 30_000 }, () => {
   let dir: string
   let redis: { url: string; stop: () => Promise<void> }
   let admin: Connection
@@ -51,7 +51,7 @@ describe.skipIf(Boolean(missing))('publishes shared through Redis', () => {
     redis = await startRedis({ port: await freePort(), dir })
     admin = connect(redis.url)
     await ready(admin)
-  })
+  }, 30_000)
 
   afterAll(async () => {
     await admin?.client.quit().catch(() => {})

@@ -87,7 +87,7 @@ function props(published: string | undefined, draft: string): DocumentActionProp
   } as unknown as DocumentActionProps
 }
 
-describe('publishing a campaign page under a new slug (Studio action)', () => {
+describe('publishing a campaign page under a new slug (Studio action)', { timeout: 30_000 }, () => {
   it('writes the redirect from the old address, points older redirects at the new one, then publishes', async () => {
     const { withSlugChangeRedirect } = await import('@/sanity/actions/publish-with-redirect')
     const log: string[] = []
