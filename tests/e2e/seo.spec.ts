@@ -108,7 +108,7 @@ test.describe('metadata of the home page', () => {
   })
 })
 
-test('/sitemap.xml lists the home page first, then the legal and campaign pages, nothing else', async ({
+test('/sitemap.xml lists the home page first, then the legal, campaign and article pages, nothing else', async ({
   request,
 }) => {
   const response = await request.get('/sitemap.xml')
@@ -116,11 +116,18 @@ test('/sitemap.xml lists the home page first, then the legal and campaign pages,
   expect(response.headers()['content-type']).toContain('xml')
   const body = await response.text()
   const locations = [...body.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => match[1])
-  // legal.spec.ts and campaign-pages.spec.ts check those entries; this keeps anything else out.
+  // legal.spec.ts, campaign-pages.spec.ts and the article specs check those entries; this keeps
+  // anything else out.
   const pages = locations.slice(1).map((location) => new URL(location ?? '', SITE_URL).pathname)
   expect(locations[0]).toBe(SITE_URL)
   expect(pages.toSorted()).toEqual([
     '/acessibilidade',
+    '/conteudos',
+    '/conteudos/categoria/fadiga-e-seguranca',
+    '/conteudos/categoria/lgpd-e-privacidade',
+    '/conteudos/como-o-celular-detecta-fadiga',
+    '/conteudos/lgpd-camera-na-cabine',
+    '/conteudos/protocolo-de-resposta-apos-alerta',
     '/lgpd',
     '/p/onibus-rodoviarios',
     '/privacidade',
