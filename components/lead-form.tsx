@@ -16,14 +16,18 @@ type Props = {
  * and Turnstile's public site key (lib/env.ts). Rendered with the page, so into its ISR cache.
  */
 export function LeadForm({ title, notice, page }: Props) {
+  // Props travel in the page's RSC payload, which has a byte budget (scripts/lib/page-weight.mjs):
+  // the defaults (Brazil only, no Turnstile) are left out, and the form falls back to them.
+  const countries = serverEnv.leadPhoneCountries
+  const onlyBrazil = countries.length === 1 && countries[0] === 'BR'
   return (
     <DemoFormIsland
       title={title}
       notice={notice}
       page={page}
       formToken={signFormTimestamp()}
-      phoneCountries={serverEnv.leadPhoneCountries}
-      turnstileSiteKey={serverEnv.turnstile?.siteKey}
+      {...(onlyBrazil ? {} : { phoneCountries: countries })}
+      {...(serverEnv.turnstile ? { turnstileSiteKey: serverEnv.turnstile.siteKey } : {})}
     />
   )
 }

@@ -20,10 +20,13 @@
  * without the stylesheet, 35.9 KiB of stylesheet, 141.6 KiB of HTML) with a little room, so that a
  * change cannot quietly give back what was won; see tests/e2e/page-weight.spec.ts. The HTML holds
  * the stylesheet once, in its <style> (scripts/patch-next.mjs removes the payload's copies).
+ * The payload's budget moved from 58 to 58.5 KiB, on purpose: the form now carries the server's
+ * signed render time (the no-JavaScript bot trap, docs/security.md) and the header its offset
+ * for the announcement bar (docs/campaigns.md), ~0.4 KiB together after leaving default props out.
  */
 export const PAGE_WEIGHT_BUDGET = {
   htmlBytes: 146 * 1024,
-  rscPayloadBytes: 58 * 1024,
+  rscPayloadBytes: 58.5 * 1024,
   elements: 515,
   stylesheetBytes: 37 * 1024,
 }
