@@ -25,8 +25,9 @@ export const pageVisibilityFields = /* groq */ `${windowFields}, hiddenRedirect`
 
 // An article as the listing, a category page, the related list and the latest-articles block
 // show it: title, summary, date, cover and categories.
+// Its window comes along: every list drops articles outside it at render time (lib/content).
 export const articleCardFields = /* groq */ `
-  _id, title, "slug": slug.current, description, publishedAt,
+  _id, title, "slug": slug.current, description, publishedAt, ${windowFields},
   cover{${imageFields}},
   "categories": categories[]->{_id, title, "slug": slug.current}
 `
