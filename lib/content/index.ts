@@ -18,6 +18,7 @@ import {
   LEGAL_PAGE_SLUGS_QUERY,
   REDIRECT_PATHS_QUERY,
   REDIRECTS_QUERY,
+  REVIEW_ARTICLE_QUERY,
   REVIEW_LINK_QUERY,
   REVIEW_PAGE_QUERY,
   SITE_SETTINGS_QUERY,
@@ -37,6 +38,7 @@ import type {
   LEGAL_PAGE_SLUGS_QUERY_RESULT,
   REDIRECT_PATHS_QUERY_RESULT,
   REDIRECTS_QUERY_RESULT,
+  REVIEW_ARTICLE_QUERY_RESULT,
   REVIEW_LINK_QUERY_RESULT,
   REVIEW_PAGE_QUERY_RESULT,
   SITE_SETTINGS_QUERY_RESULT,
@@ -194,9 +196,10 @@ export function getRedirectPaths() {
 }
 
 /**
- * The campaign page a review link shows (its draft, read-only), or null for a token that is
- * malformed, unknown (altered), revoked or expired. Never cached: read with the read token on
- * every request. Without a Sanity project there are no drafts, hence no review links.
+ * What a review link shows (its draft, read-only): the campaign page or the article it names, or
+ * null for a token that is malformed, unknown (altered), revoked or expired. Never cached: read
+ * with the read token on every request. Both queries name the one document by id and type, so the
+ * link reaches no other draft. Without a Sanity project there are no drafts, hence no review links.
  */
 export async function getReviewPage(token: string) {
   if (!isSanityConfigured || !isReviewTokenShape(token)) return null
@@ -205,10 +208,18 @@ export async function getReviewPage(token: string) {
     hash: await hashReviewToken(token),
   })
   if (!link?.pageId || !isReviewLinkUsable(link)) return null
-  const page = await fetchPrivate<REVIEW_PAGE_QUERY_RESULT>(REVIEW_PAGE_QUERY, {
-    id: link.pageId.replace(/^drafts\./, ''),
-  })
-  return page ? { page, expiresAt: link.expiresAt } : null
+  const id = link.pageId.replace(/^drafts\./, '')
+  const [page, article] = await Promise.all([
+    fetchPrivate<REVIEW_PAGE_QUERY_RESULT>(REVIEW_PAGE_QUERY, { id }),
+    fetchPrivate<REVIEW_ARTICLE_QUERY_RESULT>(REVIEW_ARTICLE_QUERY, { id }),
+  ])
+  if (page) return { kind: 'page' as const, page, expiresAt: link.expiresAt }
+  if (article) {
+    // The draft itself is shown whatever its window; its related articles as the live page has them.
+    const related = liveItems(article.related).slice(0, RELATED_COUNT)
+    return { kind: 'article' as const, article: { ...article, related }, expiresAt: link.expiresAt }
+  }
+  return null
 }
 
 /**

@@ -32,5 +32,10 @@ export const articleCardFields = /* groq */ `
   "categories": categories[]->{_id, title, "slug": slug.current}
 `
 
-/** Published articles with an address, as every article list filters them. */
-export const articleFilter = /* groq */ `_type == "article" && defined(slug.current) && defined(publishedAt)`
+/**
+ * Published articles with an address, as every article list filters them. Drafts and release
+ * versions are excluded by id as well, so a list read in the raw perspective (a review link's page,
+ * lib/content getReviewPage) never shows another document's draft. (In the drafts perspective a
+ * draft carries its published id, so draft mode is unaffected.)
+ */
+export const articleFilter = /* groq */ `_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**"))`

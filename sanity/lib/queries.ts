@@ -186,9 +186,9 @@ export const REVIEW_PAGE_QUERY = defineQuery(`
  * One article with its author, categories and body (figures resolved from their claim documents),
  * and the newest 12 others that share a category with it, of which the page shows the first three
  * inside their window (lib/content: windows are judged at render time, not in the cached answer).
+ * Related never includes the article itself, nor (for a review link's draft) its published version.
  */
-export const ARTICLE_QUERY = defineQuery(`
-  *[_type == "article" && slug.current == $slug][0]{
+const articleProjection = /* groq */ `
     _id,
     _updatedAt,
     title,
@@ -207,9 +207,25 @@ export const ARTICLE_QUERY = defineQuery(`
       _type == "faqBlock" => {_type, _key, eyebrow, heading, intro, items[]{_key, question, answer}},
       _type == "articleCta" => {_type, _key, heading, text, label}
     },
-    "related": *[${articleFilter} && _id != ^._id && references(^.categories[]._ref)]
+    "related": *[${articleFilter} && _id != ^._id && "drafts." + _id != ^._id
+      && references(^.categories[]._ref)]
       | order(publishedAt desc, _id asc)[0...12]{${articleCardFields}}
-  }
+  `
+
+export const ARTICLE_QUERY = defineQuery(`
+  *[_type == "article" && slug.current == $slug][0]{${articleProjection}}
+`)
+
+/**
+ * The one article a review link leads to, as REVIEW_PAGE_QUERY does for a page: its draft, or the
+ * published article. Its related articles are published ones only (articleFilter excludes drafts
+ * by id), so no other draft shows.
+ */
+export const REVIEW_ARTICLE_QUERY = defineQuery(`
+  coalesce(
+    *[_type == "article" && _id == "drafts." + $id][0],
+    *[_type == "article" && _id == $id][0]
+  ){${articleProjection}}
 `)
 
 /**
