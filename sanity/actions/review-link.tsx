@@ -89,7 +89,7 @@ function ReviewLinkDialog({ pageId, noun }: { pageId: string; noun: string }) {
     return () => {
       current = false
     }
-  }, [fetchLinks])
+  }, [fetchLinks, noun])
 
   async function create() {
     setBusy(true)
