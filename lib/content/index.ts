@@ -228,9 +228,9 @@ export async function getReviewPage(token: string) {
  * outside its visibility window (the page answers 404; proxy.ts answers the editor's redirect
  * before that, if any). The page expires at the next boundary of the article or of a related one.
  * Every article lookup by slug goes through here, so a cheaper answer for unknown slugs can be
- * added in one place.
+ * added in one place. `anyWindow`: the draft preview, which shows the article whatever its window.
  */
-export async function getArticle(slug: string) {
+export async function getArticle(slug: string, { anyWindow = false } = {}) {
   if (!SLUG_PATTERN.test(slug)) return null
   const article = await fetchContent<ARTICLE_QUERY_RESULT>(ARTICLE_QUERY, { slug }, [
     CONTENT_TAGS.article,
@@ -240,7 +240,8 @@ export async function getArticle(slug: string) {
   ])
   if (!article) return null
   const [live, related] = await Promise.all([liveOnly([article]), liveOnly(article.related)])
-  if (live.length === 0) return null
+  // The editor's preview (anyWindow) shows a scheduled or ended article, as for campaign pages.
+  if (live.length === 0 && !anyWindow) return null
   return { ...article, related: related.slice(0, RELATED_COUNT) }
 }
 
