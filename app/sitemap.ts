@@ -22,15 +22,17 @@ import {
 export const revalidate = 3600
 
 export default async function sitemap(): Promise<MetadataRoute.Sitemap> {
-  const [legalPages, campaignPages, articles, categories] = await Promise.all([
+  const [legalPages, campaignPages, allArticles, categories] = await Promise.all([
     getLegalPageSlugs(),
     getCampaignPageSlugs(),
     getArticleSlugs(),
     getCategorySlugs(),
   ])
-  // A page outside its visibility window is in no sitemap; the sitemap is rebuilt at the next
-  // start or end of any page's window (lib/content/visibility-cache.ts).
-  await expireAtNextBoundary(campaignPages)
+  // A page or article outside its visibility window is in no sitemap; the sitemap is rebuilt at
+  // the next start or end of any page's or article's window (lib/content/visibility-cache.ts).
+  const now = Date.now()
+  await expireAtNextBoundary([...campaignPages, ...allArticles], now)
+  const articles = allArticles.filter((article) => isVisible(article, now))
   const url = (path: string) => new URL(path, serverEnv.siteUrl).toString()
   // Articles come newest first: a listing page changes when its newest article does.
   const lastmod = (article: (typeof articles)[number] | undefined) =>

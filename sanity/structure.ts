@@ -101,13 +101,13 @@ export const singletonDocumentActions: DocumentActionsResolver = (actions, conte
       (action) => action.action !== undefined && SINGLETON_ACTIONS.has(action.action),
     )
   // A campaign page or an article published under a new slug gets its redirect from the old one;
-  // an editor can send a campaign page's draft to a reviewer without a Studio login.
+  // an editor can send either's draft to a reviewer without a Studio login.
   if (context.schemaType === 'campaignPage' || context.schemaType === 'article') {
     const type = context.schemaType
     const withRedirect = actions.map((action) =>
       action.action === 'publish' ? withSlugChangeRedirect(action, type) : action,
     )
-    return type === 'campaignPage' ? [...withRedirect, ReviewLinkAction] : withRedirect
+    return [...withRedirect, ReviewLinkAction]
   }
   return actions
 }

@@ -293,6 +293,33 @@ export type Slug = {
   source?: string
 }
 
+export type CampaignPageReference = {
+  _ref: string
+  _type: 'reference'
+  _weak?: boolean
+  [internalGroqTypeReferenceTo]?: 'campaignPage'
+}
+
+export type ArticleReference = {
+  _ref: string
+  _type: 'reference'
+  _weak?: boolean
+  [internalGroqTypeReferenceTo]?: 'article'
+}
+
+export type ReviewLink = {
+  _id: string
+  _type: 'reviewLink'
+  _createdAt: string
+  _updatedAt: string
+  _rev: string
+  page?: CampaignPageReference | ArticleReference
+  tokenHash?: string
+  expiresAt?: string
+  revoked?: boolean
+  createdBy?: string
+}
+
 export type AuthorReference = {
   _ref: string
   _type: 'reference'
@@ -376,6 +403,9 @@ export type Article = {
     }
     noindex?: boolean
   }
+  visibleFrom?: string
+  visibleUntil?: string
+  hiddenRedirect?: string
 }
 
 export type SanityImageCrop = {
@@ -412,26 +442,6 @@ export type Author = {
     _type: 'image'
   }
   bio?: string
-}
-
-export type CampaignPageReference = {
-  _ref: string
-  _type: 'reference'
-  _weak?: boolean
-  [internalGroqTypeReferenceTo]?: 'campaignPage'
-}
-
-export type ReviewLink = {
-  _id: string
-  _type: 'reviewLink'
-  _createdAt: string
-  _updatedAt: string
-  _rev: string
-  page?: CampaignPageReference
-  tokenHash?: string
-  expiresAt?: string
-  revoked?: boolean
-  createdBy?: string
 }
 
 export type Announcement = {
@@ -844,13 +854,14 @@ export type AllSanitySchemaTypes =
   | ArticleCta
   | Category
   | Slug
+  | CampaignPageReference
+  | ArticleReference
+  | ReviewLink
   | AuthorReference
   | Article
   | SanityImageCrop
   | SanityImageHotspot
   | Author
-  | CampaignPageReference
-  | ReviewLink
   | Announcement
   | Redirect
   | CampaignPage
@@ -1334,7 +1345,7 @@ export type LANDING_PAGE_QUERY_RESULT = {
 
 // Source: sanity/lib/queries.ts
 // Variable: CAMPAIGN_PAGE_QUERY
-// Query: *[_type == "campaignPage" && slug.current == $slug][0]{    _id,    title,    "slug": slug.current,    visibleFrom, visibleUntil, hiddenRedirect,    seo{title, description, noindex, shareImage{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}},    blocks[]{      _key,      _type,      _type == "heroBlock" => {  eyebrow, headline, description,  primaryCta{label, href},  secondaryCta{label, href},  "stats": stats[]->{_id, value, label, sourceNote},  "visual": coalesce(visual, *[_type == "landingPage" && _id == "landingPage"][0].hero.visual){  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}},      _type == "stepsBlock" => {  eyebrow, heading, intro,  steps[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}},      _type == "cardGridBlock" => {  eyebrow, heading, intro,  cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},  specTitle,  "specs": specs[]->{_id, value, label, sourceNote}},      _type == "benefitsBlock" => {  eyebrow, heading, intro,  cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},  roiTitle, roiDescription,  "roiFigures": roiFigures[]->{_id, value, label, sourceNote},  marketsTitle,  markets[]{_key, icon, name, description, badge}},      _type == "ctaBandBlock" => {  heading, text,  primaryCta{label, href},  secondaryCta{label, href}},      _type == "demoFormBlock" => {  eyebrow, heading, intro, formTitle, detailsTitle, offerTitle, offers, whatsappCta},      _type == "faqBlock" => {  eyebrow, heading, intro,  items[]{_key, question, answer}},      _type == "richTextBlock" => {  heading,  body[]{    ...,    _type == "image" => {_type, _key,   alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}  }},      _type == "latestArticlesBlock" => {  eyebrow, heading, intro, count,  "category": category->{title, "slug": slug.current},  "articles": *[_type == "article" && defined(slug.current) && defined(publishedAt) && (!defined(^.category) || references(^.category._ref))]    | order(publishedAt desc, _id asc)[0...12]{  _id, title, "slug": slug.current, description, publishedAt,  cover{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},  "categories": categories[]->{_id, title, "slug": slug.current}}}    }}
+// Query: *[_type == "campaignPage" && slug.current == $slug][0]{    _id,    title,    "slug": slug.current,    visibleFrom, visibleUntil, hiddenRedirect,    seo{title, description, noindex, shareImage{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}},    blocks[]{      _key,      _type,      _type == "heroBlock" => {  eyebrow, headline, description,  primaryCta{label, href},  secondaryCta{label, href},  "stats": stats[]->{_id, value, label, sourceNote},  "visual": coalesce(visual, *[_type == "landingPage" && _id == "landingPage"][0].hero.visual){  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}},      _type == "stepsBlock" => {  eyebrow, heading, intro,  steps[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}},      _type == "cardGridBlock" => {  eyebrow, heading, intro,  cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},  specTitle,  "specs": specs[]->{_id, value, label, sourceNote}},      _type == "benefitsBlock" => {  eyebrow, heading, intro,  cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},  roiTitle, roiDescription,  "roiFigures": roiFigures[]->{_id, value, label, sourceNote},  marketsTitle,  markets[]{_key, icon, name, description, badge}},      _type == "ctaBandBlock" => {  heading, text,  primaryCta{label, href},  secondaryCta{label, href}},      _type == "demoFormBlock" => {  eyebrow, heading, intro, formTitle, detailsTitle, offerTitle, offers, whatsappCta},      _type == "faqBlock" => {  eyebrow, heading, intro,  items[]{_key, question, answer}},      _type == "richTextBlock" => {  heading,  body[]{    ...,    _type == "image" => {_type, _key,   alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}  }},      _type == "latestArticlesBlock" => {  eyebrow, heading, intro, count,  "category": category->{title, "slug": slug.current},  "articles": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && (!defined(^.category) || references(^.category._ref))]    | order(publishedAt desc, _id asc)[0...12]{  _id, title, "slug": slug.current, description, publishedAt, visibleFrom, visibleUntil,  cover{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},  "categories": categories[]->{_id, title, "slug": slug.current}}}    }}
 export type CAMPAIGN_PAGE_QUERY_RESULT = {
   _id: string
   title: string | null
@@ -1590,6 +1601,8 @@ export type CAMPAIGN_PAGE_QUERY_RESULT = {
           slug: string | null
           description: string | null
           publishedAt: string | null
+          visibleFrom: string | null
+          visibleUntil: string | null
           cover: {
             alt: string | null
             crop: SanityImageCrop | null
@@ -1759,7 +1772,7 @@ export type REVIEW_LINK_QUERY_RESULT = {
 
 // Source: sanity/lib/queries.ts
 // Variable: REVIEW_PAGE_QUERY
-// Query: coalesce(    *[_type == "campaignPage" && _id == "drafts." + $id][0],    *[_type == "campaignPage" && _id == $id][0]  ){    _id,    title,    "slug": slug.current,    visibleFrom, visibleUntil, hiddenRedirect,    seo{title, description, noindex, shareImage{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}},    blocks[]{      _key,      _type,      _type == "heroBlock" => {  eyebrow, headline, description,  primaryCta{label, href},  secondaryCta{label, href},  "stats": stats[]->{_id, value, label, sourceNote},  "visual": coalesce(visual, *[_type == "landingPage" && _id == "landingPage"][0].hero.visual){  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}},      _type == "stepsBlock" => {  eyebrow, heading, intro,  steps[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}},      _type == "cardGridBlock" => {  eyebrow, heading, intro,  cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},  specTitle,  "specs": specs[]->{_id, value, label, sourceNote}},      _type == "benefitsBlock" => {  eyebrow, heading, intro,  cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},  roiTitle, roiDescription,  "roiFigures": roiFigures[]->{_id, value, label, sourceNote},  marketsTitle,  markets[]{_key, icon, name, description, badge}},      _type == "ctaBandBlock" => {  heading, text,  primaryCta{label, href},  secondaryCta{label, href}},      _type == "demoFormBlock" => {  eyebrow, heading, intro, formTitle, detailsTitle, offerTitle, offers, whatsappCta},      _type == "faqBlock" => {  eyebrow, heading, intro,  items[]{_key, question, answer}},      _type == "richTextBlock" => {  heading,  body[]{    ...,    _type == "image" => {_type, _key,   alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}  }},      _type == "latestArticlesBlock" => {  eyebrow, heading, intro, count,  "category": category->{title, "slug": slug.current},  "articles": *[_type == "article" && defined(slug.current) && defined(publishedAt) && (!defined(^.category) || references(^.category._ref))]    | order(publishedAt desc, _id asc)[0...12]{  _id, title, "slug": slug.current, description, publishedAt,  cover{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},  "categories": categories[]->{_id, title, "slug": slug.current}}}    }}
+// Query: coalesce(    *[_type == "campaignPage" && _id == "drafts." + $id][0],    *[_type == "campaignPage" && _id == $id][0]  ){    _id,    title,    "slug": slug.current,    visibleFrom, visibleUntil, hiddenRedirect,    seo{title, description, noindex, shareImage{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}},    blocks[]{      _key,      _type,      _type == "heroBlock" => {  eyebrow, headline, description,  primaryCta{label, href},  secondaryCta{label, href},  "stats": stats[]->{_id, value, label, sourceNote},  "visual": coalesce(visual, *[_type == "landingPage" && _id == "landingPage"][0].hero.visual){  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}},      _type == "stepsBlock" => {  eyebrow, heading, intro,  steps[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}},      _type == "cardGridBlock" => {  eyebrow, heading, intro,  cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},  specTitle,  "specs": specs[]->{_id, value, label, sourceNote}},      _type == "benefitsBlock" => {  eyebrow, heading, intro,  cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},  roiTitle, roiDescription,  "roiFigures": roiFigures[]->{_id, value, label, sourceNote},  marketsTitle,  markets[]{_key, icon, name, description, badge}},      _type == "ctaBandBlock" => {  heading, text,  primaryCta{label, href},  secondaryCta{label, href}},      _type == "demoFormBlock" => {  eyebrow, heading, intro, formTitle, detailsTitle, offerTitle, offers, whatsappCta},      _type == "faqBlock" => {  eyebrow, heading, intro,  items[]{_key, question, answer}},      _type == "richTextBlock" => {  heading,  body[]{    ...,    _type == "image" => {_type, _key,   alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}  }},      _type == "latestArticlesBlock" => {  eyebrow, heading, intro, count,  "category": category->{title, "slug": slug.current},  "articles": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && (!defined(^.category) || references(^.category._ref))]    | order(publishedAt desc, _id asc)[0...12]{  _id, title, "slug": slug.current, description, publishedAt, visibleFrom, visibleUntil,  cover{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},  "categories": categories[]->{_id, title, "slug": slug.current}}}    }}
 export type REVIEW_PAGE_QUERY_RESULT = {
   _id: string
   title: string | null
@@ -2015,6 +2028,8 @@ export type REVIEW_PAGE_QUERY_RESULT = {
           slug: string | null
           description: string | null
           publishedAt: string | null
+          visibleFrom: string | null
+          visibleUntil: string | null
           cover: {
             alt: string | null
             crop: SanityImageCrop | null
@@ -2133,7 +2148,7 @@ export type REVIEW_PAGE_QUERY_RESULT = {
 
 // Source: sanity/lib/queries.ts
 // Variable: ARTICLE_QUERY
-// Query: *[_type == "article" && slug.current == $slug][0]{    _id,    _updatedAt,    title,    "slug": slug.current,    description,    publishedAt,    cover{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},    "categories": categories[]->{_id, title, "slug": slug.current},    author->{name, kind, role, bio, photo{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}},    seo{title, description, noindex, shareImage{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}},    body[]{      ...,      _type == "image" => {_type, _key, caption,   alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},      _type == "claimFigure" => {_type, _key, "claim": claim->{_id, value, label, sourceNote}},      _type == "faqBlock" => {_type, _key, eyebrow, heading, intro, items[]{_key, question, answer}},      _type == "articleCta" => {_type, _key, heading, text, label}    },    "related": *[_type == "article" && defined(slug.current) && defined(publishedAt) && _id != ^._id && references(^.categories[]._ref)]      | order(publishedAt desc, _id asc)[0...3]{  _id, title, "slug": slug.current, description, publishedAt,  cover{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},  "categories": categories[]->{_id, title, "slug": slug.current}}  }
+// Query: *[_type == "article" && slug.current == $slug][0]{    _id,    _updatedAt,    title,    "slug": slug.current,    description,    publishedAt,    visibleFrom, visibleUntil, hiddenRedirect,    cover{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},    "categories": categories[]->{_id, title, "slug": slug.current},    author->{name, kind, role, bio, photo{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}},    seo{title, description, noindex, shareImage{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}},    body[]{      ...,      _type == "image" => {_type, _key, caption,   alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},      _type == "claimFigure" => {_type, _key, "claim": claim->{_id, value, label, sourceNote}},      _type == "faqBlock" => {_type, _key, eyebrow, heading, intro, items[]{_key, question, answer}},      _type == "articleCta" => {_type, _key, heading, text, label}    },    "related": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && _id != ^._id && "drafts." + _id != ^._id      && references(^.categories[]._ref)]      | order(publishedAt desc, _id asc)[0...12]{  _id, title, "slug": slug.current, description, publishedAt, visibleFrom, visibleUntil,  cover{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},  "categories": categories[]->{_id, title, "slug": slug.current}}  }
 export type ARTICLE_QUERY_RESULT = {
   _id: string
   _updatedAt: string
@@ -2141,6 +2156,9 @@ export type ARTICLE_QUERY_RESULT = {
   slug: string | null
   description: string | null
   publishedAt: string | null
+  visibleFrom: string | null
+  visibleUntil: string | null
+  hiddenRedirect: string | null
   cover: {
     alt: string | null
     crop: SanityImageCrop | null
@@ -2288,6 +2306,196 @@ export type ARTICLE_QUERY_RESULT = {
     slug: string | null
     description: string | null
     publishedAt: string | null
+    visibleFrom: string | null
+    visibleUntil: string | null
+    cover: {
+      alt: string | null
+      crop: SanityImageCrop | null
+      hotspot: SanityImageHotspot | null
+      asset: {
+        _id: string
+        url: string | null
+        extension: string | null
+        metadata: {
+          lqip: string | null
+          hasAlpha: boolean | null
+          dimensions: {
+            width: number | null
+            height: number | null
+          } | null
+        } | null
+      } | null
+    } | null
+    categories: Array<{
+      _id: string
+      title: string | null
+      slug: string | null
+    }> | null
+  }>
+} | null
+
+// Source: sanity/lib/queries.ts
+// Variable: REVIEW_ARTICLE_QUERY
+// Query: coalesce(    *[_type == "article" && _id == "drafts." + $id][0],    *[_type == "article" && _id == $id][0]  ){    _id,    _updatedAt,    title,    "slug": slug.current,    description,    publishedAt,    visibleFrom, visibleUntil, hiddenRedirect,    cover{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},    "categories": categories[]->{_id, title, "slug": slug.current},    author->{name, kind, role, bio, photo{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}},    seo{title, description, noindex, shareImage{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}},    body[]{      ...,      _type == "image" => {_type, _key, caption,   alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},      _type == "claimFigure" => {_type, _key, "claim": claim->{_id, value, label, sourceNote}},      _type == "faqBlock" => {_type, _key, eyebrow, heading, intro, items[]{_key, question, answer}},      _type == "articleCta" => {_type, _key, heading, text, label}    },    "related": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && _id != ^._id && "drafts." + _id != ^._id      && references(^.categories[]._ref)]      | order(publishedAt desc, _id asc)[0...12]{  _id, title, "slug": slug.current, description, publishedAt, visibleFrom, visibleUntil,  cover{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},  "categories": categories[]->{_id, title, "slug": slug.current}}  }
+export type REVIEW_ARTICLE_QUERY_RESULT = {
+  _id: string
+  _updatedAt: string
+  title: string | null
+  slug: string | null
+  description: string | null
+  publishedAt: string | null
+  visibleFrom: string | null
+  visibleUntil: string | null
+  hiddenRedirect: string | null
+  cover: {
+    alt: string | null
+    crop: SanityImageCrop | null
+    hotspot: SanityImageHotspot | null
+    asset: {
+      _id: string
+      url: string | null
+      extension: string | null
+      metadata: {
+        lqip: string | null
+        hasAlpha: boolean | null
+        dimensions: {
+          width: number | null
+          height: number | null
+        } | null
+      } | null
+    } | null
+  } | null
+  categories: Array<{
+    _id: string
+    title: string | null
+    slug: string | null
+  }> | null
+  author: {
+    name: string | null
+    kind: 'person' | 'team' | null
+    role: string | null
+    bio: string | null
+    photo: {
+      alt: string | null
+      crop: SanityImageCrop | null
+      hotspot: SanityImageHotspot | null
+      asset: {
+        _id: string
+        url: string | null
+        extension: string | null
+        metadata: {
+          lqip: string | null
+          hasAlpha: boolean | null
+          dimensions: {
+            width: number | null
+            height: number | null
+          } | null
+        } | null
+      } | null
+    } | null
+  } | null
+  seo: {
+    title: string | null
+    description: string | null
+    noindex: boolean | null
+    shareImage: {
+      alt: string | null
+      crop: SanityImageCrop | null
+      hotspot: SanityImageHotspot | null
+      asset: {
+        _id: string
+        url: string | null
+        extension: string | null
+        metadata: {
+          lqip: string | null
+          hasAlpha: boolean | null
+          dimensions: {
+            width: number | null
+            height: number | null
+          } | null
+        } | null
+      } | null
+    } | null
+  } | null
+  body: Array<
+    | {
+        _key: string
+        _type: 'articleCta'
+        heading: string | null
+        text: string | null
+        label: string | null
+      }
+    | {
+        children?: Array<{
+          marks?: Array<string>
+          text?: string
+          _type: 'span'
+          _key: string
+        }>
+        style?: 'blockquote' | 'h2' | 'h3' | 'normal'
+        listItem?: 'bullet' | 'number'
+        markDefs?: Array<{
+          href?: string
+          _type: 'link'
+          _key: string
+        }>
+        level?: number
+        _type: 'block'
+        _key: string
+      }
+    | {
+        _key: string
+        _type: 'claimFigure'
+        claim: {
+          _id: string
+          value: string | null
+          label: string | null
+          sourceNote: string | null
+        } | null
+      }
+    | {
+        _key: string
+        _type: 'faqBlock'
+        eyebrow: string | null
+        heading: string | null
+        intro: string | null
+        items: Array<{
+          _key: string
+          question: string | null
+          answer: string | null
+        }> | null
+      }
+    | {
+        asset: {
+          _id: string
+          url: string | null
+          extension: string | null
+          metadata: {
+            lqip: string | null
+            hasAlpha: boolean | null
+            dimensions: {
+              width: number | null
+              height: number | null
+            } | null
+          } | null
+        } | null
+        media?: unknown
+        hotspot: SanityImageHotspot | null
+        crop: SanityImageCrop | null
+        alt: string | null
+        caption: string | null
+        _type: 'image'
+        _key: string
+      }
+  > | null
+  related: Array<{
+    _id: string
+    title: string | null
+    slug: string | null
+    description: string | null
+    publishedAt: string | null
+    visibleFrom: string | null
+    visibleUntil: string | null
     cover: {
       alt: string | null
       crop: SanityImageCrop | null
@@ -2316,15 +2524,16 @@ export type ARTICLE_QUERY_RESULT = {
 
 // Source: sanity/lib/queries.ts
 // Variable: ARTICLE_LIST_QUERY
-// Query: {  "total": count(*[_type == "article" && defined(slug.current) && defined(publishedAt)]),  "articles": *[_type == "article" && defined(slug.current) && defined(publishedAt)] | order(publishedAt desc, _id asc)[$start...$end]{  _id, title, "slug": slug.current, description, publishedAt,  cover{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},  "categories": categories[]->{_id, title, "slug": slug.current}},  "categories": *[_type == "category" && defined(slug.current)] | order(title asc){    _id, title, "slug": slug.current  }}
+// Query: {  "articles": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**"))] | order(publishedAt desc, _id asc){  _id, title, "slug": slug.current, description, publishedAt, visibleFrom, visibleUntil,  cover{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},  "categories": categories[]->{_id, title, "slug": slug.current}},  "categories": *[_type == "category" && defined(slug.current)] | order(title asc){    _id, title, "slug": slug.current  }}
 export type ARTICLE_LIST_QUERY_RESULT = {
-  total: number
   articles: Array<{
     _id: string
     title: string | null
     slug: string | null
     description: string | null
     publishedAt: string | null
+    visibleFrom: string | null
+    visibleUntil: string | null
     cover: {
       alt: string | null
       crop: SanityImageCrop | null
@@ -2358,7 +2567,7 @@ export type ARTICLE_LIST_QUERY_RESULT = {
 
 // Source: sanity/lib/queries.ts
 // Variable: CATEGORY_QUERY
-// Query: *[_type == "category" && slug.current == $slug][0]{    _id,    title,    "slug": slug.current,    description,    "articles": *[_type == "article" && defined(slug.current) && defined(publishedAt) && references(^._id)]      | order(publishedAt desc, _id asc)[0...100]{  _id, title, "slug": slug.current, description, publishedAt,  cover{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},  "categories": categories[]->{_id, title, "slug": slug.current}}  }
+// Query: *[_type == "category" && slug.current == $slug][0]{    _id,    title,    "slug": slug.current,    description,    "articles": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && references(^._id)]      | order(publishedAt desc, _id asc)[0...100]{  _id, title, "slug": slug.current, description, publishedAt, visibleFrom, visibleUntil,  cover{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},  "categories": categories[]->{_id, title, "slug": slug.current}}  }
 export type CATEGORY_QUERY_RESULT = {
   _id: string
   title: string | null
@@ -2370,6 +2579,8 @@ export type CATEGORY_QUERY_RESULT = {
     slug: string | null
     description: string | null
     publishedAt: string | null
+    visibleFrom: string | null
+    visibleUntil: string | null
     cover: {
       alt: string | null
       crop: SanityImageCrop | null
@@ -2398,17 +2609,20 @@ export type CATEGORY_QUERY_RESULT = {
 
 // Source: sanity/lib/queries.ts
 // Variable: ARTICLE_SLUGS_QUERY
-// Query: *[_type == "article" && defined(slug.current) && defined(publishedAt)] | order(publishedAt desc, _id asc){    "slug": slug.current,    "noindex": coalesce(seo.noindex, false),    publishedAt,    _updatedAt  }
+// Query: *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**"))] | order(publishedAt desc, _id asc){    "slug": slug.current,    "noindex": coalesce(seo.noindex, false),    publishedAt,    _updatedAt,    visibleFrom, visibleUntil, hiddenRedirect  }
 export type ARTICLE_SLUGS_QUERY_RESULT = Array<{
   slug: string | null
   noindex: boolean | false
   publishedAt: string | null
   _updatedAt: string
+  visibleFrom: string | null
+  visibleUntil: string | null
+  hiddenRedirect: string | null
 }>
 
 // Source: sanity/lib/queries.ts
 // Variable: CATEGORY_SLUGS_QUERY
-// Query: *[_type == "category" && defined(slug.current)] | order(slug.current asc){    "slug": slug.current,    _updatedAt,    "latest": *[_type == "article" && defined(slug.current) && defined(publishedAt) && references(^._id)] | order(publishedAt desc)[0].publishedAt  }
+// Query: *[_type == "category" && defined(slug.current)] | order(slug.current asc){    "slug": slug.current,    _updatedAt,    "latest": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && references(^._id)] | order(publishedAt desc)[0].publishedAt  }
 export type CATEGORY_SLUGS_QUERY_RESULT = Array<{
   slug: string | null
   _updatedAt: string
@@ -2417,7 +2631,7 @@ export type CATEGORY_SLUGS_QUERY_RESULT = Array<{
 
 // Source: sanity/lib/queries.ts
 // Variable: ARTICLE_FEED_QUERY
-// Query: *[_type == "article" && defined(slug.current) && defined(publishedAt)] | order(publishedAt desc, _id asc)[0...20]{    _id,    title,    "slug": slug.current,    description,    publishedAt,    _updatedAt,    "author": author->name,    "categories": categories[]->title  }
+// Query: *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**"))] | order(publishedAt desc, _id asc)[0...100]{    _id,    title,    "slug": slug.current,    description,    publishedAt,    _updatedAt,    "author": author->name,    "categories": categories[]->title,    visibleFrom, visibleUntil  }
 export type ARTICLE_FEED_QUERY_RESULT = Array<{
   _id: string
   title: string | null
@@ -2427,6 +2641,8 @@ export type ARTICLE_FEED_QUERY_RESULT = Array<{
   _updatedAt: string
   author: string | null
   categories: Array<string | null> | null
+  visibleFrom: string | null
+  visibleUntil: string | null
 }>
 
 // Query TypeMap
@@ -2437,18 +2653,19 @@ declare module '@sanity/client' {
     '\n  *[_type == "legalPage" && slug.current == $slug][0]{\n    title,\n    "slug": slug.current,\n    summary,\n    updatedAt,\n    body,\n    showDataProtectionContacts,\n    seoDescription\n  }\n': LEGAL_PAGE_QUERY_RESULT
     '\n  *[_type == "legalPage" && defined(slug.current)] | order(slug.current asc){\n    "slug": slug.current,\n    updatedAt\n  }\n': LEGAL_PAGE_SLUGS_QUERY_RESULT
     '\n  *[_type == "landingPage" && _id == "landingPage"][0]{\n    hero{\n      eyebrow, headline, description, primaryCta, secondaryCta,\n      visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n      "stats": stats[]->{_id, value, label, sourceNote}\n    },\n    sobre{eyebrow, heading, intro, visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}, points[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}},\n    comoFunciona{eyebrow, heading, intro, visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}, steps[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}},\n    tecnologia{\n      eyebrow, heading, intro, visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n      cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n      specTitle,\n      "specs": specs[]->{_id, value, label, sourceNote}\n    },\n    beneficios{\n      eyebrow, heading, intro, visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n      cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n      roiTitle, roiDescription,\n      "roiFigures": roiFigures[]->{_id, value, label, sourceNote},\n      marketsTitle,\n      markets[]{_key, icon, name, description, badge}\n    },\n    contato{eyebrow, heading, intro, visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}, formTitle, detailsTitle, offerTitle, offers, whatsappCta}\n  }\n': LANDING_PAGE_QUERY_RESULT
-    '\n  *[_type == "campaignPage" && slug.current == $slug][0]{\n    _id,\n    title,\n    "slug": slug.current,\n    visibleFrom, visibleUntil, hiddenRedirect,\n    seo{title, description, noindex, shareImage{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n    blocks[]{\n      _key,\n      _type,\n      _type == "heroBlock" => {\n  eyebrow, headline, description,\n  primaryCta{label, href},\n  secondaryCta{label, href},\n  "stats": stats[]->{_id, value, label, sourceNote},\n  "visual": coalesce(visual, *[_type == "landingPage" && _id == "landingPage"][0].hero.visual){\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}\n},\n      _type == "stepsBlock" => {\n  eyebrow, heading, intro,\n  steps[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}\n},\n      _type == "cardGridBlock" => {\n  eyebrow, heading, intro,\n  cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n  specTitle,\n  "specs": specs[]->{_id, value, label, sourceNote}\n},\n      _type == "benefitsBlock" => {\n  eyebrow, heading, intro,\n  cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n  roiTitle, roiDescription,\n  "roiFigures": roiFigures[]->{_id, value, label, sourceNote},\n  marketsTitle,\n  markets[]{_key, icon, name, description, badge}\n},\n      _type == "ctaBandBlock" => {\n  heading, text,\n  primaryCta{label, href},\n  secondaryCta{label, href}\n},\n      _type == "demoFormBlock" => {\n  eyebrow, heading, intro, formTitle, detailsTitle, offerTitle, offers, whatsappCta\n},\n      _type == "faqBlock" => {\n  eyebrow, heading, intro,\n  items[]{_key, question, answer}\n},\n      _type == "richTextBlock" => {\n  heading,\n  body[]{\n    ...,\n    _type == "image" => {_type, _key, \n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}\n  }\n},\n      _type == "latestArticlesBlock" => {\n  eyebrow, heading, intro, count,\n  "category": category->{title, "slug": slug.current},\n  "articles": *[_type == "article" && defined(slug.current) && defined(publishedAt) && (!defined(^.category) || references(^.category._ref))]\n    | order(publishedAt desc, _id asc)[0...12]{\n  _id, title, "slug": slug.current, description, publishedAt,\n  cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n  "categories": categories[]->{_id, title, "slug": slug.current}\n}\n}\n    }\n}\n': CAMPAIGN_PAGE_QUERY_RESULT
+    '\n  *[_type == "campaignPage" && slug.current == $slug][0]{\n    _id,\n    title,\n    "slug": slug.current,\n    visibleFrom, visibleUntil, hiddenRedirect,\n    seo{title, description, noindex, shareImage{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n    blocks[]{\n      _key,\n      _type,\n      _type == "heroBlock" => {\n  eyebrow, headline, description,\n  primaryCta{label, href},\n  secondaryCta{label, href},\n  "stats": stats[]->{_id, value, label, sourceNote},\n  "visual": coalesce(visual, *[_type == "landingPage" && _id == "landingPage"][0].hero.visual){\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}\n},\n      _type == "stepsBlock" => {\n  eyebrow, heading, intro,\n  steps[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}\n},\n      _type == "cardGridBlock" => {\n  eyebrow, heading, intro,\n  cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n  specTitle,\n  "specs": specs[]->{_id, value, label, sourceNote}\n},\n      _type == "benefitsBlock" => {\n  eyebrow, heading, intro,\n  cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n  roiTitle, roiDescription,\n  "roiFigures": roiFigures[]->{_id, value, label, sourceNote},\n  marketsTitle,\n  markets[]{_key, icon, name, description, badge}\n},\n      _type == "ctaBandBlock" => {\n  heading, text,\n  primaryCta{label, href},\n  secondaryCta{label, href}\n},\n      _type == "demoFormBlock" => {\n  eyebrow, heading, intro, formTitle, detailsTitle, offerTitle, offers, whatsappCta\n},\n      _type == "faqBlock" => {\n  eyebrow, heading, intro,\n  items[]{_key, question, answer}\n},\n      _type == "richTextBlock" => {\n  heading,\n  body[]{\n    ...,\n    _type == "image" => {_type, _key, \n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}\n  }\n},\n      _type == "latestArticlesBlock" => {\n  eyebrow, heading, intro, count,\n  "category": category->{title, "slug": slug.current},\n  "articles": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && (!defined(^.category) || references(^.category._ref))]\n    | order(publishedAt desc, _id asc)[0...12]{\n  _id, title, "slug": slug.current, description, publishedAt, visibleFrom, visibleUntil,\n  cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n  "categories": categories[]->{_id, title, "slug": slug.current}\n}\n}\n    }\n}\n': CAMPAIGN_PAGE_QUERY_RESULT
     '\n  *[_type == "campaignPage" && defined(slug.current)] | order(slug.current asc){\n    "slug": slug.current,\n    "noindex": coalesce(seo.noindex, false),\n    _updatedAt,\n    visibleFrom, visibleUntil, hiddenRedirect\n  }\n': CAMPAIGN_PAGE_SLUGS_QUERY_RESULT
     '\n  *[_type == "redirect" && defined(from) && defined(to)] | order(from asc){from, to, permanent}\n': REDIRECTS_QUERY_RESULT
     '\n  *[_type == "redirect" && defined(from)] | order(from asc).from\n': REDIRECT_PATHS_QUERY_RESULT
     '\n  *[_type == "announcement" && _id == "announcement"][0]{\n    _id,\n    _rev,\n    text,\n    tone,\n    link{label, href},\n    visibleFrom, visibleUntil\n  }\n': ANNOUNCEMENT_QUERY_RESULT
     '\n  *[_type == "reviewLink" && tokenHash == $hash && _id in path("review-links.**")][0]{\n    "pageId": page._ref,\n    expiresAt,\n    revoked\n  }\n': REVIEW_LINK_QUERY_RESULT
-    '\n  coalesce(\n    *[_type == "campaignPage" && _id == "drafts." + $id][0],\n    *[_type == "campaignPage" && _id == $id][0]\n  ){\n    _id,\n    title,\n    "slug": slug.current,\n    visibleFrom, visibleUntil, hiddenRedirect,\n    seo{title, description, noindex, shareImage{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n    blocks[]{\n      _key,\n      _type,\n      _type == "heroBlock" => {\n  eyebrow, headline, description,\n  primaryCta{label, href},\n  secondaryCta{label, href},\n  "stats": stats[]->{_id, value, label, sourceNote},\n  "visual": coalesce(visual, *[_type == "landingPage" && _id == "landingPage"][0].hero.visual){\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}\n},\n      _type == "stepsBlock" => {\n  eyebrow, heading, intro,\n  steps[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}\n},\n      _type == "cardGridBlock" => {\n  eyebrow, heading, intro,\n  cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n  specTitle,\n  "specs": specs[]->{_id, value, label, sourceNote}\n},\n      _type == "benefitsBlock" => {\n  eyebrow, heading, intro,\n  cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n  roiTitle, roiDescription,\n  "roiFigures": roiFigures[]->{_id, value, label, sourceNote},\n  marketsTitle,\n  markets[]{_key, icon, name, description, badge}\n},\n      _type == "ctaBandBlock" => {\n  heading, text,\n  primaryCta{label, href},\n  secondaryCta{label, href}\n},\n      _type == "demoFormBlock" => {\n  eyebrow, heading, intro, formTitle, detailsTitle, offerTitle, offers, whatsappCta\n},\n      _type == "faqBlock" => {\n  eyebrow, heading, intro,\n  items[]{_key, question, answer}\n},\n      _type == "richTextBlock" => {\n  heading,\n  body[]{\n    ...,\n    _type == "image" => {_type, _key, \n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}\n  }\n},\n      _type == "latestArticlesBlock" => {\n  eyebrow, heading, intro, count,\n  "category": category->{title, "slug": slug.current},\n  "articles": *[_type == "article" && defined(slug.current) && defined(publishedAt) && (!defined(^.category) || references(^.category._ref))]\n    | order(publishedAt desc, _id asc)[0...12]{\n  _id, title, "slug": slug.current, description, publishedAt,\n  cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n  "categories": categories[]->{_id, title, "slug": slug.current}\n}\n}\n    }\n}\n': REVIEW_PAGE_QUERY_RESULT
-    '\n  *[_type == "article" && slug.current == $slug][0]{\n    _id,\n    _updatedAt,\n    title,\n    "slug": slug.current,\n    description,\n    publishedAt,\n    cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n    "categories": categories[]->{_id, title, "slug": slug.current},\n    author->{name, kind, role, bio, photo{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n    seo{title, description, noindex, shareImage{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n    body[]{\n      ...,\n      _type == "image" => {_type, _key, caption, \n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n      _type == "claimFigure" => {_type, _key, "claim": claim->{_id, value, label, sourceNote}},\n      _type == "faqBlock" => {_type, _key, eyebrow, heading, intro, items[]{_key, question, answer}},\n      _type == "articleCta" => {_type, _key, heading, text, label}\n    },\n    "related": *[_type == "article" && defined(slug.current) && defined(publishedAt) && _id != ^._id && references(^.categories[]._ref)]\n      | order(publishedAt desc, _id asc)[0...3]{\n  _id, title, "slug": slug.current, description, publishedAt,\n  cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n  "categories": categories[]->{_id, title, "slug": slug.current}\n}\n  }\n': ARTICLE_QUERY_RESULT
-    '{\n  "total": count(*[_type == "article" && defined(slug.current) && defined(publishedAt)]),\n  "articles": *[_type == "article" && defined(slug.current) && defined(publishedAt)] | order(publishedAt desc, _id asc)[$start...$end]{\n  _id, title, "slug": slug.current, description, publishedAt,\n  cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n  "categories": categories[]->{_id, title, "slug": slug.current}\n},\n  "categories": *[_type == "category" && defined(slug.current)] | order(title asc){\n    _id, title, "slug": slug.current\n  }\n}': ARTICLE_LIST_QUERY_RESULT
-    '\n  *[_type == "category" && slug.current == $slug][0]{\n    _id,\n    title,\n    "slug": slug.current,\n    description,\n    "articles": *[_type == "article" && defined(slug.current) && defined(publishedAt) && references(^._id)]\n      | order(publishedAt desc, _id asc)[0...100]{\n  _id, title, "slug": slug.current, description, publishedAt,\n  cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n  "categories": categories[]->{_id, title, "slug": slug.current}\n}\n  }\n': CATEGORY_QUERY_RESULT
-    '\n  *[_type == "article" && defined(slug.current) && defined(publishedAt)] | order(publishedAt desc, _id asc){\n    "slug": slug.current,\n    "noindex": coalesce(seo.noindex, false),\n    publishedAt,\n    _updatedAt\n  }\n': ARTICLE_SLUGS_QUERY_RESULT
-    '\n  *[_type == "category" && defined(slug.current)] | order(slug.current asc){\n    "slug": slug.current,\n    _updatedAt,\n    "latest": *[_type == "article" && defined(slug.current) && defined(publishedAt) && references(^._id)] | order(publishedAt desc)[0].publishedAt\n  }\n': CATEGORY_SLUGS_QUERY_RESULT
-    '\n  *[_type == "article" && defined(slug.current) && defined(publishedAt)] | order(publishedAt desc, _id asc)[0...20]{\n    _id,\n    title,\n    "slug": slug.current,\n    description,\n    publishedAt,\n    _updatedAt,\n    "author": author->name,\n    "categories": categories[]->title\n  }\n': ARTICLE_FEED_QUERY_RESULT
+    '\n  coalesce(\n    *[_type == "campaignPage" && _id == "drafts." + $id][0],\n    *[_type == "campaignPage" && _id == $id][0]\n  ){\n    _id,\n    title,\n    "slug": slug.current,\n    visibleFrom, visibleUntil, hiddenRedirect,\n    seo{title, description, noindex, shareImage{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n    blocks[]{\n      _key,\n      _type,\n      _type == "heroBlock" => {\n  eyebrow, headline, description,\n  primaryCta{label, href},\n  secondaryCta{label, href},\n  "stats": stats[]->{_id, value, label, sourceNote},\n  "visual": coalesce(visual, *[_type == "landingPage" && _id == "landingPage"][0].hero.visual){\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}\n},\n      _type == "stepsBlock" => {\n  eyebrow, heading, intro,\n  steps[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}\n},\n      _type == "cardGridBlock" => {\n  eyebrow, heading, intro,\n  cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n  specTitle,\n  "specs": specs[]->{_id, value, label, sourceNote}\n},\n      _type == "benefitsBlock" => {\n  eyebrow, heading, intro,\n  cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n  roiTitle, roiDescription,\n  "roiFigures": roiFigures[]->{_id, value, label, sourceNote},\n  marketsTitle,\n  markets[]{_key, icon, name, description, badge}\n},\n      _type == "ctaBandBlock" => {\n  heading, text,\n  primaryCta{label, href},\n  secondaryCta{label, href}\n},\n      _type == "demoFormBlock" => {\n  eyebrow, heading, intro, formTitle, detailsTitle, offerTitle, offers, whatsappCta\n},\n      _type == "faqBlock" => {\n  eyebrow, heading, intro,\n  items[]{_key, question, answer}\n},\n      _type == "richTextBlock" => {\n  heading,\n  body[]{\n    ...,\n    _type == "image" => {_type, _key, \n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}\n  }\n},\n      _type == "latestArticlesBlock" => {\n  eyebrow, heading, intro, count,\n  "category": category->{title, "slug": slug.current},\n  "articles": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && (!defined(^.category) || references(^.category._ref))]\n    | order(publishedAt desc, _id asc)[0...12]{\n  _id, title, "slug": slug.current, description, publishedAt, visibleFrom, visibleUntil,\n  cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n  "categories": categories[]->{_id, title, "slug": slug.current}\n}\n}\n    }\n}\n': REVIEW_PAGE_QUERY_RESULT
+    '\n  *[_type == "article" && slug.current == $slug][0]{\n    _id,\n    _updatedAt,\n    title,\n    "slug": slug.current,\n    description,\n    publishedAt,\n    visibleFrom, visibleUntil, hiddenRedirect,\n    cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n    "categories": categories[]->{_id, title, "slug": slug.current},\n    author->{name, kind, role, bio, photo{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n    seo{title, description, noindex, shareImage{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n    body[]{\n      ...,\n      _type == "image" => {_type, _key, caption, \n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n      _type == "claimFigure" => {_type, _key, "claim": claim->{_id, value, label, sourceNote}},\n      _type == "faqBlock" => {_type, _key, eyebrow, heading, intro, items[]{_key, question, answer}},\n      _type == "articleCta" => {_type, _key, heading, text, label}\n    },\n    "related": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && _id != ^._id && "drafts." + _id != ^._id\n      && references(^.categories[]._ref)]\n      | order(publishedAt desc, _id asc)[0...12]{\n  _id, title, "slug": slug.current, description, publishedAt, visibleFrom, visibleUntil,\n  cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n  "categories": categories[]->{_id, title, "slug": slug.current}\n}\n  }\n': ARTICLE_QUERY_RESULT
+    '\n  coalesce(\n    *[_type == "article" && _id == "drafts." + $id][0],\n    *[_type == "article" && _id == $id][0]\n  ){\n    _id,\n    _updatedAt,\n    title,\n    "slug": slug.current,\n    description,\n    publishedAt,\n    visibleFrom, visibleUntil, hiddenRedirect,\n    cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n    "categories": categories[]->{_id, title, "slug": slug.current},\n    author->{name, kind, role, bio, photo{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n    seo{title, description, noindex, shareImage{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n    body[]{\n      ...,\n      _type == "image" => {_type, _key, caption, \n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n      _type == "claimFigure" => {_type, _key, "claim": claim->{_id, value, label, sourceNote}},\n      _type == "faqBlock" => {_type, _key, eyebrow, heading, intro, items[]{_key, question, answer}},\n      _type == "articleCta" => {_type, _key, heading, text, label}\n    },\n    "related": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && _id != ^._id && "drafts." + _id != ^._id\n      && references(^.categories[]._ref)]\n      | order(publishedAt desc, _id asc)[0...12]{\n  _id, title, "slug": slug.current, description, publishedAt, visibleFrom, visibleUntil,\n  cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n  "categories": categories[]->{_id, title, "slug": slug.current}\n}\n  }\n': REVIEW_ARTICLE_QUERY_RESULT
+    '{\n  "articles": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**"))] | order(publishedAt desc, _id asc){\n  _id, title, "slug": slug.current, description, publishedAt, visibleFrom, visibleUntil,\n  cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n  "categories": categories[]->{_id, title, "slug": slug.current}\n},\n  "categories": *[_type == "category" && defined(slug.current)] | order(title asc){\n    _id, title, "slug": slug.current\n  }\n}': ARTICLE_LIST_QUERY_RESULT
+    '\n  *[_type == "category" && slug.current == $slug][0]{\n    _id,\n    title,\n    "slug": slug.current,\n    description,\n    "articles": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && references(^._id)]\n      | order(publishedAt desc, _id asc)[0...100]{\n  _id, title, "slug": slug.current, description, publishedAt, visibleFrom, visibleUntil,\n  cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n  "categories": categories[]->{_id, title, "slug": slug.current}\n}\n  }\n': CATEGORY_QUERY_RESULT
+    '\n  *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**"))] | order(publishedAt desc, _id asc){\n    "slug": slug.current,\n    "noindex": coalesce(seo.noindex, false),\n    publishedAt,\n    _updatedAt,\n    visibleFrom, visibleUntil, hiddenRedirect\n  }\n': ARTICLE_SLUGS_QUERY_RESULT
+    '\n  *[_type == "category" && defined(slug.current)] | order(slug.current asc){\n    "slug": slug.current,\n    _updatedAt,\n    "latest": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && references(^._id)] | order(publishedAt desc)[0].publishedAt\n  }\n': CATEGORY_SLUGS_QUERY_RESULT
+    '\n  *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**"))] | order(publishedAt desc, _id asc)[0...100]{\n    _id,\n    title,\n    "slug": slug.current,\n    description,\n    publishedAt,\n    _updatedAt,\n    "author": author->name,\n    "categories": categories[]->title,\n    visibleFrom, visibleUntil\n  }\n': ARTICLE_FEED_QUERY_RESULT
   }
 }

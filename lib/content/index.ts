@@ -18,6 +18,7 @@ import {
   LEGAL_PAGE_SLUGS_QUERY,
   REDIRECT_PATHS_QUERY,
   REDIRECTS_QUERY,
+  REVIEW_ARTICLE_QUERY,
   REVIEW_LINK_QUERY,
   REVIEW_PAGE_QUERY,
   SITE_SETTINGS_QUERY,
@@ -37,6 +38,7 @@ import type {
   LEGAL_PAGE_SLUGS_QUERY_RESULT,
   REDIRECT_PATHS_QUERY_RESULT,
   REDIRECTS_QUERY_RESULT,
+  REVIEW_ARTICLE_QUERY_RESULT,
   REVIEW_LINK_QUERY_RESULT,
   REVIEW_PAGE_QUERY_RESULT,
   SITE_SETTINGS_QUERY_RESULT,
@@ -54,6 +56,25 @@ import { hashReviewToken, isReviewLinkUsable, isReviewTokenShape } from '@/lib/r
 
 import { queryDataset } from './bundled'
 import { CONTENT_TAGS } from './tags'
+import { listingPage, liveItems } from '@/lib/articles/windows'
+
+import type { VisibilityWindow } from './visibility'
+import { expireAtNextBoundary } from './visibility-cache'
+
+/** How many related articles an article shows, and how many the feed lists. */
+const RELATED_COUNT = 3
+const FEED_COUNT = 20
+
+/**
+ * The items inside their visibility window now, after making the answer being rendered expire at
+ * the next start or end among all of them (visible or not), so an article comes and goes from
+ * every list by itself, with no webhook (lib/content/visibility-cache.ts, docs/articles.md).
+ */
+async function liveOnly<T extends VisibilityWindow>(items: readonly T[]): Promise<T[]> {
+  const now = Date.now()
+  await expireAtNextBoundary(items, now)
+  return liveItems(items, now)
+}
 
 // The one way the site reads content: the Sanity Content Lake when a project is configured, the
 // bundled NDJSON dataset otherwise. A configured project that cannot be reached throws, on
@@ -175,9 +196,10 @@ export function getRedirectPaths() {
 }
 
 /**
- * The campaign page a review link shows (its draft, read-only), or null for a token that is
- * malformed, unknown (altered), revoked or expired. Never cached: read with the read token on
- * every request. Without a Sanity project there are no drafts, hence no review links.
+ * What a review link shows (its draft, read-only): the campaign page or the article it names, or
+ * null for a token that is malformed, unknown (altered), revoked or expired. Never cached: read
+ * with the read token on every request. Both queries name the one document by id and type, so the
+ * link reaches no other draft. Without a Sanity project there are no drafts, hence no review links.
  */
 export async function getReviewPage(token: string) {
   if (!isSanityConfigured || !isReviewTokenShape(token)) return null
@@ -186,51 +208,71 @@ export async function getReviewPage(token: string) {
     hash: await hashReviewToken(token),
   })
   if (!link?.pageId || !isReviewLinkUsable(link)) return null
-  const page = await fetchPrivate<REVIEW_PAGE_QUERY_RESULT>(REVIEW_PAGE_QUERY, {
-    id: link.pageId.replace(/^drafts\./, ''),
-  })
-  return page ? { page, expiresAt: link.expiresAt } : null
+  const id = link.pageId.replace(/^drafts\./, '')
+  const [page, article] = await Promise.all([
+    fetchPrivate<REVIEW_PAGE_QUERY_RESULT>(REVIEW_PAGE_QUERY, { id }),
+    fetchPrivate<REVIEW_ARTICLE_QUERY_RESULT>(REVIEW_ARTICLE_QUERY, { id }),
+  ])
+  if (page) return { kind: 'page' as const, page, expiresAt: link.expiresAt }
+  if (article) {
+    // The draft itself is shown whatever its window; its related articles as the live page has them.
+    const related = liveItems(article.related).slice(0, RELATED_COUNT)
+    return { kind: 'article' as const, article: { ...article, related }, expiresAt: link.expiresAt }
+  }
+  return null
 }
 
 /**
- * An article (published, or its draft in draft mode) with its author, categories, body and
- * related articles; null when there is none at this slug. Every article lookup by slug goes
- * through here, so a cheaper answer for unknown slugs can be added in one place.
+ * An article (published, or its draft in draft mode) with its author, categories, body and up to
+ * three related articles inside their window; null when there is none at this slug or it is
+ * outside its visibility window (the page answers 404; proxy.ts answers the editor's redirect
+ * before that, if any). The page expires at the next boundary of the article or of a related one.
+ * Every article lookup by slug goes through here, so a cheaper answer for unknown slugs can be
+ * added in one place. `anyWindow`: the draft preview, which shows the article whatever its window.
  */
-export function getArticle(slug: string) {
-  if (!SLUG_PATTERN.test(slug)) return Promise.resolve(null)
-  return fetchContent<ARTICLE_QUERY_RESULT>(ARTICLE_QUERY, { slug }, [
+export async function getArticle(slug: string, { anyWindow = false } = {}) {
+  if (!SLUG_PATTERN.test(slug)) return null
+  const article = await fetchContent<ARTICLE_QUERY_RESULT>(ARTICLE_QUERY, { slug }, [
     CONTENT_TAGS.article,
     CONTENT_TAGS.category,
     CONTENT_TAGS.author,
     CONTENT_TAGS.claim,
   ])
+  if (!article) return null
+  const [live, related] = await Promise.all([liveOnly([article]), liveOnly(article.related)])
+  // The editor's preview (anyWindow) shows a scheduled or ended article, as for campaign pages.
+  if (live.length === 0 && !anyWindow) return null
+  return { ...article, related: related.slice(0, RELATED_COUNT) }
 }
 
 /**
  * Page `page` (1-based) of the listing, newest first, ARTICLES_PER_PAGE a page, with the number
- * of pages and the categories; `articles` is empty past the last page.
+ * of pages and the categories; `articles` is empty past the last page. Only articles inside their
+ * window count, judged now (the listing expires at the next boundary).
  */
 export async function getArticleListPage(page: number) {
-  const start = (page - 1) * ARTICLES_PER_PAGE
   const result = await fetchContent<ARTICLE_LIST_QUERY_RESULT>(
     ARTICLE_LIST_QUERY,
-    { start, end: start + ARTICLES_PER_PAGE },
+    {},
     [CONTENT_TAGS.article, CONTENT_TAGS.category],
     { publishedOnly: true },
   )
-  return { ...result, pageCount: Math.max(1, Math.ceil(result.total / ARTICLES_PER_PAGE)) }
+  return {
+    categories: result.categories,
+    ...listingPage(await liveOnly(result.articles), page),
+  }
 }
 
-/** A category and its articles, newest first. */
-export function getCategory(slug: string) {
-  if (!SLUG_PATTERN.test(slug)) return Promise.resolve(null)
-  return fetchContent<CATEGORY_QUERY_RESULT>(
+/** A category and its articles inside their window, newest first. */
+export async function getCategory(slug: string) {
+  if (!SLUG_PATTERN.test(slug)) return null
+  const category = await fetchContent<CATEGORY_QUERY_RESULT>(
     CATEGORY_QUERY,
     { slug },
     [CONTENT_TAGS.article, CONTENT_TAGS.category],
     { publishedOnly: true },
   )
+  return category ? { ...category, articles: await liveOnly(category.articles) } : null
 }
 
 /** Every published article's slug and dates, newest first (prerender, sitemap). Never draft-aware. */
@@ -251,14 +293,15 @@ export function getCategorySlugs({ fresh = false } = {}) {
   )
 }
 
-/** The latest 20 articles for the feed. */
-export function getArticleFeed() {
-  return fetchContent<ARTICLE_FEED_QUERY_RESULT>(
+/** The latest 20 articles inside their window, for the feed (which expires at the next boundary). */
+export async function getArticleFeed() {
+  const articles = await fetchContent<ARTICLE_FEED_QUERY_RESULT>(
     ARTICLE_FEED_QUERY,
     {},
     [CONTENT_TAGS.article, CONTENT_TAGS.category, CONTENT_TAGS.author],
     { publishedOnly: true },
   )
+  return (await liveOnly(articles)).slice(0, FEED_COUNT)
 }
 
 /**

@@ -1,5 +1,5 @@
-// Visibility windows: a document with an optional start and end (campaign pages, the announcement
-// bar, and articles once they adopt the same fields; docs/campaigns.md, "Adopting windows"). Pure
+// Visibility windows: a document with an optional start and end (campaign pages, articles and the
+// announcement bar; docs/campaigns.md, "Adopting windows"). Pure
 // functions of the window and the clock, shared by the site (what to serve, and until when a
 // cached answer holds) and by the Studio (validation and the list's scheduled/live/ended label),
 // so both always agree.
@@ -92,18 +92,27 @@ export function formatSiteTime(ms: number): string {
   return dateTimeFormat.format(ms)
 }
 
-const STATE_LABELS: Record<VisibilityState, string> = {
-  scheduled: 'Agendada',
-  live: 'No ar',
-  ended: 'Encerrada',
+/** The grammatical gender of the document's noun: a página (f), o artigo (m). */
+export type NounGender = 'f' | 'm'
+
+const STATE_LABELS: Record<NounGender, Record<VisibilityState, string>> = {
+  f: { scheduled: 'Agendada', live: 'No ar', ended: 'Encerrada' },
+  m: { scheduled: 'Agendado', live: 'No ar', ended: 'Encerrado' },
 }
 
-/** The Studio list's label: "Agendada · entra no ar 02/12/2026, 09:00 (horário de Brasília)". */
-export function describeVisibility(window: VisibilityWindow, now = Date.now()): string {
+/**
+ * The Studio list's label: "Agendada · entra no ar 02/12/2026, 09:00 (horário de Brasília)"
+ * ("Agendado" for a masculine noun such as an article).
+ */
+export function describeVisibility(
+  window: VisibilityWindow,
+  now = Date.now(),
+  gender: NounGender = 'f',
+): string {
   const state = visibilityState(window, now)
   const start = instant(window.visibleFrom)
   const end = instant(window.visibleUntil)
-  const label = STATE_LABELS[state]
+  const label = STATE_LABELS[gender][state]
   if (state === 'scheduled' && start !== undefined)
     return `${label} · entra no ar ${formatSiteTime(start)} (horário de Brasília)`
   if (state === 'live' && end !== undefined)

@@ -28,8 +28,8 @@ const dateTime = new Intl.DateTimeFormat('pt-BR', {
 })
 
 /**
- * "Criar link de revisão" on a campaign page: a link to this page's draft for someone without a
- * Studio login, valid for the days the editor picks (7 by default), listed with the page's other
+ * "Criar link de revisão" on a campaign page or an article: a link to its draft for someone without
+ * a Studio login, valid for the days the editor picks (7 by default), listed with the page's other
  * links so any of them can be revoked. Written with the editor's own credentials; the token is
  * shown once and only its hash is stored (lib/review-token.ts, docs/campaigns.md).
  */
@@ -47,14 +47,19 @@ export const ReviewLinkAction: DocumentActionComponent = (props) => {
             setOpen(false)
             props.onComplete()
           },
-          content: <ReviewLinkDialog pageId={props.id} />,
+          content: (
+            <ReviewLinkDialog
+              pageId={props.id}
+              noun={props.type === 'article' ? 'deste artigo' : 'desta página'}
+            />
+          ),
         }
       : null,
   }
 }
 ReviewLinkAction.action = 'reviewLink' as never
 
-function ReviewLinkDialog({ pageId }: { pageId: string }) {
+function ReviewLinkDialog({ pageId, noun }: { pageId: string; noun: string }) {
   const client = useClient({ apiVersion: '2025-02-19' })
   const user = useCurrentUser()
   const [days, setDays] = useState<number>(REVIEW_LINK_DEFAULT_DAYS)
@@ -79,12 +84,12 @@ function ReviewLinkDialog({ pageId }: { pageId: string }) {
     let current = true
     fetchLinks().then(
       (found) => current && setLinks(found),
-      () => current && setProblem('Não foi possível carregar os links desta página.'),
+      () => current && setProblem(`Não foi possível carregar os links ${noun}.`),
     )
     return () => {
       current = false
     }
-  }, [fetchLinks])
+  }, [fetchLinks, noun])
 
   async function create() {
     setBusy(true)
@@ -121,8 +126,8 @@ function ReviewLinkDialog({ pageId }: { pageId: string }) {
   return (
     <Stack gap={4} padding={2}>
       <Text size={1}>
-        Quem abrir o link vê o rascunho desta página, só para leitura, sem precisar de login. Nenhum
-        outro rascunho fica acessível.
+        Quem abrir o link vê o rascunho {noun}, só para leitura, sem precisar de login. Nenhum outro
+        rascunho fica acessível.
       </Text>
       <Flex gap={2} align="flex-end">
         <Stack gap={2} flex={1}>
@@ -160,7 +165,7 @@ function ReviewLinkDialog({ pageId }: { pageId: string }) {
       {links.length > 0 ? (
         <Stack gap={2}>
           <Text size={1} weight="semibold">
-            Links desta página
+            Links {noun}
           </Text>
           {links.map((link) => {
             const expired = link.expired

@@ -25,11 +25,17 @@ export const pageVisibilityFields = /* groq */ `${windowFields}, hiddenRedirect`
 
 // An article as the listing, a category page, the related list and the latest-articles block
 // show it: title, summary, date, cover and categories.
+// Its window comes along: every list drops articles outside it at render time (lib/content).
 export const articleCardFields = /* groq */ `
-  _id, title, "slug": slug.current, description, publishedAt,
+  _id, title, "slug": slug.current, description, publishedAt, ${windowFields},
   cover{${imageFields}},
   "categories": categories[]->{_id, title, "slug": slug.current}
 `
 
-/** Published articles with an address, as every article list filters them. */
-export const articleFilter = /* groq */ `_type == "article" && defined(slug.current) && defined(publishedAt)`
+/**
+ * Published articles with an address, as every article list filters them. Drafts and release
+ * versions are excluded by id as well, so a list read in the raw perspective (a review link's page,
+ * lib/content getReviewPage) never shows another document's draft. (In the drafts perspective a
+ * draft carries its published id, so draft mode is unaffected.)
+ */
+export const articleFilter = /* groq */ `_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**"))`

@@ -184,16 +184,18 @@ export const REVIEW_PAGE_QUERY = defineQuery(`
 
 /**
  * One article with its author, categories and body (figures resolved from their claim documents),
- * and up to three related articles: the newest others that share a category with it.
+ * and the newest 12 others that share a category with it, of which the page shows the first three
+ * inside their window (lib/content: windows are judged at render time, not in the cached answer).
+ * Related never includes the article itself, nor (for a review link's draft) its published version.
  */
-export const ARTICLE_QUERY = defineQuery(`
-  *[_type == "article" && slug.current == $slug][0]{
+const articleProjection = /* groq */ `
     _id,
     _updatedAt,
     title,
     "slug": slug.current,
     description,
     publishedAt,
+    ${pageVisibilityFields},
     cover{${imageFields}},
     "categories": categories[]->{_id, title, "slug": slug.current},
     author->{name, kind, role, bio, photo{${imageFields}}},
@@ -205,15 +207,34 @@ export const ARTICLE_QUERY = defineQuery(`
       _type == "faqBlock" => {_type, _key, eyebrow, heading, intro, items[]{_key, question, answer}},
       _type == "articleCta" => {_type, _key, heading, text, label}
     },
-    "related": *[${articleFilter} && _id != ^._id && references(^.categories[]._ref)]
-      | order(publishedAt desc, _id asc)[0...3]{${articleCardFields}}
-  }
+    "related": *[${articleFilter} && _id != ^._id && "drafts." + _id != ^._id
+      && references(^.categories[]._ref)]
+      | order(publishedAt desc, _id asc)[0...12]{${articleCardFields}}
+  `
+
+export const ARTICLE_QUERY = defineQuery(`
+  *[_type == "article" && slug.current == $slug][0]{${articleProjection}}
 `)
 
-/** One page of the listing ($start inclusive, $end exclusive) and how many articles there are. */
+/**
+ * The one article a review link leads to, as REVIEW_PAGE_QUERY does for a page: its draft, or the
+ * published article. Its related articles are published ones only (articleFilter excludes drafts
+ * by id), so no other draft shows.
+ */
+export const REVIEW_ARTICLE_QUERY = defineQuery(`
+  coalesce(
+    *[_type == "article" && _id == "drafts." + $id][0],
+    *[_type == "article" && _id == $id][0]
+  ){${articleProjection}}
+`)
+
+/**
+ * Every article as a card, newest first, and the categories. The site drops the ones outside their
+ * window and cuts the page at render time (lib/content getArticleListPage): which articles are
+ * live changes with the clock, while this answer is cached.
+ */
 export const ARTICLE_LIST_QUERY = defineQuery(`{
-  "total": count(*[${articleFilter}]),
-  "articles": *[${articleFilter}] | order(publishedAt desc, _id asc)[$start...$end]{${articleCardFields}},
+  "articles": *[${articleFilter}] | order(publishedAt desc, _id asc){${articleCardFields}},
   "categories": *[_type == "category" && defined(slug.current)] | order(title asc){
     _id, title, "slug": slug.current
   }
@@ -231,13 +252,17 @@ export const CATEGORY_QUERY = defineQuery(`
   }
 `)
 
-/** Every published article's slug and dates, for the prerender, the sitemap and the CDN purge. */
+/**
+ * Every published article's slug, dates and window, for the prerender, the sitemap, the CDN purge
+ * and the redirects of articles outside their window.
+ */
 export const ARTICLE_SLUGS_QUERY = defineQuery(`
   *[${articleFilter}] | order(publishedAt desc, _id asc){
     "slug": slug.current,
     "noindex": coalesce(seo.noindex, false),
     publishedAt,
-    _updatedAt
+    _updatedAt,
+    ${pageVisibilityFields}
   }
 `)
 
@@ -250,9 +275,9 @@ export const CATEGORY_SLUGS_QUERY = defineQuery(`
   }
 `)
 
-/** The feed: the latest 20 articles. */
+/** The feed: the latest articles (the site keeps the first 20 inside their window). */
 export const ARTICLE_FEED_QUERY = defineQuery(`
-  *[${articleFilter}] | order(publishedAt desc, _id asc)[0...20]{
+  *[${articleFilter}] | order(publishedAt desc, _id asc)[0...100]{
     _id,
     title,
     "slug": slug.current,
@@ -260,6 +285,7 @@ export const ARTICLE_FEED_QUERY = defineQuery(`
     publishedAt,
     _updatedAt,
     "author": author->name,
-    "categories": categories[]->title
+    "categories": categories[]->title,
+    ${windowFields}
   }
 `)

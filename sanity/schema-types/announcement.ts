@@ -44,13 +44,14 @@ export const announcementType = defineType({
       initialValue: 'informativo',
       validation: (rule) => rule.required(),
     }),
-    ...windowFields({ noun: 'o aviso' }),
+    ...windowFields({ noun: 'o aviso', gender: 'm' }),
   ],
   preview: {
     select: { title: 'text', visibleFrom: 'visibleFrom', visibleUntil: 'visibleUntil' },
     prepare: ({ title, visibleFrom, visibleUntil }) => ({
       title,
-      subtitle: visibilitySubtitle({ visibleFrom, visibleUntil }) ?? 'No ar enquanto publicado',
+      subtitle:
+        visibilitySubtitle({ visibleFrom, visibleUntil }, 'm') ?? 'No ar enquanto publicado',
     }),
   },
 })

@@ -1,8 +1,9 @@
 import { defineArrayMember, defineField, defineType, type SlugValue } from 'sanity'
 
-import { SLUG_MAX_LENGTH } from '../lib/paths'
+import { articlePath, SLUG_MAX_LENGTH } from '../lib/paths'
 import { ALT_MAX_LENGTH, imageField, requiredString } from './objects'
 import { articleSlugRule } from './path-rules'
+import { pageVisibilityFields, VISIBILITY_GROUP, visibilitySubtitle } from './visibility'
 
 // An article at /conteudos/<slug>: the listing, its categories' pages, the feed and the sitemap
 // show it seconds after publishing (docs/articles.md).
@@ -92,6 +93,7 @@ export const articleType = defineType({
   groups: [
     { name: 'content', title: 'Conteúdo', default: true },
     { name: 'seo', title: 'SEO e compartilhamento' },
+    VISIBILITY_GROUP,
   ],
   fields: [
     { ...requiredString('title', 'Título (o h1 do artigo)', 110), group: 'content' },
@@ -246,6 +248,14 @@ export const articleType = defineType({
         }),
       ],
     }),
+    // Optional start and end: the article goes live and away by itself, from its page and from
+    // every list, the feed and the sitemap (lib/content/visibility.ts, docs/articles.md).
+    ...pageVisibilityFields({
+      group: VISIBILITY_GROUP.name,
+      noun: 'o artigo',
+      gender: 'm',
+      pathOf: articlePath,
+    }),
   ],
   orderings: [
     {
@@ -255,11 +265,22 @@ export const articleType = defineType({
     },
   ],
   preview: {
-    select: { title: 'title', slug: 'slug.current', media: 'cover', date: 'publishedAt' },
-    prepare: ({ title, slug, media, date }) => ({
-      title,
-      media,
-      subtitle: `/conteudos/${slug ?? ''}${date ? ` · ${String(date).slice(0, 10)}` : ''}`,
-    }),
+    select: {
+      title: 'title',
+      slug: 'slug.current',
+      media: 'cover',
+      date: 'publishedAt',
+      visibleFrom: 'visibleFrom',
+      visibleUntil: 'visibleUntil',
+    },
+    // The list shows each article's state (Agendado, No ar, Encerrado) when it has a window.
+    prepare: ({ title, slug, media, date, visibleFrom, visibleUntil }) => {
+      const state = visibilitySubtitle({ visibleFrom, visibleUntil }, 'm')
+      return {
+        title,
+        media,
+        subtitle: `${state ? `${state} · ` : ''}/conteudos/${slug ?? ''}${date ? ` · ${String(date).slice(0, 10)}` : ''}`,
+      }
+    },
   },
 })

@@ -1,7 +1,7 @@
 import { defineField, defineType } from 'sanity'
 
 // A review link (sanity/actions/review-link.tsx makes them): lets someone without a Studio login
-// see one campaign page's draft at /revisao/<token> until it expires or is revoked. The token
+// see one campaign page's or article's draft at /revisao/<token> until it expires or is revoked. The token
 // itself is never stored, only its SHA-256 hash, and the document lives under a private id path
 // (review-links.*), readable only with a token: the editor's session or the site's read token.
 export const reviewLinkType = defineType({
@@ -12,10 +12,10 @@ export const reviewLinkType = defineType({
   fields: [
     defineField({
       name: 'page',
-      title: 'Página',
+      title: 'Página ou artigo',
       type: 'reference',
-      to: [{ type: 'campaignPage' }],
-      // The page may exist only as a draft.
+      to: [{ type: 'campaignPage' }, { type: 'article' }],
+      // The page or article may exist only as a draft.
       weak: true,
     }),
     defineField({ name: 'tokenHash', title: 'Hash do token (SHA-256)', type: 'string' }),

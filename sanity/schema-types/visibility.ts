@@ -4,12 +4,13 @@ import {
   describeVisibility,
   SITE_TIME_ZONE,
   windowProblem,
+  type NounGender,
   type VisibilityWindow,
 } from '../../lib/content/visibility'
 import { campaignPath, REDIRECT_TO_PATTERN } from '../lib/paths'
 
-// The visibility window's fields, one set for every type that has a window (campaign pages; the
-// announcement bar uses the two dates; articles adopt them after the merge: docs/campaigns.md).
+// The visibility window's fields, one set for every type that has a window (campaign pages and
+// articles; the announcement bar uses the two dates: docs/campaigns.md).
 // The site reads them with the `visibilityFields` GROQ fragment and lib/content/visibility.ts.
 
 /** The group a type with a window shows these fields in. */
@@ -26,12 +27,18 @@ const datetimeOptions = {
 }
 
 /** Start and end, both optional; the end must come after the start. */
-export function windowFields({ group, noun = 'a página' }: { group?: string; noun?: string } = {}) {
+export function windowFields({
+  group,
+  noun = 'a página',
+  gender = 'f',
+}: { group?: string; noun?: string; gender?: NounGender } = {}) {
+  const alone = gender === 'f' ? 'sozinha' : 'sozinho'
+  const published = gender === 'f' ? 'publicada' : 'publicado'
   return [
     defineField({
       name: 'visibleFrom',
       title: 'Entra no ar em (opcional)',
-      description: `Horário de Brasília. Antes disso ${noun} não aparece para ninguém, e entra no ar sozinha, sem publicar de novo. Vazio: no ar assim que publicada.`,
+      description: `Horário de Brasília. Antes disso ${noun} não aparece para ninguém, e entra no ar ${alone}, sem publicar de novo. Vazio: no ar assim que ${published}.`,
       type: 'datetime',
       group,
       options: datetimeOptions,
@@ -39,7 +46,7 @@ export function windowFields({ group, noun = 'a página' }: { group?: string; no
     defineField({
       name: 'visibleUntil',
       title: 'Sai do ar em (opcional)',
-      description: `Horário de Brasília. A partir daí ${noun} some sozinha (em até 30 segundos). Vazio: fica no ar.`,
+      description: `Horário de Brasília. A partir daí ${noun} some ${alone} (em até 30 segundos). Vazio: fica no ar.`,
       type: 'datetime',
       group,
       options: datetimeOptions,
@@ -55,15 +62,27 @@ export function windowFields({ group, noun = 'a página' }: { group?: string; no
   ]
 }
 
-/** The window plus where a visitor goes outside it (pages; the announcement has no address). */
-export function pageVisibilityFields({ group }: { group?: string } = {}) {
+/**
+ * The window plus where a visitor goes outside it (pages and articles; the announcement has no
+ * address). `pathOf` gives the document's own path from its slug, to refuse a redirect to itself.
+ */
+export function pageVisibilityFields({
+  group,
+  noun = 'a página',
+  gender = 'f',
+  pathOf = campaignPath,
+}: {
+  group?: string
+  noun?: string
+  gender?: NounGender
+  pathOf?: (slug: string) => string
+} = {}) {
   return [
-    ...windowFields({ group }),
+    ...windowFields({ group, noun, gender }),
     defineField({
       name: 'hiddenRedirect',
       title: 'Fora do período, levar para (opcional)',
-      description:
-        'Um endereço do site (por exemplo "/" ou "/p/outra-campanha") ou https://... para onde o visitante vai antes do início e depois do fim. Vazio: a página responde "não encontrada" (404).',
+      description: `Um endereço do site (por exemplo "/" ou "/p/outra-campanha") ou https://... para onde o visitante vai antes do início e depois do fim. Vazio: ${noun} responde "não encontrad${gender === 'f' ? 'a' : 'o'}" (404).`,
       type: 'string',
       group,
       validation: (rule) =>
@@ -73,8 +92,8 @@ export function pageVisibilityFields({ group }: { group?: string } = {}) {
             return 'Use um endereço do site começando com "/" (como /p/outra-campanha) ou um endereço https://.'
           const slug = (context.document as { slug?: { current?: string } } | undefined)?.slug
             ?.current
-          if (slug && value.replace(/[?#].*$/, '').replace(/\/+$/, '') === campaignPath(slug))
-            return 'O endereço precisa ser outro: levar a página para ela mesma criaria um ciclo.'
+          if (slug && value.replace(/[?#].*$/, '').replace(/\/+$/, '') === pathOf(slug))
+            return `O endereço precisa ser outro: levar ${noun} para ${gender === 'f' ? 'ela mesma' : 'ele mesmo'} criaria um ciclo.`
           return true
         }),
     }),
@@ -82,7 +101,10 @@ export function pageVisibilityFields({ group }: { group?: string } = {}) {
 }
 
 /** The list's subtitle part for a document with a window: "Agendada · entra no ar ...". */
-export function visibilitySubtitle(window: VisibilityWindow): string | undefined {
+export function visibilitySubtitle(
+  window: VisibilityWindow,
+  gender: NounGender = 'f',
+): string | undefined {
   if (!window.visibleFrom && !window.visibleUntil) return undefined
-  return describeVisibility(window)
+  return describeVisibility(window, Date.now(), gender)
 }

@@ -79,6 +79,30 @@ function campaignPage(slug: string, headline: string, extra: Record<string, unkn
   }
 }
 
+function article(slug: string, title: string, extra: Record<string, unknown> = {}) {
+  return {
+    _id: `article-${slug}`,
+    _type: 'article',
+    title,
+    slug: { _type: 'slug', current: slug },
+    description:
+      'Artigo de teste do período no ar: entra e sai da lista, do feed e do mapa do site sozinho.',
+    categories: [{ _type: 'reference', _ref: 'category-fadiga-e-seguranca', _key: 'c' }],
+    author: { _type: 'reference', _ref: 'author-equipe-vigia' },
+    publishedAt: new Date().toISOString(),
+    body: [
+      {
+        _type: 'block',
+        _key: 'p1',
+        style: 'normal',
+        markDefs: [],
+        children: [{ _type: 'span', _key: 's1', text: 'Texto do artigo de teste.', marks: [] }],
+      },
+    ],
+    ...extra,
+  }
+}
+
 test.describe('campaign lifecycle', () => {
   test.describe.configure({ mode: 'serial' })
 
@@ -118,6 +142,50 @@ test.describe('campaign lifecycle', () => {
     await waitUntil(end, 1_500)
     expect((await get(request, `/p/${slug}`)).status()).toBe(404)
     expect(await sitemap(request)).not.toContain(`/p/${slug}</loc>`)
+  })
+
+  test('an article with an end 15 s ahead is served, then 404 and out of every list with no webhook', async ({
+    request,
+  }) => {
+    test.setTimeout(90_000)
+    const slug = `artigo-fim-e2e-${RUN}`
+    const path = `/conteudos/${slug}`
+    const title = 'Checklist da feira de transporte para gestores de frota'
+    const end = Date.now() + 15_000
+    await mutate(request, {
+      createOrReplace: article(slug, title, { visibleUntil: new Date(end).toISOString() }),
+    })
+    await publish(request, { _type: 'article', _id: `article-${slug}`, slug })
+
+    const inList = async (listPath: string) =>
+      (await (await get(request, listPath)).text()).includes(path)
+    await expect
+      .poll(async () => {
+        const response = await get(request, path)
+        return response.status() === 200 && (await response.text()).includes(title)
+      })
+      .toBe(true)
+    for (const listPath of [
+      '/conteudos',
+      '/conteudos/categoria/fadiga-e-seguranca',
+      '/conteudos/feed.xml',
+    ])
+      await expect.poll(() => inList(listPath), { timeout: 10_000 }).toBe(true)
+    await expect
+      .poll(async () => (await sitemap(request)).includes(`${path}</loc>`), { timeout: 10_000 })
+      .toBe(true)
+    expect(Date.now()).toBeLessThan(end)
+
+    // No webhook from here on: the article and every list that had it expire at its end.
+    await waitUntil(end, 1_500)
+    expect((await get(request, path)).status()).toBe(404)
+    for (const listPath of [
+      '/conteudos',
+      '/conteudos/categoria/fadiga-e-seguranca',
+      '/conteudos/feed.xml',
+    ])
+      expect(await inList(listPath), listPath).toBe(false)
+    expect(await sitemap(request)).not.toContain(`${path}</loc>`)
   })
 
   test('a page with a future start is 404 (or goes to the chosen page), then live by itself', async ({
@@ -175,8 +243,17 @@ test.describe('campaign lifecycle', () => {
     })
     await publish(request, { _type: 'announcement', _id: 'announcement' })
 
-    // Live within 5 s on every kind of page: home, legal and campaign pages.
-    for (const path of ['/', '/privacidade', '/p/onibus-rodoviarios'])
+    // Live within 5 s on every kind of page: home, legal and campaign pages, articles and their
+    // listing and category pages.
+    const everyKind = [
+      '/',
+      '/privacidade',
+      '/p/onibus-rodoviarios',
+      '/conteudos',
+      '/conteudos/como-o-celular-detecta-fadiga',
+      '/conteudos/categoria/fadiga-e-seguranca',
+    ]
+    for (const path of everyKind)
       await expect
         .poll(async () => (await (await get(request, path)).text()).includes(text), {
           timeout: 5_000,
@@ -206,9 +283,17 @@ test.describe('campaign lifecycle', () => {
     expect((await page.locator('header').first().boundingBox())!.y).toBe(0)
     expect(await context.cookies()).toEqual([])
 
+    // On an article page too, above the header.
+    await page.goto(`${SITE}/conteudos/como-o-celular-detecta-fadiga`)
+    await page.evaluate(() => localStorage.clear())
+    await page.reload()
+    const articleBar = page.getByRole('complementary', { name: 'Aviso' })
+    await expect(articleBar).toContainText(text)
+    expect((await articleBar.boundingBox())!.y).toBe(0)
+
     // No webhook at the end: every page drops the bar within 30 s of it.
     await waitUntil(end)
-    for (const path of ['/', '/privacidade', '/p/onibus-rodoviarios'])
+    for (const path of everyKind)
       await expect
         .poll(async () => (await (await get(request, path)).text()).includes(text), {
           timeout: 30_000,
@@ -316,6 +401,64 @@ test.describe('campaign lifecycle', () => {
     expect((await get(request, '/revisao/nao-e-um-token')).status()).toBe(404)
 
     await mutate(request, { patch: { id: `review-links.ok-${RUN}`, set: { revoked: true } } })
+    expect((await get(request, `/revisao/${token}`)).status()).toBe(404)
+  })
+
+  test('a review link to an article shows the article draft only, read-only and uncached', async ({
+    request,
+  }) => {
+    const articleId = 'article-protocolo-de-resposta-apos-alerta'
+    const published = await lakeQuery<Record<string, unknown>>(
+      request,
+      `*[_id == "${articleId}"][0]`,
+    )
+    const other = await lakeQuery<Record<string, unknown>>(
+      request,
+      `*[_id == "article-como-o-celular-detecta-fadiga"][0]`,
+    )
+    const draftTitle = 'Rascunho: o protocolo de resposta revisado'
+    const otherDraftTitle = 'Rascunho de outro artigo que o link não mostra'
+    await mutate(
+      request,
+      { createOrReplace: { ...published, _id: `drafts.${articleId}`, title: draftTitle } },
+      // Another article's draft (a related one), which the link must not show.
+      {
+        createOrReplace: {
+          ...other,
+          _id: 'drafts.article-como-o-celular-detecta-fadiga',
+          title: otherDraftTitle,
+        },
+      },
+    )
+    const token = randomBytes(32).toString('base64url')
+    await mutate(request, {
+      createOrReplace: {
+        _id: `review-links.artigo-${RUN}`,
+        _type: 'reviewLink',
+        page: { _type: 'reference', _ref: articleId, _weak: true },
+        tokenHash: createHash('sha256').update(token).digest('hex'),
+        expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+        revoked: false,
+      },
+    })
+
+    const review = await get(request, `/revisao/${token}`)
+    expect(review.status()).toBe(200)
+    const html = await review.text()
+    expect(html).toContain(draftTitle)
+    expect(html).toContain('Pré-visualização')
+    // The related article is there, in its published version only.
+    expect(html).toContain('Como o celular do motorista detecta fadiga')
+    expect(html).not.toContain(otherDraftTitle)
+    expect(html).toMatch(/<meta name="robots" content="noindex, nofollow/)
+    expect(review.headers()['x-robots-tag']).toBe('noindex, nofollow')
+    expect(review.headers()['cache-control']).toMatch(/no-store/)
+    // The public article is untouched.
+    expect(
+      await (await get(request, '/conteudos/protocolo-de-resposta-apos-alerta')).text(),
+    ).not.toContain(draftTitle)
+
+    await mutate(request, { patch: { id: `review-links.artigo-${RUN}`, set: { revoked: true } } })
     expect((await get(request, `/revisao/${token}`)).status()).toBe(404)
   })
 })

@@ -8,6 +8,8 @@ import { formatArticleDate, visibleUpdateDate } from '@/lib/articles/dates'
 import { rssFeed, xmlText } from '@/lib/articles/feed'
 import { articleJsonLd, breadcrumbJsonLd } from '@/lib/articles/json-ld'
 import { coverPlacement } from '@/lib/articles/social-image'
+import { latestArticlesWindows, listingPage, liveItems } from '@/lib/articles/windows'
+import { nextBoundary } from '@/lib/content/visibility'
 import {
   WORDS_PER_MINUTE,
   readingMinutes,
@@ -97,31 +99,26 @@ describe('article queries over the bundled dataset', () => {
   })
 
   it('lists newest first, 12 a page, with the total for the page count', async () => {
-    const first = await queryDataset<ARTICLE_LIST_QUERY_RESULT>(ARTICLE_LIST_QUERY, {
-      start: 0,
-      end: 12,
-    })
-    expect(first.total).toBe(3)
+    const first = await queryDataset<ARTICLE_LIST_QUERY_RESULT>(ARTICLE_LIST_QUERY, {})
+    expect(listingPage(first.articles, 1).total).toBe(3)
     expect(first.articles.map((a) => a.slug)).toEqual(NEWEST_FIRST)
     expect(first.categories.map((c) => c.slug)).toEqual([
       'fadiga-e-seguranca',
       'lgpd-e-privacidade',
     ])
 
-    const documents = withExtraArticles(11)
-    const [page1, page2] = await Promise.all(
-      [0, 12].map((start) =>
-        queryDataset<ARTICLE_LIST_QUERY_RESULT>(
-          ARTICLE_LIST_QUERY,
-          { start, end: start + 12 },
-          documents,
-        ),
-      ),
+    const all = await queryDataset<ARTICLE_LIST_QUERY_RESULT>(
+      ARTICLE_LIST_QUERY,
+      {},
+      withExtraArticles(11),
     )
+    const [page1, page2, page3] = [1, 2, 3].map((page) => listingPage(all.articles, page))
     expect(page1?.total).toBe(14)
+    expect(page1?.pageCount).toBe(2)
     expect(page1?.articles).toHaveLength(12)
     expect(page1?.articles.slice(0, 3).map((a) => a.slug)).toEqual(NEWEST_FIRST)
     expect(page2?.articles.map((a) => a.slug)).toEqual(['extra-10', 'extra-11'])
+    expect(page3?.articles).toEqual([])
   })
 
   it('gives a category with its articles, and every category with its newest date', async () => {
@@ -135,10 +132,10 @@ describe('article queries over the bundled dataset', () => {
     ])
   })
 
-  it('gives the feed the latest 20 and the sitemap every slug with noindex', async () => {
+  it('gives the feed the latest (20 kept once windows are judged) and the sitemap every slug with noindex', async () => {
     const documents = withExtraArticles(25)
     const feed = await queryDataset<ARTICLE_FEED_QUERY_RESULT>(ARTICLE_FEED_QUERY, {}, documents)
-    expect(feed).toHaveLength(20)
+    expect(feed).toHaveLength(28)
     expect(feed[0]).toMatchObject({
       slug: NEWEST_FIRST[0],
       author: 'Equipe Vigia',
@@ -429,5 +426,106 @@ describe('publishing and addresses', () => {
     expect(slugProblem('conteudos')).toMatch(/lista de artigos/)
     expect(articleSlugProblem('pagina')).toMatch(/páginas seguintes/)
     expect(articleSlugProblem('como-o-celular-detecta-fadiga')).toBeUndefined()
+  })
+})
+
+describe('article visibility windows', () => {
+  // The fair's article: live from 01/12 09:00 to 05/12 18:00 in São Paulo (UTC-3).
+  const START = Date.parse('2026-12-01T12:00:00Z')
+  const END = Date.parse('2026-12-05T21:00:00Z')
+  const WINDOWED = 'protocolo-de-resposta-apos-alerta'
+
+  function withWindow(): Doc[] {
+    const documents = bundledDocuments()
+    const doc = documents.find(
+      (d) => d._type === 'article' && (d.slug as { current?: string })?.current === WINDOWED,
+    )!
+    Object.assign(doc, {
+      visibleFrom: new Date(START).toISOString(),
+      visibleUntil: new Date(END).toISOString(),
+    })
+    return documents
+  }
+
+  async function lists(now: number) {
+    const documents = withWindow()
+    const [list, category, feed, slugs, fatigue] = await Promise.all([
+      queryDataset<ARTICLE_LIST_QUERY_RESULT>(ARTICLE_LIST_QUERY, {}, documents),
+      queryDataset<CATEGORY_QUERY_RESULT>(
+        CATEGORY_QUERY,
+        { slug: 'fadiga-e-seguranca' },
+        documents,
+      ),
+      queryDataset<ARTICLE_FEED_QUERY_RESULT>(ARTICLE_FEED_QUERY, {}, documents),
+      queryDataset<ARTICLE_SLUGS_QUERY_RESULT>(ARTICLE_SLUGS_QUERY, {}, documents),
+      article('como-o-celular-detecta-fadiga', documents),
+    ])
+    const slugsOf = (items: readonly { slug?: string | null }[]) => items.map((i) => i.slug)
+    return {
+      listing: slugsOf(listingPage(liveItems(list.articles, now), 1).articles),
+      total: listingPage(liveItems(list.articles, now), 1).total,
+      category: slugsOf(liveItems(category?.articles ?? [], now)),
+      feed: slugsOf(liveItems(feed, now)),
+      sitemap: slugsOf(liveItems(slugs, now)),
+      related: slugsOf(liveItems(fatigue?.related ?? [], now)),
+      all: [list.articles, category?.articles ?? [], feed, slugs, fatigue?.related ?? []],
+    }
+  }
+
+  it('carries the window (and the redirect) in every article query', async () => {
+    const documents = withWindow()
+    const one = await article(WINDOWED, documents)
+    expect(one).toMatchObject({
+      visibleFrom: new Date(START).toISOString(),
+      visibleUntil: new Date(END).toISOString(),
+      hiddenRedirect: null,
+    })
+    const slugs = await queryDataset<ARTICLE_SLUGS_QUERY_RESULT>(ARTICLE_SLUGS_QUERY, {}, documents)
+    expect(slugs.find((s) => s.slug === WINDOWED)).toMatchObject({
+      visibleFrom: new Date(START).toISOString(),
+      hiddenRedirect: null,
+    })
+  })
+
+  it('keeps an article out of every list before its start and from its end, in them inside', async () => {
+    for (const now of [START - 1, END, END + 86_400_000]) {
+      const out = await lists(now)
+      for (const slugs of [out.listing, out.category, out.feed, out.sitemap, out.related])
+        expect(slugs).not.toContain(WINDOWED)
+      expect(out.total).toBe(2)
+    }
+    for (const now of [START, END - 1]) {
+      const inside = await lists(now)
+      expect(inside.listing).toEqual(NEWEST_FIRST)
+      expect(inside.total).toBe(3)
+      for (const slugs of [inside.category, inside.feed, inside.sitemap, inside.related])
+        expect(slugs).toContain(WINDOWED)
+    }
+  })
+
+  it('makes every list expire at the next start or end among its articles', async () => {
+    const { all } = await lists(START - 1)
+    for (const items of all) {
+      expect(nextBoundary(items, START - 60_000)).toBe(START)
+      expect(nextBoundary(items, START)).toBe(END)
+      expect(nextBoundary(items, END)).toBeUndefined()
+    }
+  })
+
+  it('gives the windows of the articles a latest-articles block may show', () => {
+    const window = { visibleFrom: null, visibleUntil: new Date(END).toISOString() }
+    expect(
+      latestArticlesWindows([
+        { _type: 'heroBlock' },
+        { _type: 'latestArticlesBlock', articles: [window, {}] },
+        null,
+      ]),
+    ).toEqual([window, {}])
+    expect(
+      nextBoundary(
+        latestArticlesWindows([{ _type: 'latestArticlesBlock', articles: [window] }]),
+        START,
+      ),
+    ).toBe(END)
   })
 })

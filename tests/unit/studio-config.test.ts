@@ -177,11 +177,11 @@ describe('singletons', () => {
     )
   })
 
-  it('lets an editor make a review link from a campaign page, never create one by hand', () => {
+  it('lets an editor make a review link from a campaign page or an article, never create one by hand', () => {
     expect(actionsFor('campaignPage')).toContain('reviewLink')
+    expect(actionsFor('article')).toContain('reviewLink')
     expect(actionsFor('claim')).not.toContain('reviewLink')
     expect(source().templates.map((template) => template.schemaType)).not.toContain('reviewLink')
-    expect(actionsFor('article')).not.toContain('reviewLink')
   })
 
   it('keeps articles their usual actions too', () => {

@@ -59,6 +59,10 @@ describe('visibility window', () => {
       'Encerrada · saiu do ar 03/12/2026, 18:00 (horário de Brasília)',
     )
     expect(describeVisibility({}, 0)).toBe('No ar')
+    // Articles (o artigo) get the masculine labels.
+    expect(describeVisibility(FAIR, START - 1, 'm')).toMatch(/^Agendado · entra no ar/)
+    expect(describeVisibility(FAIR, START, 'm')).toMatch(/^No ar · sai do ar/)
+    expect(describeVisibility(FAIR, END, 'm')).toMatch(/^Encerrado · saiu do ar/)
   })
 
   it('refuses an end not after the start, and a window like that is never live', () => {

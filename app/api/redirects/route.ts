@@ -1,8 +1,8 @@
 import { serverEnv } from '@/lib/env'
-import { getCampaignPageSlugs, getRedirects } from '@/lib/content'
+import { getArticleSlugs, getCampaignPageSlugs, getRedirects } from '@/lib/content'
 import { documentPagePaths, knownSlugs } from '@/lib/known-paths'
 import { addWindowRedirects, buildRedirectMap, type RoutingTable } from '@/lib/redirect-map'
-import { campaignPath } from '@/sanity/lib/paths'
+import { articlePath, campaignPath } from '@/sanity/lib/paths'
 
 // What proxy.ts answers from: the redirect documents, checked (lib/redirect-map.ts), as a map
 // from path to target, and the slugs each document section has (lib/known-paths.ts). Cached like
@@ -11,26 +11,30 @@ import { campaignPath } from '@/sanity/lib/paths'
 export const revalidate = 3600
 
 export async function GET() {
-  const [redirects, known, pagePaths, campaignPages] = await Promise.all([
+  const [redirects, known, pagePaths, campaignPages, articles] = await Promise.all([
     getRedirects(),
     knownSlugs(),
     documentPagePaths(),
     getCampaignPageSlugs(),
+    getArticleSlugs(),
   ])
   const rules = {
     allowedHosts: serverEnv.redirectAllowedHosts,
     pagePaths,
     siteHost: new URL(serverEnv.siteUrl).hostname,
   }
-  // A campaign page outside its visibility window whose editor chose where to send visitors
-  // (docs/campaigns.md): in the map with its window, applied by proxy.ts only while not live.
-  const windowRedirects = campaignPages.flatMap((page) =>
-    page.slug && page.hiddenRedirect
+  // A campaign page or an article outside its visibility window whose editor chose where to send
+  // visitors (docs/campaigns.md): in the map with its window, applied by proxy.ts only while not live.
+  const windowRedirects = [
+    ...campaignPages.map((page) => ({ ...page, path: page.slug && campaignPath(page.slug) })),
+    ...articles.map((article) => ({ ...article, path: article.slug && articlePath(article.slug) })),
+  ].flatMap((doc) =>
+    doc.path && doc.hiddenRedirect
       ? [
           {
-            path: campaignPath(page.slug),
-            to: page.hiddenRedirect,
-            window: { visibleFrom: page.visibleFrom, visibleUntil: page.visibleUntil },
+            path: doc.path,
+            to: doc.hiddenRedirect,
+            window: { visibleFrom: doc.visibleFrom, visibleUntil: doc.visibleUntil },
           },
         ]
       : [],

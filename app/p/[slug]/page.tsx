@@ -4,6 +4,7 @@ import { stegaClean } from 'next-sanity'
 
 import { CampaignPageView } from '@/components/campaign-page-view'
 import { getCampaignPage, getCampaignPageSlugs, getSiteSettings } from '@/lib/content'
+import { latestArticlesWindows } from '@/lib/articles/windows'
 import { SITE_SHARE_IMAGE, shareImageUrl } from '@/lib/content/share-image'
 import { isVisible } from '@/lib/content/visibility'
 import { expireAtNextBoundary } from '@/lib/content/visibility-cache'
@@ -56,7 +57,8 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 export default async function CampaignPageRoute({ params }: Props) {
   const { slug } = await params
   const [page, settings] = await Promise.all([getCampaignPage(slug), getSiteSettings()])
-  await expireAtNextBoundary([page])
+  // Also at the next start or end of an article its latest-articles blocks may show.
+  await expireAtNextBoundary([page, ...latestArticlesWindows(page?.blocks ?? [])])
   if (!page || !isVisible(page)) notFound()
   return <CampaignPageView page={page} settings={settings} />
 }

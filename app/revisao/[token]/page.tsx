@@ -1,15 +1,17 @@
 import type { Metadata } from 'next'
 import { notFound } from 'next/navigation'
 
+import { ArticleView } from '@/components/articles/article-view'
 import { CampaignPageView } from '@/components/campaign-page-view'
 import { getReviewPage, getSiteSettings } from '@/lib/content'
 import { formatSiteTime } from '@/lib/content/visibility'
 
-// A review link (Studio: "Criar link de revisão" on a campaign page): the page's draft, read-only,
+// A review link (Studio: "Criar link de revisão" on a campaign page or an article): the page's or
+// article's draft, read-only, whatever its visibility window,
 // for someone without a Studio login. Rendered on every request and never stored: no ISR entry,
 // Cache-Control private/no-store (Next's answer for a dynamic page), so no other visitor and no
 // CDN ever gets it. A malformed, altered, revoked or expired token answers 404. The token only
-// leads to this one page's draft (REVIEW_PAGE_QUERY). docs/campaigns.md, "Review links".
+// leads to this one document's draft (REVIEW_PAGE_QUERY, REVIEW_ARTICLE_QUERY). docs/campaigns.md, "Review links".
 export const dynamic = 'force-dynamic'
 
 export const metadata: Metadata = {
@@ -26,7 +28,11 @@ export default async function ReviewPage({ params }: Props) {
   const expires = review.expiresAt ? Date.parse(review.expiresAt) : undefined
   return (
     <>
-      <CampaignPageView page={review.page} settings={settings} />
+      {review.kind === 'article' ? (
+        <ArticleView article={review.article} settings={settings} />
+      ) : (
+        <CampaignPageView page={review.page} settings={settings} />
+      )}
       <p
         role="status"
         className="fixed right-4 bottom-4 z-50 max-w-xs rounded-lg bg-navy-950 px-4 py-3 text-sm text-white shadow-lg"

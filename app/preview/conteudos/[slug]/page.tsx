@@ -19,7 +19,10 @@ export default async function ArticlePreview({ params }: Props) {
   const { slug } = await params
   const { isEnabled } = await draftMode()
   if (!isEnabled) redirect(articlePath(slug))
-  const [article, settings] = await Promise.all([getArticle(slug), getSiteSettings()])
+  const [article, settings] = await Promise.all([
+    getArticle(slug, { anyWindow: true }),
+    getSiteSettings(),
+  ])
   if (!article) notFound()
   return (
     <>
