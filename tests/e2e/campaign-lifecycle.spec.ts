@@ -1,10 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto'
 
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
-import { encodeSignatureHeader } from '@sanity/webhook'
 
 import { expectNoAxeViolations } from './fixtures'
-import { LAKE_REVALIDATE_SECRET, SERVERS } from './servers'
+import { mutateLake as mutate, publishWebhook as publish } from './lake-fixtures'
+import { SERVERS } from './servers'
 
 /*
  * The life of a campaign around its pages (docs/campaigns.md), against the lake build and its
@@ -17,34 +17,12 @@ const SITE = SERVERS.lake.url
 const LAKE = SERVERS.lakeDouble.url
 const RUN = Date.now().toString(36)
 
-async function mutate(request: APIRequestContext, ...mutations: unknown[]) {
-  const response = await request.post(`${LAKE}/__mutate`, { data: { mutations } })
-  expect(response.ok(), await response.text()).toBe(true)
-}
-
 async function lakeQuery<T>(request: APIRequestContext, query: string): Promise<T> {
   const response = await request.get(
     `${LAKE}/v2025-09-01/data/query/production?query=${encodeURIComponent(query)}`,
   )
   expect(response.ok()).toBe(true)
   return ((await response.json()) as { result: T }).result
-}
-
-/** The publish webhook Sanity sends (the only one: nothing is sent at a window's boundary). */
-async function publish(request: APIRequestContext, body: Record<string, unknown>) {
-  const text = JSON.stringify(body)
-  const response = await request.post(`${SITE}/api/revalidate`, {
-    data: text,
-    headers: {
-      'content-type': 'application/json',
-      'sanity-webhook-signature': await encodeSignatureHeader(
-        text,
-        Date.now(),
-        LAKE_REVALIDATE_SECRET,
-      ),
-    },
-  })
-  expect(response.status()).toBe(200)
 }
 
 const get = (request: APIRequestContext, path: string) =>

@@ -1,7 +1,7 @@
 import { expect, test, type APIRequestContext } from '@playwright/test'
-import { encodeSignatureHeader } from '@sanity/webhook'
 
-import { LAKE_REVALIDATE_SECRET, SERVERS } from './servers'
+import { mutateLake as mutate, publishWebhook as publish, within5s } from './lake-fixtures'
+import { SERVERS } from './servers'
 
 /*
  * Campaign pages go live without a deploy: a page published after the build, against the lake
@@ -16,34 +16,6 @@ const LAKE = SERVERS.lakeDouble.url
 const SLUG = 'feira-transporte-e2e'
 const PATH = `/p/${SLUG}`
 const HEADLINE = 'Vigia na feira: segurança para frotas'
-
-async function mutate(request: APIRequestContext, ...mutations: unknown[]) {
-  const response = await request.post(`${LAKE}/__mutate`, { data: { mutations } })
-  expect(response.ok(), await response.text()).toBe(true)
-}
-
-/** What Sanity sends for a document of this type: {_type, _id, "slug": slug.current}. */
-async function publish(request: APIRequestContext, body: Record<string, unknown>) {
-  const text = JSON.stringify(body)
-  const response = await request.post(`${SITE}/api/revalidate`, {
-    data: text,
-    headers: {
-      'content-type': 'application/json',
-      'sanity-webhook-signature': await encodeSignatureHeader(
-        text,
-        Date.now(),
-        LAKE_REVALIDATE_SECRET,
-      ),
-    },
-  })
-  expect(response.status()).toBe(200)
-  return response.json()
-}
-
-/** Polls (up to 5 s, the promise to editors) until `check` holds for what visitors get. */
-async function within5s(check: () => Promise<boolean>) {
-  await expect.poll(check, { timeout: 5_000, intervals: [100, 250, 250, 500] }).toBe(true)
-}
 
 const status = async (request: APIRequestContext, path: string) =>
   (await request.get(`${SITE}${path}`, { maxRedirects: 0 })).status()
