@@ -1,7 +1,7 @@
 import { defineArrayMember, defineField, defineType, type SlugValue } from 'sanity'
 
 import { articlePath, SLUG_MAX_LENGTH } from '../lib/paths'
-import { ALT_MAX_LENGTH, imageField, requiredString } from './objects'
+import { ALT_MAX_LENGTH, imageField, requiredString, seoField } from './objects'
 import { articleSlugRule } from './path-rules'
 import { pageVisibilityFields, VISIBILITY_GROUP, visibilitySubtitle } from './visibility'
 
@@ -213,40 +213,13 @@ export const articleType = defineType({
       ],
       validation: (rule) => rule.required().min(1),
     }),
-    defineField({
-      name: 'seo',
-      title: 'SEO',
+    seoField({
       group: 'seo',
-      type: 'object',
-      options: { collapsible: false },
-      fields: [
-        defineField({
-          name: 'title',
-          title: 'Título para buscadores (opcional)',
-          description: 'Sem ele: "<Título> | <marca>".',
-          type: 'string',
-          validation: (rule) => rule.max(70),
-        }),
-        defineField({
-          name: 'description',
-          title: 'Descrição para buscadores (opcional)',
-          description: 'Sem ela, vale o resumo.',
-          type: 'text',
-          rows: 3,
-          validation: (rule) => rule.max(170),
-        }),
-        imageField('shareImage', 'Imagem de compartilhamento (opcional)', {
-          description:
-            'Cortada em 1200 × 630 px ao redor do hotspot. Sem ela, vale a capa; sem capa, um cartão com o título.',
-        }),
-        defineField({
-          name: 'noindex',
-          title: 'Esconder dos buscadores (noindex)',
-          description: 'O artigo fica no ar e na lista, mas fora do mapa do site e dos buscadores.',
-          type: 'boolean',
-          initialValue: false,
-        }),
-      ],
+      descriptionRequired: false,
+      descriptionFallback: 'Sem ela, vale o resumo.',
+      shareImageFallback: 'Sem ela, vale a capa; sem capa, um cartão com o título.',
+      noindexDescription:
+        'O artigo fica no ar e na lista, mas fora do mapa do site e dos buscadores.',
     }),
     // Optional start and end: the article goes live and away by itself, from its page and from
     // every list, the feed and the sitemap (lib/content/visibility.ts, docs/articles.md).

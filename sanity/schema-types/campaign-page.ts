@@ -2,7 +2,7 @@ import { defineArrayMember, defineField, defineType, type SlugValue } from 'sani
 
 import { BLOCK_SCHEMA_TYPES } from '../../components/blocks/schemas'
 import { SLUG_MAX_LENGTH } from '../lib/paths'
-import { imageField, requiredString } from './objects'
+import { requiredString, seoField } from './objects'
 import { slugRule } from './path-rules'
 import { pageVisibilityFields, VISIBILITY_GROUP, visibilitySubtitle } from './visibility'
 
@@ -68,40 +68,12 @@ export const campaignPageType = defineType({
       of: BLOCK_SCHEMA_TYPES.map((block) => defineArrayMember({ type: block.name })),
       validation: (rule) => rule.required().min(1).custom(blocksProblem),
     }),
-    defineField({
-      name: 'seo',
-      title: 'SEO',
+    seoField({
       group: 'seo',
-      type: 'object',
-      fields: [
-        defineField({
-          name: 'title',
-          title: 'Título para buscadores (opcional)',
-          description: 'Sem ele: "<Título> | <marca>".',
-          type: 'string',
-          validation: (rule) => rule.max(70),
-        }),
-        defineField({
-          name: 'description',
-          title: 'Descrição para buscadores',
-          type: 'text',
-          rows: 3,
-          validation: (rule) => rule.required().max(170),
-        }),
-        imageField('shareImage', 'Imagem de compartilhamento (opcional)', {
-          description:
-            'Cortada em 1200 × 630 px ao redor do hotspot. Sem ela, vale a do site (Configurações do site → SEO).',
-        }),
-        defineField({
-          name: 'noindex',
-          title: 'Esconder dos buscadores (noindex)',
-          description:
-            'Para campanhas pagas ou páginas de evento: a página fica no ar, mas fora do mapa do site e dos resultados de busca.',
-          type: 'boolean',
-          initialValue: false,
-        }),
-      ],
-      validation: (rule) => rule.required(),
+      descriptionRequired: true,
+      shareImageFallback: 'Sem ela, vale a do site (Configurações do site → SEO).',
+      noindexDescription:
+        'Para campanhas pagas ou páginas de evento: a página fica no ar, mas fora do mapa do site e dos resultados de busca.',
     }),
     // Optional start and end: the page goes live and away by itself (lib/content/visibility.ts).
     ...pageVisibilityFields({ group: VISIBILITY_GROUP.name }),

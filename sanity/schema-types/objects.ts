@@ -158,3 +158,62 @@ export const imageField = (
     validation: (rule) =>
       required ? rule.required().error('Escolha uma imagem: este campo é obrigatório.') : rule,
   })
+
+/**
+ * A routed document's `seo` object (campaign pages, articles): its own title and description for
+ * search engines, a share image and noindex. One definition, so the page and the article ask the
+ * editor the same questions and the queries read the same shape (`seo{title, description,
+ * noindex, shareImage}` in sanity/lib/queries.ts). Each caller says what stands in for an empty
+ * description or share image, and whether the description is required.
+ */
+export const seoField = ({
+  group,
+  descriptionRequired,
+  descriptionFallback,
+  shareImageFallback,
+  noindexDescription,
+}: {
+  group: string
+  descriptionRequired: boolean
+  /** Shown when the description is optional: what the page uses without it. */
+  descriptionFallback?: string
+  shareImageFallback: string
+  noindexDescription: string
+}) =>
+  defineField({
+    name: 'seo',
+    title: 'SEO',
+    group,
+    type: 'object',
+    options: { collapsible: false },
+    fields: [
+      defineField({
+        name: 'title',
+        title: 'Título para buscadores (opcional)',
+        description: 'Sem ele: "<Título> | <marca>".',
+        type: 'string',
+        validation: (rule) => rule.max(70),
+      }),
+      defineField({
+        name: 'description',
+        title: descriptionRequired
+          ? 'Descrição para buscadores'
+          : 'Descrição para buscadores (opcional)',
+        description: descriptionFallback,
+        type: 'text',
+        rows: 3,
+        validation: (rule) => (descriptionRequired ? rule.required().max(170) : rule.max(170)),
+      }),
+      imageField('shareImage', 'Imagem de compartilhamento (opcional)', {
+        description: `Cortada em 1200 × 630 px ao redor do hotspot. ${shareImageFallback}`,
+      }),
+      defineField({
+        name: 'noindex',
+        title: 'Esconder dos buscadores (noindex)',
+        description: noindexDescription,
+        type: 'boolean',
+        initialValue: false,
+      }),
+    ],
+    validation: (rule) => (descriptionRequired ? rule.required() : rule),
+  })

@@ -7,7 +7,7 @@ import { pathsToWarm, tagForType } from '@/lib/content/tags'
 import { formatArticleDate, visibleUpdateDate } from '@/lib/articles/dates'
 import { rssFeed, xmlText } from '@/lib/articles/feed'
 import { articleJsonLd, breadcrumbJsonLd } from '@/lib/articles/json-ld'
-import { coverPlacement } from '@/lib/articles/social-image'
+import { coverPlacement } from '@/lib/social-image'
 import { latestArticlesWindows, listingPage, liveItems } from '@/lib/articles/windows'
 import { nextBoundary } from '@/lib/content/visibility'
 import {

@@ -1,70 +1,43 @@
-import { readFile } from 'node:fs/promises'
-import path from 'node:path'
-
 import { notFound } from 'next/navigation'
 import { ImageResponse } from 'next/og'
 import { stegaClean } from 'next-sanity'
 
-import { coverPlacement } from '@/lib/articles/social-image'
 import { getArticle, getSiteSettings } from '@/lib/content'
-import { contentImageHost } from '@/lib/content/image-host'
-import { croppedSize, isLocalAsset, lakeImageUrl, type ContentImage } from '@/lib/content/image-url'
+import { croppedSize, isLocalAsset, type ContentImage } from '@/lib/content/image-url'
+import {
+  coverPlacement,
+  imageDataUrl,
+  SOCIAL_IMAGE_SIZE,
+  socialImageFonts,
+} from '@/lib/social-image'
 
 // An article's social card, never the site's: its sharing image or cover cut to 1200 × 630
 // around the editor's hotspot, or, without either, a card with the article's title.
 export const alt = 'Artigo da Vigia'
-export const size = { width: 1200, height: 630 }
+export const size = SOCIAL_IMAGE_SIZE
 export const contentType = 'image/png'
 export const revalidate = 3600
 
-const MIME_TYPES: Record<string, string> = { svg: 'image/svg+xml', png: 'image/png' }
-
-function font(weight: 700 | 800) {
-  return readFile(path.join(process.cwd(), `app/fonts/inter-latin-${weight}.woff`))
-}
-
 /** The picture filling the card, or null when there is none or it cannot be read. */
 async function picture(image: ContentImage | null | undefined) {
-  if (!image?.asset?.url) return null
-  if (isLocalAsset(image)) {
-    const type = MIME_TYPES[image.asset.extension ?? '']
-    const source = croppedSize(image)
-    if (!type || !source) return null
-    const bytes = await readFile(path.join(process.cwd(), 'public', image.asset.url))
-    const placement = coverPlacement(source, size, image.hotspot)
-    return { src: `data:${type};base64,${bytes.toString('base64')}`, placement }
-  }
-  // The image CDN cuts it around the hotspot; fetched here so a slow CDN or a private test
-  // host only costs the picture, never the card.
-  const url = lakeImageUrl(image, contentImageHost, { ...size, format: 'jpg' })
-  if (!url) return null
-  try {
-    const response = await fetch(url, { signal: AbortSignal.timeout(5000) })
-    if (!response.ok) throw new Error(`HTTP ${response.status}`)
-    const type = response.headers.get('content-type') ?? 'image/jpeg'
-    const data = Buffer.from(await response.arrayBuffer()).toString('base64')
-    return { src: `data:${type};base64,${data}`, placement: { ...size, left: 0, top: 0 } }
-  } catch (error) {
-    console.error(`Article social image: could not load ${url}: ${String(error)}`)
-    return null
-  }
+  const src = await imageDataUrl(image, { ...size, format: 'jpg' })
+  if (!src || !image) return null
+  // The image CDN has already cut it to the card; a bundled file is placed around its hotspot.
+  if (!isLocalAsset(image)) return { src, placement: { ...size, left: 0, top: 0 } }
+  const source = croppedSize(image)
+  return source ? { src, placement: coverPlacement(source, size, image.hotspot) } : null
 }
 
 type Props = { params: Promise<{ slug: string }> }
 
 export default async function ArticleSocialImage({ params }: Props) {
   const { slug } = await params
-  const [article, settings, bold, extraBold] = await Promise.all([
+  const [article, settings, fonts] = await Promise.all([
     getArticle(slug),
     getSiteSettings(),
-    font(700),
-    font(800),
+    socialImageFonts(),
   ])
   if (!article?.title) notFound()
-  const fonts = [
-    { name: 'Inter', data: bold, weight: 700 as const, style: 'normal' as const },
-    { name: 'Inter', data: extraBold, weight: 800 as const, style: 'normal' as const },
-  ]
 
   const cover = await picture(article.seo?.shareImage ?? article.cover)
   if (cover) {
