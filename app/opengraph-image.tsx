@@ -1,12 +1,7 @@
 import { ImageResponse } from 'next/og'
 
 import { getLandingPage, getSiteSettings } from '@/lib/content'
-import {
-  fitInside,
-  imageDataUrl,
-  SOCIAL_IMAGE_SIZE,
-  socialImageFonts,
-} from '@/lib/social-image'
+import { fitInside, imageDataUrl, SOCIAL_IMAGE_SIZE, socialImageFonts } from '@/lib/social-image'
 
 export const alt = 'Vigia: detecção de fadiga e distração para frotas'
 export const size = SOCIAL_IMAGE_SIZE
@@ -31,7 +26,9 @@ export default async function OpenGraphImage() {
 
   const visual = page?.hero?.visual
   const visualBox = visual ? fitInside(visual, { width: 420, height: 486 }) : null
-  const visualSource = visualBox ? await imageDataUrl(visual, { ...visualBox, format: 'png' }) : null
+  const visualSource = visualBox
+    ? await imageDataUrl(visual, { ...visualBox, format: 'png' })
+    : null
 
   return new ImageResponse(
     <div

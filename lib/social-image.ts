@@ -18,11 +18,9 @@ const MIME_TYPES: Record<string, string> = { svg: 'image/svg+xml', png: 'image/p
  * files from the same Inter as the page's, with the same characters.
  */
 export async function socialImageFonts() {
-  const [bold, extraBold] = await Promise.all(
-    ([700, 800] as const).map((weight) =>
-      readFile(path.join(process.cwd(), `app/fonts/inter-latin-${weight}.woff`)),
-    ),
-  )
+  const font = (weight: 700 | 800) =>
+    readFile(path.join(process.cwd(), `app/fonts/inter-latin-${weight}.woff`))
+  const [bold, extraBold] = await Promise.all([font(700), font(800)])
   return [
     { name: 'Inter', data: bold, weight: 700 as const, style: 'normal' as const },
     { name: 'Inter', data: extraBold, weight: 800 as const, style: 'normal' as const },
@@ -52,7 +50,8 @@ export async function imageDataUrl(
   try {
     const response = await fetch(url, { signal: AbortSignal.timeout(5000) })
     if (!response.ok) throw new Error(`HTTP ${response.status}`)
-    const type = response.headers.get('content-type') ?? (box.format === 'png' ? 'image/png' : 'image/jpeg')
+    const type =
+      response.headers.get('content-type') ?? (box.format === 'png' ? 'image/png' : 'image/jpeg')
     return `data:${type};base64,${Buffer.from(await response.arrayBuffer()).toString('base64')}`
   } catch (error) {
     console.error(`Social image: could not load ${url}: ${String(error)}`)

@@ -107,3 +107,18 @@ export function tableOfContents(body: readonly BodyItem[] | null | undefined): T
 
 /** A table of contents is shown from this many sections on: shorter articles need none. */
 export const TOC_MIN_SECTIONS = 3
+
+/**
+ * The body split where its first h2 starts: the introduction (every block before it) and the
+ * sections. The cover goes between them, so a phone's first screen is the title and the opening
+ * text, painted with the HTML, and not an image that needs one more round trip (docs/speed.md,
+ * "Articles: text first on phones"). A body that starts with an h2 has no introduction.
+ */
+export function splitIntroduction<T extends BodyItem>(
+  body: readonly T[] | null | undefined,
+): { introduction: T[]; sections: T[] } {
+  const items = [...(body ?? [])]
+  const first = items.findIndex((item) => item._type === 'block' && item.style === 'h2')
+  if (first === -1) return { introduction: items, sections: [] }
+  return { introduction: items.slice(0, first), sections: items.slice(first) }
+}

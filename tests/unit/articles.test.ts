@@ -14,6 +14,7 @@ import {
   WORDS_PER_MINUTE,
   readingMinutes,
   slugifyHeading,
+  splitIntroduction,
   tableOfContents,
   wordCount,
 } from '@/lib/articles/text'
@@ -220,6 +221,23 @@ describe('reading time and table of contents', () => {
       // "contato" is the form's anchor on the site.
       { key: 'e', id: 'contato-2', text: 'Contato' },
     ])
+  })
+
+  it('splits the introduction from the sections at the first h2, for the cover to go between', () => {
+    const body = [
+      block('Abertura', 'normal', 'a'),
+      block('Segundo parágrafo', 'normal', 'b'),
+      block('Primeira seção', 'h2', 'c'),
+      block('Texto', 'normal', 'd'),
+      block('Segunda seção', 'h2', 'e'),
+    ]
+    const { introduction, sections } = splitIntroduction(body)
+    expect(introduction.map((item) => item._key)).toEqual(['a', 'b'])
+    expect(sections.map((item) => item._key)).toEqual(['c', 'd', 'e'])
+    // Nothing before the first h2: no introduction; no h2 at all: the whole text is one.
+    expect(splitIntroduction(body.slice(2)).introduction).toEqual([])
+    expect(splitIntroduction(body.slice(0, 2)).sections).toEqual([])
+    expect(splitIntroduction(null)).toEqual({ introduction: [], sections: [] })
   })
 
   it('gives every bundled article a table of contents and a reading time', async () => {
