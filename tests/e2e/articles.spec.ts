@@ -100,6 +100,7 @@ test.describe('an article', () => {
       .toBe(true)
     const order = await main
       .locator('article')
+      .first()
       .evaluate((article) =>
         [...article.children].map((child) =>
           child.tagName === 'IMG' ? 'cover' : child.id === 'sumario' ? 'contents' : child.tagName,
