@@ -158,6 +158,25 @@ export function judge({
     pass: fewest >= MIN_RUNS,
   })
 
+  {
+    // How steady the machine was while the judged runs ran: the host's benchmarkIndex that each
+    // run measured at its start, and the floor's own TBT across its runs. The floor's page does
+    // the same work every run, so a wide spread there is the machine, not the site; a loaded or
+    // noisy host lengthens the site's long tasks more than the floor's few (docs/speed.md).
+    const applied = lighthouse.mobile.devtools
+    const indexes = Object.values(applied)
+      .flatMap((summary) => summary.runs.map((r) => r.benchmarkIndex))
+      .filter((value) => typeof value === 'number')
+    const floorTbt = applied.floor.runs.map((r) => r.tbtMs).filter((v) => typeof v === 'number')
+    if (indexes.length > 0 && floorTbt.length > 0)
+      row({
+        name: "Machine during the applied runs: host index at each run, the floor's TBT (not judged)",
+        site: `index ${Math.round(Math.min(...indexes))}-${Math.round(Math.max(...indexes))}`,
+        floor: `TBT ${Math.round(Math.min(...floorTbt))}-${ms(Math.max(...floorTbt))}`,
+        budget: 'reported',
+      })
+  }
+
   const b = budgets.mobile
   {
     const method = 'devtools'

@@ -207,6 +207,26 @@ describe('judge', () => {
     ])
   })
 
+  it('reports how steady the machine was during the applied runs, without judging it', () => {
+    const input = results()
+    const applied = input.lighthouse.mobile.devtools as Record<
+      string,
+      { runs: Array<{ benchmarkIndex?: number; tbtMs?: number }> }
+    >
+    applied.floor!.runs = [2900, 3100, 3000].map((benchmarkIndex, i) => ({
+      benchmarkIndex,
+      tbtMs: 170 + i * 20,
+    }))
+    applied.home!.runs = [{ benchmarkIndex: 2500.4, tbtMs: 400 }]
+    const row = run(input).find((r) => r.name.startsWith('Machine during the applied runs'))
+    expect(row).toMatchObject({
+      site: 'index 2500-3100',
+      floor: 'TBT 170-210 ms',
+      budget: 'reported',
+      pass: null,
+    })
+  })
+
   it('prints one markdown row per measure', () => {
     const rows = run(results())
     const table = formatTable(rows).split('\n')
