@@ -196,7 +196,16 @@ async function health(instance: Running): Promise<Health> {
 
 async function expectHealth(check: (health: Health) => boolean, message: string, timeout = 10_000) {
   for (const instance of [a, b]) {
-    await expect.poll(async () => check(await health(instance)), { timeout, message }).toBe(true)
+    let last: Health | undefined
+    await expect
+      .poll(async () => check((last = await health(instance))), { timeout, message })
+      .toBe(true)
+      .catch((error: Error) => {
+        const which = instance === a ? 'A' : 'B'
+        throw new Error(
+          `${error.message}\nInstance ${which}'s last health: ${JSON.stringify(last)}`,
+        )
+      })
   }
 }
 
@@ -223,6 +232,12 @@ async function expectLogLines(marks: { a: number; b: number }, patterns: RegExp[
         message: `instance ${instance.toUpperCase()} logs ${patterns.length} line(s): ${faultLines(marks, instance).join(' | ')}`,
       })
       .toBeGreaterThanOrEqual(patterns.length)
+      .catch(async (error: Error) => {
+        // What the instance itself says about its Redis connection and its reads of the shared
+        // versions, for telling a silent disconnection from a stalled sync.
+        const said = await health(instance === 'a' ? a : b).catch((e: unknown) => String(e))
+        throw new Error(`${error.message}\nIts health check: ${JSON.stringify(said)}`)
+      })
   }
   for (const instance of ['a', 'b'] as const) {
     const lines = faultLines(marks, instance)
@@ -475,6 +490,13 @@ test('Redis restarted, its data lost: pages in normal time, the loss noticed, an
     'instance B serves what was published through A',
   )
   await expectServedInTime('restarted')
+  // Served, but each instance must also be back in touch through Redis, not serving through the
+  // 15 s fallback: a client that stalls silently while reconnecting would pass the checks above.
+  await expectHealth(
+    (h) => h.status === 'ok' && h.sharedCache.ok,
+    'both instances read the shared publishes from Redis again',
+    20_000,
+  )
 })
 
 test('Redis flushed mid-run: pages in normal time, one line, and publishes shared again', async () => {
