@@ -1,8 +1,8 @@
-import { defineArrayMember, defineField, defineType, type SlugValue } from 'sanity'
+import { defineArrayMember, defineField, defineType } from 'sanity'
 
-import { articlePath, SLUG_MAX_LENGTH } from '../lib/paths'
+import { articlePath } from '../lib/paths'
 import { ALT_MAX_LENGTH, imageField, requiredString, seoField } from './objects'
-import { articleSlugRule } from './path-rules'
+import { articleSlugField } from './path-rules'
 import { pageVisibilityFields, VISIBILITY_GROUP, visibilitySubtitle } from './visibility'
 
 // An article at /conteudos/<slug>: the listing, its categories' pages, the feed and the sitemap
@@ -97,22 +97,11 @@ export const articleType = defineType({
   ],
   fields: [
     { ...requiredString('title', 'Título (o h1 do artigo)', 110), group: 'content' },
-    defineField({
-      name: 'slug',
-      title: 'Endereço (slug)',
-      description:
-        'O artigo fica em /conteudos/<endereço>. Ao mudar o endereço de um artigo publicado, o redirecionamento do antigo é criado ao publicar.',
-      group: 'content',
-      type: 'slug',
-      options: { source: 'title', maxLength: SLUG_MAX_LENGTH, isUnique: () => true },
-      validation: (rule) =>
-        rule
-          .required()
-          .custom((slug, context) =>
-            articleSlugRule('article', (slug as SlugValue | undefined)?.current, context),
-          )
-          .error(),
-    }),
+    articleSlugField(
+      'article',
+      'O artigo fica em /conteudos/<endereço>. Ao mudar o endereço de um artigo publicado, o redirecionamento do antigo é criado ao publicar.',
+      'content',
+    ),
     defineField({
       name: 'description',
       title: 'Resumo',

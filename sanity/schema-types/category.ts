@@ -1,8 +1,7 @@
-import { defineField, defineType, type SlugValue } from 'sanity'
+import { defineField, defineType } from 'sanity'
 
-import { SLUG_MAX_LENGTH } from '../lib/paths'
 import { requiredString } from './objects'
-import { articleSlugRule } from './path-rules'
+import { articleSlugField } from './path-rules'
 
 // A subject articles are filed under; each has its page at /conteudos/categoria/<slug>.
 export const categoryType = defineType({
@@ -13,21 +12,10 @@ export const categoryType = defineType({
     'Um assunto dos artigos. Cada categoria tem a sua página em /conteudos/categoria/<endereço>.',
   fields: [
     requiredString('title', 'Nome', 60),
-    defineField({
-      name: 'slug',
-      title: 'Endereço (slug)',
-      description:
-        'A página fica em /conteudos/categoria/<endereço>. Minúsculas, números e hífens.',
-      type: 'slug',
-      options: { source: 'title', maxLength: SLUG_MAX_LENGTH, isUnique: () => true },
-      validation: (rule) =>
-        rule
-          .required()
-          .custom((slug, context) =>
-            articleSlugRule('category', (slug as SlugValue | undefined)?.current, context),
-          )
-          .error(),
-    }),
+    articleSlugField(
+      'category',
+      'A página fica em /conteudos/categoria/<endereço>. Minúsculas, números e hífens.',
+    ),
     defineField({
       name: 'description',
       title: 'Descrição',

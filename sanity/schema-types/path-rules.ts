@@ -1,4 +1,4 @@
-import type { ValidationContext } from 'sanity'
+import { defineField, type SlugValue, type ValidationContext } from 'sanity'
 
 import {
   ARTICLE_SLUG_CONFLICT_QUERY,
@@ -11,6 +11,7 @@ import {
   articlePath,
   articleSlugProblem,
   campaignPath,
+  SLUG_MAX_LENGTH,
   slugProblem,
 } from '../lib/paths'
 
@@ -144,3 +145,28 @@ export async function redirectRule(
     return `${found.leadsHere} já redireciona para ${from}: mude aquele redirecionamento para ${target}, em vez de encadear dois.`
   return true
 }
+
+/**
+ * The slug field of an article or a category: unique among its type, never a name /conteudos
+ * routes for itself (articleSlugRule). One definition, so both keep the same rules.
+ */
+export const articleSlugField = (
+  type: 'article' | 'category',
+  description: string,
+  group?: string,
+) =>
+  defineField({
+    name: 'slug',
+    title: 'Endereço (slug)',
+    description,
+    ...(group ? { group } : {}),
+    type: 'slug',
+    options: { source: 'title', maxLength: SLUG_MAX_LENGTH, isUnique: () => true },
+    validation: (rule) =>
+      rule
+        .required()
+        .custom((slug, context) =>
+          articleSlugRule(type, (slug as SlugValue | undefined)?.current, context),
+        )
+        .error(),
+  })
