@@ -72,6 +72,9 @@ const TAGS_HEADER = 'x-next-cache-tags'
 /** A revalidation shared by the webhook is not shared again when Next applies it here. */
 const SHARED_RECENTLY_MS = 30_000
 
+/** A mark for a new lifetime of the shared hash, unlike any other. */
+const newMark = () => `${Date.now()}-${randomUUID()}`
+
 /**
  * Raises the version of each tag in ARGV[2..] by one and returns the hash's mark and the new
  * versions, in one atomic step; starts a new mark (ARGV[1]) if the hash was lost. HINCRBY never
@@ -103,7 +106,10 @@ export class SharedTags {
     this.sharedAt = new Map()
     /** @type {Set<string>} content tags seen on pages and fetches, for the fallback */
     this.contentTags = new Set()
-    /** When the shared versions were last read; 0: never since the start. */
+    /**
+     * When the last successful read of the shared versions was sent (every publish counted before
+     * then has been applied here); 0: never since the start.
+     */
     this.lastSync = 0
     // Counted from the start for the fallback, so that a healthy start is not "out of touch".
     this.startedAt = Date.now()
@@ -144,10 +150,14 @@ export class SharedTags {
         : Date.now() - this.lastSync >= OUT_OF_TOUCH_MS
           ? `no read of the shared publishes for ${Math.round((Date.now() - this.lastSync) / 1000)} s`
           : undefined)
-    if (problem === undefined) return { ok: true }
+    // When it last read them, for operators (and tests) telling whether a publish counted at a
+    // known time has reached this instance: it has if it was counted before `readAt`.
+    const readAt = this.lastSync ? { readAt: new Date(this.lastSync).toISOString() } : {}
+    if (problem === undefined) return { ok: true, ...readAt }
     return {
       ok: false,
       problem: `${problem}: publishes from other instances arrive within ${FALLBACK_REVALIDATE_SECONDS} s`,
+      ...readAt,
     }
   }
 
@@ -189,7 +199,7 @@ export class SharedTags {
   /** @param {string[]} tags */
   async count(tags) {
     if (tags.length === 0) return
-    const mark = `${Date.now()}-${randomUUID()}`
+    const mark = newMark()
     const reply = /** @type {Array<string | number>} */ (
       await run(this.redis, TAGS_AREA, (client) =>
         client.eval(SHARE_SCRIPT, { keys: [this.key], arguments: [mark, ...tags] }),
@@ -211,9 +221,10 @@ export class SharedTags {
   tick() {
     if (!this.syncing) {
       this.syncing = true
+      const sent = Date.now()
       this.sync()
         .then(() => {
-          this.lastSync = Date.now()
+          this.lastSync = sent
         })
         .catch(() => {
           // Unreachable, slow or refused: logged once by the connection; the fallback below covers it.
@@ -232,7 +243,14 @@ export class SharedTags {
 
   /** Reads the shared versions, applies each that went up, and counts what Redis lacks. */
   async sync() {
-    const remote = await run(this.redis, TAGS_AREA, (client) => client.hGetAll(this.key))
+    let remote = await run(this.redis, TAGS_AREA, (client) => client.hGetAll(this.key))
+    if (remote[SINCE_FIELD] === undefined) {
+      // No list (a new Redis, or one that lost it): start one now rather than at the next
+      // publish, so that every instance holds its mark from its next read on, and a later loss
+      // is noticed by all of them, even one that has not yet read a publish counted in it.
+      await run(this.redis, TAGS_AREA, (client) => client.hSetNX(this.key, SINCE_FIELD, newMark()))
+      remote = await run(this.redis, TAGS_AREA, (client) => client.hGetAll(this.key))
+    }
     const since = remote[SINCE_FIELD]
     if (since !== this.since) {
       if (this.since !== undefined) {
@@ -240,6 +258,9 @@ export class SharedTags {
           `[cache] The shared publish list in Redis (${this.key}) was gone: Redis restarted ` +
             'without persistence or was flushed. Every instance starts it again; nothing to do.',
         )
+        // A publish counted in the lost hash after this instance's last read is lost with it:
+        // every page is re-checked once, as after a start, so none of them keeps missing it.
+        this.markContentStale()
       }
       // Versions of another lifetime of the hash say nothing about this one.
       this.seen.clear()

@@ -27,7 +27,7 @@ const GLOBAL_KEY = Symbol.for('vigia.redis')
 
 /**
  * @typedef {'connecting' | 'ready' | 'unreachable' | 'credentials' | 'slow'} ConnectionState
- * @typedef {{ ok: boolean, problem?: string }} PartHealth
+ * @typedef {{ ok: boolean, problem?: string, readAt?: string }} PartHealth
  * @typedef {{
  *   url: string,
  *   where: string,

@@ -181,7 +181,7 @@ async function expectServedInTime(fault: string) {
 type Health = {
   status: string
   pages: { ok: boolean }
-  sharedCache: { ok: boolean; mode: string; problem?: string }
+  sharedCache: { ok: boolean; mode: string; problem?: string; readAt?: string }
   rateLimiter: { ok: boolean; mode: string; problem?: string }
   leadStore: { ok: boolean; mode: string }
 }
@@ -500,6 +500,13 @@ test('Redis restarted, its data lost: pages in normal time, the loss noticed, an
 })
 
 test('Redis flushed mid-run: pages in normal time, one line, and publishes shared again', async () => {
+  // Both instances have read the shared publishes as they stand, A's above included (a read is
+  // due every second, later on a loaded machine), so that each has a list to find gone.
+  const since = Date.now()
+  await expectHealth(
+    (h) => Date.parse(h.sharedCache.readAt ?? '') > since,
+    'both instances read the shared publishes',
+  )
   const marks = logMarks()
   await admin.flushAll()
   await expectLogLines(marks, [

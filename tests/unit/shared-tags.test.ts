@@ -146,9 +146,13 @@ describe.skipIf(Boolean(missing))('publishes shared through Redis', { timeout: 3
     const b = await instance()
     for (let i = 0; i < 3; i++) await a.tags.share(['sanity:claim'])
     await b.tags.sync()
+    b.manifest.clear()
     await admin.client.flushAll()
     await b.tags.sync()
     expect(console.warn).toHaveBeenCalledWith(expect.stringMatching(/was gone/))
+    // A publish counted in the lost hash after B's last read is lost with it: B re-checks every
+    // tag it knows once.
+    expect(b.manifest.get('sanity:claim')?.stale).toBeGreaterThan(0)
     // Version 1 in the new hash is below the 3 B saw before the flush, yet new.
     await a.tags.share(['sanity:claim'])
     b.manifest.clear()
@@ -156,13 +160,33 @@ describe.skipIf(Boolean(missing))('publishes shared through Redis', { timeout: 3
     expect(b.manifest.get('sanity:claim')?.stale).toBeGreaterThan(0)
   })
 
+  it('a lost hash is noticed by an instance that had not yet read the publish counted in it', async () => {
+    const a = await instance()
+    const b = await instance()
+    // B reads before any publish: the list is started then, not at the first publish.
+    await b.tags.sync()
+    expect(await admin.client.hGet(KEY, '__since')).toBeTruthy()
+    b.tags.noteContentTags(['sanity:claim'])
+    await a.tags.share(['sanity:claim'])
+    await admin.client.flushAll()
+    await b.tags.sync()
+    expect(console.warn).toHaveBeenCalledWith(expect.stringMatching(/was gone/))
+    // A's publish never reached B through Redis: B re-checks the content it has served.
+    expect(b.manifest.get('sanity:claim')?.stale).toBeGreaterThan(0)
+  })
+
   it('health is not ok before the first read, ok after it, and not ok at once when Redis is gone', async () => {
     const a = await instance()
     expect(a.tags.health()).toMatchObject({ ok: false, problem: /not yet read/ })
+    const before = Date.now()
     a.tags.tick()
-    await vi.waitFor(() => expect(a.tags.health()).toEqual({ ok: true }))
+    await vi.waitFor(() => expect(a.tags.health()).toMatchObject({ ok: true }))
+    // When it last read them, for telling whether a publish made at a known time can have arrived.
+    const readAt = Date.parse(a.tags.health().readAt ?? '')
+    expect(readAt).toBeGreaterThanOrEqual(before)
+    expect(readAt).toBeLessThanOrEqual(Date.now())
     await a.conn.client.disconnect()
-    expect(a.tags.health()).toMatchObject({ ok: false })
+    expect(a.tags.health()).toMatchObject({ ok: false, readAt: new Date(readAt).toISOString() })
   })
 
   it('a share that Redis does not take rejects, and is counted once Redis answers', async () => {
