@@ -18,7 +18,7 @@
 // stale with its OWN clock at that moment, so every page it rendered before then (with its own
 // clock's times) is stale, whatever the other instances' clocks say. A version only ever goes
 // up, so a late write or a write-back after an outage can never hide a newer revalidation.
-// Plain HGETALL/HINCRBY/EVAL: no keyspace notifications, no CONFIG, no pub/sub channel, so a
+// Plain HGETALL/HSETNX/HINCRBY/EVAL: no keyspace notifications, no CONFIG, no pub/sub channel, so a
 // managed Redis at its defaults works. What an instance learns goes into Next's own tag
 // manifest, which Next consults on every cache read.
 //
