@@ -53,6 +53,7 @@ import { isPastBoundary } from './visibility-boundary.mjs'
 const FileSystemCache = FileSystemCacheModule.default ?? FileSystemCacheModule
 /** @type {Map<string, { stale?: number, expired?: number }>} Next's tag state, one per process. */
 const tagsManifest = TagsManifestModule.tagsManifest
+const areTagsStale = TagsManifestModule.areTagsStale
 
 /** How often each instance reads the shared versions: the delay for a publish to reach it. */
 const SYNC_INTERVAL_MS = 1000
@@ -363,6 +364,30 @@ function contentTagsOf(data, context) {
   return [...new Set(tags.filter((tag) => tag && !tag.startsWith(IMPLICIT_TAG_PREFIX)))]
 }
 
+/**
+ * The pages' hourly lifetime (REVALIDATE_SECONDS in lib/content/tags.ts; a unit test keeps the two
+ * equal): a cached 404 older than this is past its time whatever lowered it.
+ */
+export const PAGE_REVALIDATE_SECONDS = 3600
+
+/**
+ * Whether this is a cached 404 page that Next would serve stale and rebuild in the background.
+ * Next (16.4) renders that rebuild with the status of the stale answer it just sent, 404, and so
+ * gives the not-found page's head (title, noindex, canonical) to whatever the page renders now: a
+ * page that went live (a start passed, a publish) kept its body under the 404 page's head until
+ * the next render. Expired instead, the 404 is rebuilt while the visitor waits, with a status of
+ * its own. Only pages of known slugs outside their window are ever cached as 404 (proxy.ts
+ * answers the rest), so this costs a render per such page and publish, not per visitor.
+ */
+export function isStaleNotFound(entry, now = Date.now()) {
+  const value = entry?.value
+  if (!value || value.kind !== 'APP_PAGE' || value.status !== 404) return false
+  const header = value.headers?.[TAGS_HEADER]
+  const tags = typeof header === 'string' ? header.split(',').filter(Boolean) : []
+  if (tags.length > 0 && areTagsStale(tags, entry.lastModified)) return true
+  return now - entry.lastModified >= PAGE_REVALIDATE_SECONDS * 1000
+}
+
 /** Where Next keeps this build's server files (and prerendered pages), for /api/health. */
 const PAGES_DIR_KEY = Symbol.for('vigia.serverDistDir')
 
@@ -385,7 +410,7 @@ export default class VigiaCacheHandler {
     }
     // Past a visibility boundary the page is expired, not stale: lastModified -1 is Next's mark
     // for "render it now, while the visitor waits" (lib/cache/visibility-boundary.mjs).
-    if (entry && isPastBoundary(entry.value?.headers?.[TAGS_HEADER])) {
+    if (entry && (isPastBoundary(entry.value?.headers?.[TAGS_HEADER]) || isStaleNotFound(entry))) {
       return { ...entry, lastModified: -1 }
     }
     return entry

@@ -6,12 +6,17 @@
 // `revalidate`), so a page never outlives its end for its first visitor after it, however long
 // nobody asked for it. Plain JavaScript: Next loads the cache handler outside the app's bundle.
 
-/** Tag prefix; the rest is the boundary in whole seconds since the epoch. */
+/**
+ * Tag prefix; the rest is the boundary in milliseconds since the epoch. Not whole seconds: Next
+ * already counts a page lowered to ceil(seconds left) as stale from the boundary on, and a tag
+ * rounded up to the next second left up to a second in which a 404 was served stale and rebuilt
+ * in the background, a render Next gives the not-found page's head (docs/campaigns.md).
+ */
 export const BOUNDARY_TAG_PREFIX = 'vigia:until:'
 
 /** @param {number} ms the boundary, ms since the epoch */
 export function boundaryTag(ms) {
-  return `${BOUNDARY_TAG_PREFIX}${Math.ceil(ms / 1000)}`
+  return `${BOUNDARY_TAG_PREFIX}${Math.ceil(ms)}`
 }
 
 /**
@@ -24,8 +29,8 @@ export function isPastBoundary(tagsHeader, now = Date.now()) {
   if (typeof tagsHeader !== 'string') return false
   for (const tag of tagsHeader.split(',')) {
     if (!tag.startsWith(BOUNDARY_TAG_PREFIX)) continue
-    const seconds = Number(tag.slice(BOUNDARY_TAG_PREFIX.length))
-    if (Number.isFinite(seconds) && seconds * 1000 <= now) return true
+    const at = Number(tag.slice(BOUNDARY_TAG_PREFIX.length))
+    if (Number.isFinite(at) && at <= now) return true
   }
   return false
 }

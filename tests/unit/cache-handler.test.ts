@@ -117,4 +117,50 @@ describe('the ISR cache handler', () => {
       tagsManifest.delete('sanity:claim')
     }
   })
+
+  it('never hands out a stale 404 page to be rebuilt in the background (Next gives that render the not-found head): expired instead', async () => {
+    vi.stubEnv('REDIS_URL', '')
+    vi.resetModules()
+    const { default: VigiaCacheHandler, PAGE_REVALIDATE_SECONDS } =
+      await import('@/lib/cache/cache-handler.mjs')
+    const { REVALIDATE_SECONDS } = await import('@/lib/content/tags')
+    expect(PAGE_REVALIDATE_SECONDS).toBe(REVALIDATE_SECONDS)
+    const { tagsManifest } = TagsManifestModule as unknown as {
+      tagsManifest: Map<string, { stale?: number }>
+    }
+    const handler = new VigiaCacheHandler({
+      serverDistDir: '/tmp/none/server',
+      revalidatedTags: [],
+    })
+    let kept: { value: unknown; lastModified: number } | undefined
+    handler.local = { get: async () => kept } as unknown as typeof handler.local
+    const entry = (status: number, lastModified: number) => ({
+      lastModified,
+      value: {
+        kind: 'APP_PAGE',
+        html: '<title>x</title>',
+        status,
+        headers: { 'x-next-cache-tags': '_N_T_/p/feira,sanity:campaignPage' },
+      },
+    })
+    try {
+      tagsManifest.delete('sanity:campaignPage')
+      const now = Date.now()
+      // Fresh: Next serves it as it is.
+      kept = entry(404, now - 1000)
+      expect((await handler.get('/p/feira', {}))?.lastModified).toBe(now - 1000)
+      // A publish marked its content stale: expired, rendered while the visitor waits.
+      tagsManifest.set('sanity:campaignPage', { stale: now })
+      expect((await handler.get('/p/feira', {}))?.lastModified).toBe(-1)
+      // The same for a live page is Next's to serve stale (its background render is right).
+      kept = entry(200, now - 1000)
+      expect((await handler.get('/p/feira', {}))?.lastModified).toBe(now - 1000)
+      // Past the hourly lifetime with no publish: expired too.
+      tagsManifest.delete('sanity:campaignPage')
+      kept = entry(404, now - PAGE_REVALIDATE_SECONDS * 1000 - 1)
+      expect((await handler.get('/p/feira', {}))?.lastModified).toBe(-1)
+    } finally {
+      tagsManifest.delete('sanity:campaignPage')
+    }
+  })
 })

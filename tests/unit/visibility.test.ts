@@ -106,7 +106,7 @@ describe('next boundary', () => {
 describe("the cache handler's boundary tag", () => {
   it('expires a page at its boundary, not before, and leaves other pages alone', () => {
     const tag = boundaryTag(START)
-    expect(tag).toBe(`${BOUNDARY_TAG_PREFIX}${START / 1000}`)
+    expect(tag).toBe(`${BOUNDARY_TAG_PREFIX}${START}`)
     const header = `_N_T_/p/feira,sanity:campaignPage,${tag}`
     expect(isPastBoundary(header, START - 1)).toBe(false)
     expect(isPastBoundary(header, START)).toBe(true)
@@ -114,8 +114,9 @@ describe("the cache handler's boundary tag", () => {
     expect(isPastBoundary(undefined, END)).toBe(false)
   })
 
-  it('rounds a boundary inside a second up, so the page never expires early', () => {
+  it('expires a page at its boundary to the millisecond, never a second late (a stale 404 served past a start got the not-found head)', () => {
     expect(isPastBoundary(boundaryTag(START + 400), START + 399)).toBe(false)
+    expect(isPastBoundary(boundaryTag(START + 400), START + 400)).toBe(true)
   })
 })
 
