@@ -36,6 +36,15 @@ function ownOrigin(): string {
  */
 const NOT_FOUND_PATH = '/_nao-encontrado/404'
 
+/**
+ * The 404 page on this server's own origin. Not on request.url: behind an HTTPS front that URL is
+ * https://localhost:<port> (X-Forwarded-Proto), which Next does not recognise as itself, so it
+ * proxied the rewrite there over TLS to its own plain-HTTP port and answered 500.
+ */
+function notFoundPage(): URL {
+  return new URL(NOT_FOUND_PATH, ownOrigin())
+}
+
 const routingTable = createRedirectMapCache(async (): Promise<RoutingTable> => {
   // With this server's internal secret: the table answers no one else (lib/security/internal-request.ts).
   const response = await fetch(new URL(ROUTING_TABLE_PATH, ownOrigin()), {
@@ -70,7 +79,7 @@ export async function proxy(request: NextRequest) {
   if (request.nextUrl.pathname === ROUTING_TABLE_PATH) {
     return isInternalRequest(request.headers)
       ? NextResponse.next()
-      : NextResponse.rewrite(new URL(NOT_FOUND_PATH, request.url))
+      : NextResponse.json({ message: 'Não encontrado.' }, { status: 404 })
   }
   const table = await routingTable()
   // No table yet (the server is starting, or the route failed): let the page answer.
@@ -86,7 +95,7 @@ export async function proxy(request: NextRequest) {
   }
   const section = sectionOf(pathname, table)
   if (section && !table.known[section[0]]?.includes(section[1])) {
-    return NextResponse.rewrite(new URL(NOT_FOUND_PATH, request.url))
+    return NextResponse.rewrite(notFoundPage())
   }
   return NextResponse.next()
 }
