@@ -316,6 +316,7 @@ test.describe('review links and the routing table through the front', () => {
               _type: 'reviewLink',
               page: { _type: 'reference', _ref: 'campaignPage-onibus-rodoviarios', _weak: true },
               tokenHash: createHash('sha256').update(token).digest('hex'),
+              createdAt: new Date().toISOString(),
               expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
               revoked: false,
             },
@@ -368,13 +369,13 @@ test.describe('review links and the routing table through the front', () => {
         }),
       )
       const statuses = answers.map(({ status }) => status)
-      const limited = answers.filter(({ status }) => status === 429)
-      expect(limited.length, `statuses: ${statuses}`).toBeGreaterThanOrEqual(15)
-      expect(
-        statuses.filter((status) => status === 404).length,
-        `statuses: ${statuses}`,
-      ).toBeGreaterThan(0)
-      for (const { response, body } of limited) {
+      // nginx's own refusal (deploy/nginx.conf, @vigia_too_many), whatever the site adds behind it.
+      const byFront = answers.filter(
+        ({ status, body }) => status === 429 && body.includes('<title>Muitas solicitações</title>'),
+      )
+      expect(byFront.length, `statuses: ${statuses}`).toBeGreaterThanOrEqual(15)
+      expect(answers.length - byFront.length, `some reach the site: ${statuses}`).toBeGreaterThan(0)
+      for (const { response, body } of byFront) {
         expect(body).toContain('Muitas solicitações em sequência')
         expect(response.headers()['content-type']).toContain('text/html')
         expect(response.headers()['retry-after']).toBe('60')
