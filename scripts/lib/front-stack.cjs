@@ -280,7 +280,9 @@ async function startInstance({ distDir, port, env = {}, logFile, clock }) {
 function replaceOnce(text, from, to, times = 1) {
   const count = text.split(from).length - 1
   if (count !== times)
-    throw new Error(`deploy/nginx.conf: expected "${from}" ${times} times, found it ${count} times.`)
+    throw new Error(
+      `deploy/nginx.conf: expected "${from}" ${times} times, found it ${count} times.`,
+    )
   return text.split(from).join(to)
 }
 
