@@ -2,8 +2,12 @@
 // which would otherwise land on the first visitor's request) and logs where leads go; with
 // REDIS_URL, starts connecting to Redis, so that its state is logged at start-up and the first
 // demo request finds the connection open. Neither waits: a server whose Redis is down still starts.
+// It also has the server mark each request that comes straight from this machine
+// (lib/security/direct-loopback.ts), which the health check's details need.
 export async function register() {
   if (process.env.NEXT_RUNTIME === 'nodejs') {
+    const { installDirectLoopbackStamp } = await import('@/lib/security/direct-loopback')
+    installDirectLoopbackStamp()
     const { getLeadStore } = await import('@/lib/leads')
     getLeadStore()
     const { getRedis } = await import('@/lib/redis/connection.mjs')

@@ -6,6 +6,11 @@ import {
   redirectTarget,
   type RoutingTable,
 } from '@/lib/redirect-map'
+import {
+  internalHeaders,
+  isInternalRequest,
+  ROUTING_TABLE_PATH,
+} from '@/lib/security/internal-request'
 
 // Redirect documents (Studio: Redirecionamentos) are answered here, before any page or cache:
 // a page route that called redirect() would have Next store the answer in the ISR cache, and a
@@ -31,9 +36,20 @@ function ownOrigin(): string {
  */
 const NOT_FOUND_PATH = '/_nao-encontrado/404'
 
+/**
+ * The 404 page on this server's own origin. Not on request.url: behind an HTTPS front that URL is
+ * https://localhost:<port> (X-Forwarded-Proto), which Next does not recognise as itself, so it
+ * proxied the rewrite there over TLS to its own plain-HTTP port and answered 500.
+ */
+function notFoundPage(): URL {
+  return new URL(NOT_FOUND_PATH, ownOrigin())
+}
+
 const routingTable = createRedirectMapCache(async (): Promise<RoutingTable> => {
-  const response = await fetch(new URL('/api/redirects', ownOrigin()), {
+  // With this server's internal secret: the table answers no one else (lib/security/internal-request.ts).
+  const response = await fetch(new URL(ROUTING_TABLE_PATH, ownOrigin()), {
     cache: 'no-store',
+    headers: internalHeaders(),
     signal: AbortSignal.timeout(2000),
   })
   if (!response.ok) throw new Error(`GET /api/redirects: HTTP ${response.status}`)
@@ -58,6 +74,13 @@ function sectionOf(pathname: string, table: RoutingTable): [string, string] | un
 }
 
 export async function proxy(request: NextRequest) {
+  // The routing table lists pages not yet started and hidden redirects: only for this server
+  // itself. Checked here, before Next serves the route from its cache, where its code never runs.
+  if (request.nextUrl.pathname === ROUTING_TABLE_PATH) {
+    return isInternalRequest(request.headers)
+      ? NextResponse.next()
+      : NextResponse.json({ message: 'Não encontrado.' }, { status: 404 })
+  }
   const table = await routingTable()
   // No table yet (the server is starting, or the route failed): let the page answer.
   if (!table) return NextResponse.next()
@@ -72,14 +95,15 @@ export async function proxy(request: NextRequest) {
   }
   const section = sectionOf(pathname, table)
   if (section && !table.known[section[0]]?.includes(section[1])) {
-    return NextResponse.rewrite(new URL(NOT_FOUND_PATH, request.url))
+    return NextResponse.rewrite(notFoundPage())
   }
   return NextResponse.next()
 }
 
 // Only paths a redirect may start from (sanity/lib/paths.ts), one segment at the root, and every
-// path under a document section (lib/known-paths.ts): campaign pages and articles. The home page,
-// assets, the API and the Studio never pass through here. Next needs the matcher as literals.
+// path under a document section (lib/known-paths.ts): campaign pages and articles; and the
+// routing table, to keep it internal. The home page, assets, the rest of the API and the Studio
+// never pass through here. Next needs the matcher as literals.
 export const config = {
-  matcher: ['/:slug([a-z0-9-]+)', '/p/:path*', '/conteudos/:path*'],
+  matcher: ['/:slug([a-z0-9-]+)', '/p/:path*', '/conteudos/:path*', '/api/redirects'],
 }

@@ -3,6 +3,8 @@ import 'server-only'
 // Every server-side environment variable is read and checked here, once, at start-up.
 // Public Sanity settings live in sanity/env.ts because the Studio (browser code) needs them too.
 
+import { randomBytes } from 'node:crypto'
+
 function optional(name: string): string | undefined {
   const value = process.env[name]?.trim()
   return value ? value : undefined
@@ -136,6 +138,22 @@ function supabase(): { url: string; anonKey: string } | undefined {
   return { url: supabaseUrl, anonKey }
 }
 
+/**
+ * INTERNAL_API_SECRET, or one made when this process starts. Kept on globalThis: Next bundles
+ * proxy.ts and the routes separately, each with its own copy of this module, and all of them must
+ * agree within one server.
+ */
+function internalApiSecret(): string {
+  const key = Symbol.for('vigia.internalApiSecret')
+  const store = globalThis as Record<symbol, string | undefined>
+  const secret =
+    optional('INTERNAL_API_SECRET') ?? store[key] ?? randomBytes(32).toString('base64url')
+  if (secret.length < 16)
+    throw new Error('INTERNAL_API_SECRET must be at least 16 characters long.')
+  store[key] = secret
+  return secret
+}
+
 export const serverEnv = {
   /** The public origin, for canonical URLs, the sitemap and social cards. */
   siteUrl: url('NEXT_PUBLIC_SITE_URL') ?? 'http://localhost:3000',
@@ -195,4 +213,10 @@ export const serverEnv = {
    * otherwise only a request from this machine gets. Unset: loopback only.
    */
   healthDetailsToken: optional('HEALTH_DETAILS_TOKEN'),
+  /**
+   * Sent by the server to itself (proxy.ts reading /api/redirects, the webhook's warm-up) in
+   * X-Internal-Secret; any other request for an internal route is answered 404. Each instance
+   * only ever calls its own origin, so one made at start per process works with no setting.
+   */
+  internalApiSecret: internalApiSecret(),
 }

@@ -2,11 +2,11 @@ import 'server-only'
 
 import { timingSafeEqual } from 'node:crypto'
 import { accessSync, constants } from 'node:fs'
-import net from 'node:net'
 import path from 'node:path'
 
 import { serverEnv } from '@/lib/env'
 import { redisHealth, type PartHealth } from '@/lib/redis/connection.mjs'
+import { isDirectLoopback } from '@/lib/security/direct-loopback'
 
 /** Set by lib/cache/cache-handler.mjs, which Next constructs (with this path) for every request. */
 const SERVER_DIST_DIR_KEY = Symbol.for('vigia.serverDistDir')
@@ -79,19 +79,12 @@ export function publicHealth(health: InstanceHealth): PublicHealth {
 
 export const HEALTH_TOKEN_HEADER = 'x-health-token'
 
-function isLoopback(address: string): boolean {
-  const plain = address.replace(/^::ffff:/i, '')
-  if (net.isIPv4(plain)) return plain.startsWith('127.')
-  return plain === '::1'
-}
-
 /**
  * Whether a request may see the details (modes, problems, paths): it carries HEALTH_DETAILS_TOKEN
- * in X-Health-Token, or comes from this machine. `next start` puts the socket's address in
- * X-Forwarded-For when the request has none, and every front we own appends the address it saw;
- * so a request came from loopback when that header holds one loopback address and nothing else
- * (a visitor's forged entry through the front makes two). An instance reachable without a front
- * must be bound to loopback or a private interface (docs/publishing.md).
+ * in X-Health-Token, or it came straight from this machine, as the server saw its socket
+ * (lib/security/direct-loopback.ts): loopback, and no proxy header at all. Never because of
+ * X-Forwarded-For, which a client writes as it likes, and never through a front, whose connection
+ * is loopback too (docs/deploying.md, "Health check").
  */
 export function mayShowDetails(headers: Headers, token = serverEnv.healthDetailsToken): boolean {
   const sent = headers.get(HEALTH_TOKEN_HEADER)
@@ -100,9 +93,5 @@ export function mayShowDetails(headers: Headers, token = serverEnv.healthDetails
     const b = Buffer.from(token)
     if (a.length === b.length && timingSafeEqual(a, b)) return true
   }
-  const chain = (headers.get('x-forwarded-for') ?? '')
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter(Boolean)
-  return chain.length === 1 && isLoopback(chain[0]!)
+  return isDirectLoopback(headers)
 }

@@ -273,19 +273,25 @@ async function startInstance({ distDir, port, env = {}, logFile, clock }) {
   return { url, pid: child.pid, stop: stopper(child, { group: true }), log }
 }
 
-/** Replaces exactly one occurrence, so that a change to deploy/nginx.conf breaks loudly here. */
-function replaceOnce(text, from, to) {
+/**
+ * Replaces exactly `times` occurrences (one unless told), so that a change to deploy/nginx.conf
+ * breaks loudly here.
+ */
+function replaceOnce(text, from, to, times = 1) {
   const count = text.split(from).length - 1
-  if (count !== 1)
-    throw new Error(`deploy/nginx.conf: expected "${from}" once, found it ${count} times.`)
-  return text.replace(from, to)
+  if (count !== times)
+    throw new Error(
+      `deploy/nginx.conf: expected "${from}" ${times} times, found it ${count} times.`,
+    )
+  return text.split(from).join(to)
 }
 
 /**
  * nginx with deploy/nginx.conf as docs/deploying.md has it installed, only its "# set:" lines changed:
- * these upstreams, ports on 127.0.0.1, a cache folder and a self-signed certificate.
+ * these upstreams, ports on 127.0.0.1, a cache folder, an access log in `dir` (accessLog) and a
+ * self-signed certificate.
  * @param {{ httpsPort: number, httpPort: number, upstreams: string[], dir: string }} options
- * @returns {Promise<Running & { httpUrl: string }>}
+ * @returns {Promise<Running & { httpUrl: string, accessLog: () => string, errorLog: () => string }>}
  */
 async function startNginx({ httpsPort, httpPort, upstreams, dir }) {
   const certFile = path.join(dir, 'cert.pem')
@@ -319,6 +325,8 @@ async function startNginx({ httpsPort, httpPort, upstreams, dir }) {
     upstreams.map((u) => serverLine.replace('127.0.0.1:3000', u)).join('\n'),
   )
   site = replaceOnce(site, '/var/cache/nginx/vigia', path.join(dir, 'cache'))
+  const accessLog = path.join(dir, 'access.log')
+  site = replaceOnce(site, '/var/log/nginx/vigia.access.log', accessLog, 2)
   site = replaceOnce(site, 'listen 80;', `listen 127.0.0.1:${httpPort};`)
   site = replaceOnce(site, 'listen 443 ssl http2;', `listen 127.0.0.1:${httpsPort} ssl http2;`)
   site = replaceOnce(site, '/etc/ssl/vigia/fullchain.pem', certFile)
@@ -368,12 +376,21 @@ async function startNginx({ httpsPort, httpPort, upstreams, dir }) {
     15_000,
     child,
   )
+  const read = (file) => {
+    try {
+      return fs.readFileSync(file, 'utf8')
+    } catch {
+      return ''
+    }
+  }
   return {
     url,
     httpUrl: http,
     pid: child.pid,
     stop: stopper(child),
-    log: () => log() + fs.readFileSync(path.join(dir, 'error.log'), 'utf8'),
+    log: () => log() + read(path.join(dir, 'error.log')),
+    accessLog: () => read(accessLog),
+    errorLog: () => read(path.join(dir, 'error.log')),
   }
 }
 

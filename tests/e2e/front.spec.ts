@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import http from 'node:http'
 import path from 'node:path'
@@ -69,7 +70,7 @@ let postgrest: Running
 let redis: Running
 let a: Running
 let b: Running
-let front: Running & { httpUrl: string }
+let front: Running & { httpUrl: string; accessLog: () => string; errorLog: () => string }
 
 /** Each instance's output, kept with the test results for a failure's post-mortem. */
 function log(name: string): string {
@@ -172,6 +173,11 @@ test('a publish sent to one instance reaches the other and the front within 10 s
   expect(await lakeRequests(), 'Content Lake requests while visitors load the page').toBe(before)
   expect(await json(`${front.url}/api/health`)).toMatchObject({
     status: 'ok',
+    sharedCache: { ok: true },
+    rateLimiter: { ok: true },
+  })
+  // The details (which mode) only straight from this machine (see the health test below).
+  expect(await json(`${a.url}/api/health`)).toMatchObject({
     sharedCache: { mode: 'redis', ok: true },
     rateLimiter: { mode: 'redis', ok: true },
   })
@@ -252,43 +258,220 @@ test('with Redis stopped, the page is still served, the form still accepts a req
   expect(health.sharedCache.ok, 'the shared cache is not ok with Redis stopped').toBe(false)
 })
 
-test('through the front, a visitor gets the health status and each part’s ok, never the details', async () => {
+test('a visitor gets the health status and each part’s ok, never the details, whatever X-Forwarded-For says, through the front or not', async () => {
   const context = await request.newContext({ ignoreHTTPSErrors: true })
+  const publicOnly = async (response: import('@playwright/test').APIResponse, what: string) => {
+    expect(response.status(), what).toBe(200)
+    const body = (await response.json()) as Record<string, Record<string, unknown>>
+    expect(Object.keys(body).sort(), what).toEqual(
+      ['leadStore', 'pages', 'rateLimiter', 'sharedCache', 'status'].sort(),
+    )
+    for (const part of ['pages', 'sharedCache', 'rateLimiter', 'leadStore']) {
+      expect(Object.keys(body[part]!), `${what}: ${part}, ok only`).toEqual(['ok'])
+    }
+  }
   try {
-    // nginx appends the address it saw: even a forged loopback entry makes two.
-    for (const forged of [undefined, '127.0.0.1', '::1']) {
+    // Through the front, from this very machine: nginx's connection to the instance is loopback,
+    // and with no header of the visitor's, the one entry nginx writes is loopback too.
+    for (const forged of [undefined, '127.0.0.1', '::1', '203.0.113.9']) {
       const response = await context.get(`${front.url}/api/health`, {
-        headers: { 'x-forwarded-for': forged ?? '203.0.113.9' },
+        headers: forged ? { 'x-forwarded-for': forged } : {},
       })
-      expect(response.status()).toBe(200)
-      const body = (await response.json()) as Record<string, Record<string, unknown>>
-      expect(Object.keys(body).sort()).toEqual(
-        ['leadStore', 'pages', 'rateLimiter', 'sharedCache', 'status'].sort(),
+      await publicOnly(response, `through the front, X-Forwarded-For: ${forged ?? 'none'}`)
+    }
+    // Straight to an instance, a forged loopback X-Forwarded-For (or another proxy's header).
+    for (const headers of <Array<Record<string, string>>>[
+      { 'x-forwarded-for': '127.0.0.1' },
+      { 'x-forwarded-for': '::1' },
+      { 'x-real-ip': '127.0.0.1' },
+      { forwarded: 'for=127.0.0.1' },
+      // The server's own mark, forged, behind a loopback X-Forwarded-For.
+      { 'x-internal-direct-loopback': '1', 'x-forwarded-for': '127.0.0.1' },
+    ]) {
+      await publicOnly(
+        await context.get(`${a.url}/api/health`, { headers }),
+        `to the instance, ${JSON.stringify(headers)}`,
       )
-      for (const part of ['pages', 'sharedCache', 'rateLimiter', 'leadStore']) {
-        expect(Object.keys(body[part]!), `${part}: ok only`).toEqual(['ok'])
-      }
     }
   } finally {
     await context.dispose()
   }
+  // The check can pass: straight from this machine, with no proxy header, the details.
+  expect(await json(`${b.url}/api/health`)).toMatchObject({ leadStore: { mode: 'supabase' } })
+})
+
+test.describe('review links and the routing table through the front', () => {
+  const token = randomBytes(32).toString('base64url')
+  const linkId = `review-links.front-${Date.now()}`
+
+  test.beforeAll(async () => {
+    const mutated = await fetch(`${lake.url}/__mutate`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        mutations: [
+          {
+            createOrReplace: {
+              _id: linkId,
+              _type: 'reviewLink',
+              page: { _type: 'reference', _ref: 'campaignPage-onibus-rodoviarios', _weak: true },
+              tokenHash: createHash('sha256').update(token).digest('hex'),
+              createdAt: new Date().toISOString(),
+              expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+              revoked: false,
+            },
+          },
+        ],
+      }),
+    })
+    expect(mutated.ok).toBe(true)
+  })
+
+  test('a review page is never stored: once its link is revoked, the next request through the front is refused', async () => {
+    const context = await request.newContext({ ignoreHTTPSErrors: true })
+    try {
+      for (let i = 0; i < 2; i++) {
+        const review = await context.get(`${front.url}/revisao/${token}`)
+        expect(review.status()).toBe(200)
+        expect(await review.text()).toContain('rascunho não publicado')
+        const cacheControl = review.headers()['cache-control'] ?? ''
+        expect(cacheControl).toMatch(/no-store/)
+        expect(cacheControl, 'never sent on as public').not.toMatch(/public/)
+        expect(review.headers()['x-cache'], 'never from the cache').toBeUndefined()
+      }
+      const revoked = await fetch(`${lake.url}/__mutate`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ mutations: [{ patch: { id: linkId, set: { revoked: true } } }] }),
+      })
+      expect(revoked.ok).toBe(true)
+      // At once, and again a second later (when a stored copy would be served stale).
+      for (const wait of [0, 1200]) {
+        await new Promise((resolve) => setTimeout(resolve, wait))
+        const after = await context.get(`${front.url}/revisao/${token}`)
+        expect(after.status(), `revoked, ${wait} ms later`).toBe(404)
+        // The review banner (the page's title is in any answer of the route, 404 included).
+        expect(await after.text()).not.toContain('rascunho não publicado')
+      }
+    } finally {
+      await context.dispose()
+    }
+  })
+
+  test('review addresses are rate-limited per visitor with a clear 429, and no token reaches the logs', async () => {
+    const context = await request.newContext({ ignoreHTTPSErrors: true })
+    const guesses = Array.from({ length: 30 }, () => randomBytes(32).toString('base64url'))
+    try {
+      const answers = await Promise.all(
+        guesses.map(async (guess) => {
+          const response = await context.get(`${front.url}/revisao/${guess}`)
+          return { status: response.status(), response, body: await response.text() }
+        }),
+      )
+      const statuses = answers.map(({ status }) => status)
+      // nginx's own refusal (deploy/nginx.conf, @vigia_too_many), whatever the site adds behind it.
+      const byFront = answers.filter(
+        ({ status, body }) => status === 429 && body.includes('<title>Muitas solicitações</title>'),
+      )
+      expect(byFront.length, `statuses: ${statuses}`).toBeGreaterThanOrEqual(15)
+      expect(answers.length - byFront.length, `some reach the site: ${statuses}`).toBeGreaterThan(0)
+      for (const { response, body } of byFront) {
+        expect(body).toContain('Muitas solicitações em sequência')
+        expect(response.headers()['content-type']).toContain('text/html')
+        expect(response.headers()['retry-after']).toBe('60')
+      }
+    } finally {
+      await context.dispose()
+    }
+    const accessLog = front.accessLog()
+    // Every review request so far is in the log, without its token.
+    expect(
+      accessLog.match(/"GET \/revisao\/<token> HTTP\/[\d.]+" \d{3}/g)?.length,
+    ).toBeGreaterThanOrEqual(guesses.length + 4)
+    const errorLog = front.errorLog()
+    for (const secret of [token, ...guesses]) {
+      // Any 12 characters of it would already be too many.
+      expect(accessLog).not.toContain(secret.slice(0, 12))
+      expect(errorLog).not.toContain(secret.slice(0, 12))
+    }
+  })
+
+  test('the routing table is not reachable from outside, and redirects and unknown addresses still work', async () => {
+    const context = await request.newContext({ ignoreHTTPSErrors: true, maxRedirects: 0 })
+    const variants = [
+      '/api/redirects',
+      '/api/redirects?x=1',
+      '/api/redirects/',
+      '/api//redirects',
+      '/api/%72edirects',
+    ]
+    try {
+      for (const variant of variants) {
+        const response = await context.get(`${front.url}${variant}`)
+        expect(response.status(), `through the front: ${variant}`).toBe(403)
+        expect(await response.text()).not.toContain('onibus')
+      }
+      // Straight to an instance (a front that lets it through, or none): the site answers 404.
+      for (const variant of variants) {
+        for (const headers of <Array<Record<string, string>>>[
+          {},
+          { 'x-internal-secret': 'guess' },
+          { 'x-middleware-subrequest': 'proxy:proxy:proxy:proxy:proxy' },
+          { 'x-middleware-subrequest': 'middleware:middleware:middleware:middleware:middleware' },
+        ]) {
+          const response = await context.get(`${a.url}${variant}`, {
+            headers,
+            maxRedirects: 3,
+          })
+          const body = await response.text()
+          expect(response.status(), `to the instance: ${variant} ${JSON.stringify(headers)}`).toBe(
+            404,
+          )
+          expect(body, variant).not.toContain('"redirects"')
+          expect(body, variant).not.toContain('/p/onibus-rodoviarios')
+        }
+      }
+      // The proxy still reads it: a redirect document, and an unknown campaign page.
+      const redirected = await context.get(`${front.url}/onibus?utm_source=front`)
+      expect(redirected.status()).toBe(308)
+      expect(redirected.headers()['location']).toBe('/p/onibus-rodoviarios?utm_source=front')
+      const before = await lakeRequests()
+      expect((await context.get(`${front.url}/p/nao-existe-${Date.now()}`)).status()).toBe(404)
+      expect(await lakeRequests(), 'an unknown page costs no Content Lake query').toBe(before)
+    } finally {
+      await context.dispose()
+    }
+  })
 })
 
 test.describe('deploy/nginx.conf in front of an origin that sets cookies', () => {
   let origin: http.Server
   let originRequests = 0
+  let originFails = false
   let cookieFront: Running & { httpUrl: string }
+  // Answers for one visitor, as Next marks a page rendered per request (a review page), and a
+  // bare no-store; neither sets a cookie, so only their Cache-Control can keep them out of the cache.
+  const PRIVATE = {
+    '/private-page': 'private, no-cache, no-store, max-age=0, must-revalidate',
+    '/no-store-page': 'no-store',
+    '/private-only-page': 'private, max-age=60',
+  }
 
   test.beforeAll(async () => {
     origin = http.createServer((req, res) => {
       originRequests++
-      const cached = !req.url?.startsWith('/no-cookie')
+      const own = Object.entries(PRIVATE).find(([page]) => req.url === page)?.[1]
+      if (own && originFails) {
+        res.writeHead(502, { 'content-type': 'text/plain' })
+        return res.end('origin down')
+      }
+      const cookie = !req.url?.startsWith('/no-cookie') && !own
       res.writeHead(200, {
         'content-type': req.url?.endsWith('.js') ? 'application/javascript' : 'text/html',
-        'cache-control': 'public, s-maxage=3600',
-        ...(cached ? { 'set-cookie': `session=visitor-${originRequests}; Path=/; HttpOnly` } : {}),
+        'cache-control': own ?? 'public, s-maxage=3600',
+        ...(cookie ? { 'set-cookie': `session=visitor-${originRequests}; Path=/; HttpOnly` } : {}),
       })
-      res.end(req.method === 'POST' ? 'posted' : `<p>page ${originRequests}</p>`)
+      res.end(req.method === 'POST' ? 'posted' : `<p>page ${originRequests} for one visitor</p>`)
     })
     await new Promise<void>((resolve) => origin.listen(PORTS.cookieOrigin, '127.0.0.1', resolve))
     const cookieDir = path.join(dir, 'cookie-front')
@@ -326,6 +509,37 @@ test.describe('deploy/nginx.conf in front of an origin that sets cookies', () =>
       const again = await context.get(`${cookieFront.url}/no-cookie`)
       expect(again.headers()['x-cache']).toBe('HIT')
     } finally {
+      await context.dispose()
+    }
+  })
+
+  test('never stores an answer marked private or no-store, never sends it as public, and serves no stale copy when the origin fails', async () => {
+    const context = await request.newContext({ ignoreHTTPSErrors: true })
+    try {
+      for (const [page, cacheControl] of Object.entries(PRIVATE)) {
+        for (let i = 0; i < 3; i++) {
+          const before = originRequests
+          const response = await context.get(`${cookieFront.url}${page}`)
+          expect(response.status()).toBe(200)
+          expect(response.headers()['cache-control'], `${page}: the origin's own`).toBe(
+            cacheControl,
+          )
+          expect(response.headers()['x-cache'], `${page}: never from the cache`).not.toMatch(
+            /HIT|STALE|UPDATING/,
+          )
+          expect(originRequests, `${page}: each request reaches the origin`).toBe(before + 1)
+        }
+      }
+      // A second later, with the origin failing: its error, never a copy of the page.
+      await new Promise((resolve) => setTimeout(resolve, 1200))
+      originFails = true
+      for (const page of Object.keys(PRIVATE)) {
+        const response = await context.get(`${cookieFront.url}${page}`)
+        expect(response.status(), `${page} while the origin fails`).toBe(502)
+        expect(await response.text()).not.toContain('for one visitor')
+      }
+    } finally {
+      originFails = false
       await context.dispose()
     }
   })

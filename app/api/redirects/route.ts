@@ -8,6 +8,9 @@ import { articlePath, campaignPath } from '@/sanity/lib/paths'
 // from path to target, and the slugs each document section has (lib/known-paths.ts). Cached like
 // the pages (no Content Lake request per visitor) and revalidated by the webhook's redirect,
 // campaignPage and legalPage tags on every instance; the proxy keeps a copy for a second at most.
+// Internal: it lists pages not yet started, their start times and hidden redirects, so proxy.ts
+// answers it only to this server itself (lib/security/internal-request.ts), and the reference
+// front denies it too (deploy/nginx.conf).
 export const revalidate = 3600
 
 export async function GET() {

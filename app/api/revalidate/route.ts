@@ -12,6 +12,7 @@ import { ARTICLE_CONTENT_TYPES, pathsToWarm, tagForType } from '@/lib/content/ta
 import { serverEnv } from '@/lib/env'
 import { ownOrigin } from '@/lib/own-origin'
 import { shareRevalidation } from '@/lib/redis/connection.mjs'
+import { internalHeaders } from '@/lib/security/internal-request'
 import { BodyTooLargeError, MAX_WEBHOOK_BODY_BYTES, readLimitedText } from '@/lib/webhook/body'
 import { claimDelivery } from '@/lib/webhook/replay'
 import { checkSignature } from '@/lib/webhook/signature'
@@ -170,7 +171,8 @@ function warmAndPurge(type: string, slug: unknown) {
       try {
         await fetch(page, {
           cache: 'no-store',
-          headers: { 'user-agent': 'vigia-revalidate-warmup' },
+          // The secret lets the routing table (/api/redirects) answer: it is internal only.
+          headers: { 'user-agent': 'vigia-revalidate-warmup', ...internalHeaders() },
           signal: AbortSignal.timeout(30_000),
         })
       } catch (error) {
