@@ -10,6 +10,7 @@ import {
   publishWebhook as publish,
   reachedBy,
   resetLake,
+  type PublishDeadline,
 } from './lake-fixtures'
 import { SERVERS } from './servers'
 
@@ -52,6 +53,10 @@ const EVERY_KIND = [
   '/conteudos/como-o-celular-detecta-fadiga',
   '/conteudos/categoria/fadiga-e-seguranca',
 ]
+
+/** `check` holds on every kind of page by the deadline (each page polled at the same time). */
+const onEveryKind = (deadline: PublishDeadline, check: (path: string) => Promise<boolean>) =>
+  Promise.all(EVERY_KIND.map((path) => reachedBy(deadline, () => check(path), path)))
 
 const sitemap = async (request: APIRequestContext) =>
   (await (await request.get(`${SITE}/sitemap.xml`)).text()) as string
@@ -246,8 +251,7 @@ test.describe('campaign lifecycle', () => {
 
     // Live within 5 s of the webhook on every kind of page: home, legal and campaign pages,
     // articles and their listing and category pages.
-    for (const path of EVERY_KIND)
-      await reachedBy(deadline, async () => (await html(request, path)).includes(text), path)
+    await onEveryKind(deadline, async (path) => (await html(request, path)).includes(text))
 
     await page.goto(`${SITE}/privacidade`)
     const bar = page.getByRole('complementary', { name: 'Aviso' })
@@ -307,9 +311,10 @@ test.describe('campaign lifecycle', () => {
     // No webhook at the end: every page drops the bar by itself, its cache expiring at the end
     // like a page's (within the same 5 s as a publish).
     await waitUntil(end)
-    const gone = publishDeadline(end)
-    for (const path of EVERY_KIND)
-      await reachedBy(gone, async () => !(await html(request, path)).includes(text), path)
+    await onEveryKind(
+      publishDeadline(end),
+      async (path) => !(await html(request, path)).includes(text),
+    )
   })
 
   test('the announcement starts by itself with no webhook, and unpublishing it takes it off every page within 5 s', async ({
@@ -337,19 +342,17 @@ test.describe('campaign lifecycle', () => {
 
     // No webhook at the start: every page shows the bar within 5 s of it.
     await waitUntil(start)
-    const started = publishDeadline(start)
-    for (const path of EVERY_KIND)
-      await reachedBy(started, async () => (await html(request, path)).includes(text), path)
+    await onEveryKind(publishDeadline(start), async (path) =>
+      (await html(request, path)).includes(text),
+    )
 
     // Unpublished (deleted) in the Studio: off every page within 5 s of the webhook.
     await mutate(request, { delete: { id: 'announcement' } })
     const removed = await deliver(request, { _type: 'announcement', _id: 'announcement' })
-    for (const path of EVERY_KIND)
-      await reachedBy(
-        removed.deadline,
-        async () => !(await html(request, path)).includes('announcement-bar'),
-        path,
-      )
+    await onEveryKind(
+      removed.deadline,
+      async (path) => !(await html(request, path)).includes('announcement-bar'),
+    )
   })
 
   test('an announcement longer than the Studio allows (90 characters), written through the API, keeps the bar at its height: clamped, never over the header', async ({

@@ -120,7 +120,7 @@ test.describe('editing: published edits go live', () => {
         async () => {
           const before = await contentRequests(request)
           await homeHtml(request)
-          await new Promise((resolve) => setTimeout(resolve, 500))
+          await new Promise((resolve) => setTimeout(resolve, 1_000))
           await homeHtml(request)
           return (await contentRequests(request)) === before
         },
@@ -318,6 +318,71 @@ test.describe('editing: the Studio', () => {
     // The Studio app itself loads after the page, then mounts its full-height layout.
     await expect(page.locator('[data-ui="NextStudioLayout"]')).toBeAttached({ timeout: 20_000 })
     await expect(page.getByText('não está conectado')).toHaveCount(0)
+  })
+
+  test('/studio speaks Brazilian Portuguese to a signed-in editor: its own labels, not only the schema’s', async ({
+    page,
+  }) => {
+    test.setTimeout(90_000)
+    // The Studio talks to <project>.api.sanity.io from the browser, which this machine cannot
+    // reach: answered here as Sanity would for a signed-in administrator, with queries sent on to
+    // the Content Lake double (with the read token, as a member's session would read).
+    const editor = {
+      id: 'p-e2e',
+      name: 'Editora E2E',
+      email: 'editora@example.com',
+      role: 'administrator',
+      roles: [{ name: 'administrator', title: 'Administrator' }],
+    }
+    await page.route('https://testproj.api.sanity.io/**', async (route) => {
+      const url = new URL(route.request().url())
+      const path = url.pathname
+      if (path.includes('/data/query/')) {
+        const answer = await fetch(`${LAKE}${path}${url.search}`, {
+          method: route.request().method(),
+          body: route.request().postData() ?? undefined,
+          headers: { 'content-type': 'application/json', authorization: 'Bearer test-read-token' },
+        })
+        return route.fulfill({
+          status: answer.status,
+          body: await answer.text(),
+          contentType: 'application/json',
+        })
+      }
+      if (path.includes('/data/listen/'))
+        return route.fulfill({
+          contentType: 'text/event-stream',
+          body: 'event: welcome\ndata: {"listenerName":"e2e"}\n\n',
+        })
+      if (path.endsWith('/users/me')) return route.fulfill({ json: editor })
+      if (/\/projects\/testproj$/.test(path))
+        return route.fulfill({
+          json: {
+            id: 'testproj',
+            displayName: 'Vigia',
+            metadata: {},
+            features: [],
+            members: [{ ...editor, isCurrentUser: true, isRobot: false }],
+          },
+        })
+      if (path.endsWith('/datasets'))
+        return route.fulfill({ json: [{ name: 'production', aclMode: 'public' }] })
+      if (path.endsWith('/acl'))
+        return route.fulfill({
+          json: [{ filter: '_id in path("**")', permissions: ['read', 'update', 'create'] }],
+        })
+      if (path.includes('/keyvalue/') || path.endsWith('/features'))
+        return route.fulfill({ json: [] })
+      if (path.includes('/users/')) return route.fulfill({ json: [editor] })
+      return route.fulfill({ status: 404, json: { error: 'Not Found' } })
+    })
+    await page.goto(`${SITE}/studio/structure/claim`)
+    // The schema's own titles, in Portuguese in the source...
+    await expect(page.getByText('Números de marketing').first()).toBeVisible({ timeout: 45_000 })
+    // ...and the Studio's own interface, from the pt-BR locale (sanity.config.ts): its
+    // perspective menu says "Rascunhos" (Drafts), never the English of the default locale.
+    await expect(page.getByText('Rascunhos', { exact: true }).first()).toBeVisible()
+    await expect(page.getByText('Drafts', { exact: true })).toHaveCount(0)
   })
 
   test('/studio explains the set-up when no project is configured', async ({ page, request }) => {

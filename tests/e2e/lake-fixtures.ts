@@ -1,6 +1,7 @@
 import { expect, type APIRequestContext } from '@playwright/test'
 import { encodeSignatureHeader } from '@sanity/webhook'
 
+import { CONTENT_TAGS } from '../../lib/content/tags'
 import { LAKE_REVALIDATE_SECRET, SERVERS } from './servers'
 
 // What the specs that publish on the lake build share (campaign-publishing, articles-publishing,
@@ -91,10 +92,18 @@ export async function deliverWebhook(
   return { answer: (await response.json()) as Record<string, unknown>, deadline }
 }
 
-/** Resets the Content Lake double: the content it started with, consistent at once. */
+/**
+ * Resets the Content Lake double (the content it started with, consistent at once) and has the
+ * site forget what other specs published: one webhook per type the site caches, so that no page
+ * keeps another spec's content, or expires at another spec's window. Each spec on the lake build
+ * starts with this, so none depends on which ran before it.
+ */
 export async function resetLake(request: APIRequestContext) {
   const response = await request.post(`${LAKE_DOUBLE}/__reset`, { data: {} })
   expect(response.ok(), await response.text()).toBe(true)
+  await Promise.all(
+    Object.keys(CONTENT_TAGS).map((type) => publishWebhook(request, { _type: type, _id: type })),
+  )
 }
 
 /** Makes the double answer queries with the state from `delayMs` ago (0: consistent at once). */
