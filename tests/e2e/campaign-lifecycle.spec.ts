@@ -293,7 +293,9 @@ test.describe('campaign lifecycle', () => {
       patch: { id: 'announcement', set: { 'link.label': 'Ver a agenda' } },
     })
     const changed = await deliver(request, { _type: 'announcement', _id: 'announcement' })
-    await reachedBy(changed.deadline, async () => (await html(request, '/')).includes('Ver a agenda'))
+    await reachedBy(changed.deadline, async () =>
+      (await html(request, '/')).includes('Ver a agenda'),
+    )
     await page.goto(`${SITE}/`)
     const again = page.getByRole('complementary', { name: 'Aviso' })
     await expect(again).toBeVisible()
@@ -418,7 +420,9 @@ test.describe('campaign lifecycle', () => {
     })
     const { deadline } = await deliver(request, { _type: 'announcement', _id: 'announcement' })
     for (const path of ['/', '/privacidade', '/p/onibus-rodoviarios'])
-      await reachedBy(deadline, async () => (await html(request, path)).includes('announcement-bar'))
+      await reachedBy(deadline, async () =>
+        (await html(request, path)).includes('announcement-bar'),
+      )
 
     for (const width of [375, 1280]) {
       await page.setViewportSize({ width, height: 800 })

@@ -399,11 +399,7 @@ test('two documents of different types published 0.3 s apart while another insta
       expect(claim.status).toBe(200)
       expect(settings.status).toBe(200)
       await expectEverywhere(figure, `round ${round}: the claim`, claim.sentAt)
-      await expectEverywhere(
-        tagline,
-        `round ${round}: the settings, 0.3 s later`,
-        settings.sentAt,
-      )
+      await expectEverywhere(tagline, `round ${round}: the settings, 0.3 s later`, settings.sentAt)
     } finally {
       busy = false
       await load
