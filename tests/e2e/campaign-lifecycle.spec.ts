@@ -55,8 +55,12 @@ const EVERY_KIND = [
 ]
 
 /** `check` holds on every kind of page by the deadline (each page polled at the same time). */
-const onEveryKind = (deadline: PublishDeadline, check: (path: string) => Promise<boolean>) =>
-  Promise.all(EVERY_KIND.map((path) => reachedBy(deadline, () => check(path), path)))
+const onEveryKind = (
+  what: string,
+  deadline: PublishDeadline,
+  check: (path: string) => Promise<boolean>,
+) =>
+  Promise.all(EVERY_KIND.map((path) => reachedBy(deadline, () => check(path), `${what}: ${path}`)))
 
 const sitemap = async (request: APIRequestContext) =>
   (await (await request.get(`${SITE}/sitemap.xml`)).text()) as string
@@ -251,7 +255,9 @@ test.describe('campaign lifecycle', () => {
 
     // Live within 5 s of the webhook on every kind of page: home, legal and campaign pages,
     // articles and their listing and category pages.
-    await onEveryKind(deadline, async (path) => (await html(request, path)).includes(text))
+    await onEveryKind('published', deadline, async (path) =>
+      (await html(request, path)).includes(text),
+    )
 
     await page.goto(`${SITE}/privacidade`)
     const bar = page.getByRole('complementary', { name: 'Aviso' })
@@ -314,6 +320,7 @@ test.describe('campaign lifecycle', () => {
     // like a page's (within the same 5 s as a publish).
     await waitUntil(end)
     await onEveryKind(
+      'ended',
       publishDeadline(end),
       async (path) => !(await html(request, path)).includes(text),
     )
@@ -344,7 +351,7 @@ test.describe('campaign lifecycle', () => {
 
     // No webhook at the start: every page shows the bar within 5 s of it.
     await waitUntil(start)
-    await onEveryKind(publishDeadline(start), async (path) =>
+    await onEveryKind('started', publishDeadline(start), async (path) =>
       (await html(request, path)).includes(text),
     )
 
@@ -352,6 +359,7 @@ test.describe('campaign lifecycle', () => {
     await mutate(request, { delete: { id: 'announcement' } })
     const removed = await deliver(request, { _type: 'announcement', _id: 'announcement' })
     await onEveryKind(
+      'unpublished',
       removed.deadline,
       async (path) => !(await html(request, path)).includes('announcement-bar'),
     )
