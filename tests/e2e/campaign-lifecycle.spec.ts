@@ -44,6 +44,9 @@ const get = (request: APIRequestContext, path: string) =>
 const html = async (request: APIRequestContext, path: string) =>
   (await (await get(request, path)).text()) as string
 
+/** The bar in a page's HTML (its class name is in the inlined CSS of every page). */
+const BAR = 'aria-label="Aviso"'
+
 /** Every kind of page the announcement bar is on. */
 const EVERY_KIND = [
   '/',
@@ -361,7 +364,7 @@ test.describe('campaign lifecycle', () => {
     await onEveryKind(
       'unpublished',
       removed.deadline,
-      async (path) => !(await html(request, path)).includes('announcement-bar'),
+      async (path) => !(await html(request, path)).includes(BAR),
     )
   })
 
@@ -408,7 +411,7 @@ test.describe('campaign lifecycle', () => {
     const removed = await deliver(request, { _type: 'announcement', _id: 'announcement' })
     await reachedBy(
       removed.deadline,
-      async () => !(await html(request, '/privacidade')).includes('announcement-bar'),
+      async () => !(await html(request, '/privacidade')).includes(BAR),
     )
   })
 
@@ -428,9 +431,7 @@ test.describe('campaign lifecycle', () => {
     })
     const { deadline } = await deliver(request, { _type: 'announcement', _id: 'announcement' })
     for (const path of ['/', '/privacidade', '/p/onibus-rodoviarios'])
-      await reachedBy(deadline, async () =>
-        (await html(request, path)).includes('announcement-bar'),
-      )
+      await reachedBy(deadline, async () => (await html(request, path)).includes(BAR))
 
     for (const width of [375, 1280]) {
       await page.setViewportSize({ width, height: 800 })
