@@ -245,7 +245,7 @@ test.describe('campaign lifecycle', () => {
     context,
   }) => {
     test.setTimeout(120_000)
-    const text = 'Estamos na feira de transporte: venha ver a Vigia'
+    const text = `Estamos na feira de transporte: venha ver a Vigia (${RUN})`
     const announcement = {
       _id: 'announcement',
       _type: 'announcement',
@@ -333,7 +333,8 @@ test.describe('campaign lifecycle', () => {
     request,
   }) => {
     test.setTimeout(90_000)
-    const text = 'Amanhã: demonstrações ao vivo na feira de transporte'
+    // This run's own text: no page cached by an earlier run can hold it.
+    const text = `Amanhã: demonstrações ao vivo na feira de transporte (${RUN})`
     // Written now, relative to now: the publish and the checks before the start take its 5 s.
     const start = Date.now() + 10_000
     await mutate(request, {
