@@ -121,6 +121,34 @@ test.describe('articles: publishing without a deploy', () => {
     )
   })
 
+  test('the social card carries the article’s title: a new title, a new card; the old title back, the very same card', async ({
+    request,
+  }) => {
+    // The article has no cover or sharing image, so its card is drawn from its title
+    // (app/conteudos/[slug]/opengraph-image.tsx). Drawing is deterministic: the same title gives
+    // the same PNG, another title another one, which a card ignoring the title would not.
+    const card = async () => {
+      const response = await request.get(`${SITE}${PATH}/opengraph-image`)
+      expect(response.status()).toBe(200)
+      expect(response.headers()['content-type']).toBe('image/png')
+      return (await response.body()).toString('base64')
+    }
+    const original = await card()
+    const retitle = async (title: string) => {
+      await mutate(request, { patch: { id: newArticle._id, set: { title } } })
+      return (await deliver(request, { _type: 'article', _id: newArticle._id, slug: SLUG }))
+        .deadline
+    }
+    const renamed = await retitle('Telemetria e fadiga: um título novo para o cartão')
+    await reachedBy(
+      renamed,
+      async () => (await card()) !== original,
+      'a new card for the new title',
+    )
+    const back = await retitle(TITLE)
+    await reachedBy(back, async () => (await card()) === original, 'the first card again')
+  })
+
   test('editing the author updates the byline on the articles that show it', async ({
     request,
   }) => {
