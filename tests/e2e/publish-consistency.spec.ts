@@ -14,7 +14,6 @@ import {
   startRedis,
   tempDir,
 } from '../../scripts/lib/front-stack.cjs'
-import { RETRY_FAILED_RENDER_MS } from '../../lib/cache/cache-handler.mjs'
 import { tcpProxy, type TcpProxy } from '../support/tcp-proxy'
 import { expect, test } from './fixtures'
 
@@ -29,6 +28,16 @@ import { expect, test } from './fixtures'
 const missing = skipWithout(['redis-server', 'faketime'])
 test.skip(Boolean(missing), missing ?? '')
 test.describe.configure({ mode: 'serial' })
+
+/**
+ * lib/cache/cache-handler.mjs's RETRY_FAILED_RENDER_MS, read from its source: the module itself
+ * loads only inside a Next server.
+ */
+const RETRY_FAILED_RENDER_MS = Number(
+  /export const RETRY_FAILED_RENDER_MS = (\d+)/.exec(
+    fs.readFileSync(path.join(__dirname, '../../lib/cache/cache-handler.mjs'), 'utf8'),
+  )?.[1],
+)
 
 const PORTS = {
   a: portFor(30).port,
