@@ -65,11 +65,12 @@ const REACHES_ALL_MS = PROMISE_MS + 1_000
 /**
  * When the Content Lake answers again after failing: a page kept after a failed render is marked
  * stale again 3 s after it was kept (RETRY_FAILED_RENDER_MS, docs/publishing.md "When the
- * Content Lake fails"), then the visitor's request that finds it stale starts a render, and the
- * next one gets it: 3 s for that, on two loaded cores. Next alone would keep the page fresh for
- * up to 30 s, so this fails if the re-mark goes.
+ * Content Lake fails"). A render hung on the lake fails only when the lake is back (its request
+ * dropped then), so the 3 s run from the return; then the visitor's request that finds the page
+ * stale starts a render, and a later one gets it: 6 s for those on two loaded cores. Next alone
+ * would keep the page fresh for up to 30 s, so this fails if the re-mark goes.
  */
-const LAKE_RETURN_MS = RETRY_FAILED_RENDER_MS + 3_000
+const LAKE_RETURN_MS = RETRY_FAILED_RENDER_MS + 6_000
 /**
  * A publish made while an instance was cut from Redis reaches it once it is back in touch, and
  * at worst through its fallback re-check every FALLBACK_REVALIDATE_SECONDS (15 s,
