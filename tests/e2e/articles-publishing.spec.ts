@@ -101,24 +101,42 @@ test.describe('articles: publishing without a deploy', () => {
       slug: SLUG,
     })
     expect(answer).toMatchObject({ revalidated: ['sanity:article'] })
-    await reachedBy(deadline, async () => {
-      const response = await request.get(`${SITE}${PATH}`)
-      return response.status() === 200 && (await response.text()).includes(TITLE)
-    })
-    await reachedBy(deadline, async () => {
-      const html = await text(request, '/conteudos')
-      const first = html.match(/<h2[^>]*>\s*<a href="(\/conteudos\/[^"]+)"/)?.[1]
-      return first === PATH
-    })
-    await reachedBy(deadline, async () =>
-      (await text(request, '/conteudos/categoria/fadiga-e-seguranca')).includes(TITLE),
-    )
-    await reachedBy(deadline, async () =>
-      (await text(request, '/sitemap.xml')).includes(`${PATH}</loc>`),
-    )
-    await reachedBy(deadline, async () =>
-      (await text(request, '/conteudos/feed.xml')).includes(`${PATH}</link>`),
-    )
+    // Every place at once, each by the same deadline.
+    await Promise.all([
+      reachedBy(
+        deadline,
+        async () => {
+          const response = await request.get(`${SITE}${PATH}`)
+          return response.status() === 200 && (await response.text()).includes(TITLE)
+        },
+        'the article',
+      ),
+      reachedBy(
+        deadline,
+        async () => {
+          const html = await text(request, '/conteudos')
+          const first = html.match(/<h2[^>]*>\s*<a href="(\/conteudos\/[^"]+)"/)?.[1]
+          return first === PATH
+        },
+        'first on the listing',
+      ),
+      reachedBy(
+        deadline,
+        async () =>
+          (await text(request, '/conteudos/categoria/fadiga-e-seguranca')).includes(TITLE),
+        'in its category',
+      ),
+      reachedBy(
+        deadline,
+        async () => (await text(request, '/sitemap.xml')).includes(`${PATH}</loc>`),
+        'in the sitemap',
+      ),
+      reachedBy(
+        deadline,
+        async () => (await text(request, '/conteudos/feed.xml')).includes(`${PATH}</link>`),
+        'in the feed',
+      ),
+    ])
   })
 
   test('the social card carries the article’s title: a new title, a new card; the old title back, the very same card', async ({
