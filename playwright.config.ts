@@ -64,7 +64,9 @@ export default defineConfig({
   retries: 0,
   // Two cores, shared with the `next start` processes.
   workers: 2,
-  reporter: 'list',
+  // The list, then every test that did not run, named (scripts/lib/did-not-run-reporter.mjs):
+  // a test skipped because another failed is never silently dropped, and fails the run.
+  reporter: [['list'], ['./scripts/lib/did-not-run-reporter.mjs']],
   // A guard against hangs, not a speed budget (speed is judged by `npm run bench`): on two
   // loaded cores an axe scan or a keyboard walk takes 20 s, and CI failed at 30 s.
   timeout: 60_000,
@@ -107,43 +109,21 @@ export default defineConfig({
       use: { viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true },
     },
     {
-      // Publishing through the webhook, against the lake build and its Content Lake double
-      // (started by scripts/test.mjs); its tests share the double's state and run once, in order.
+      // Everything on the lake build and its Content Lake double (started by scripts/test.mjs):
+      // publishing through the webhook, Content Lake images, campaign pages and articles
+      // published after the build, visibility windows, the announcement bar and review links
+      // (docs/campaigns.md). They share the one server and the double's state, so one spec at a
+      // time (one worker for this project), each resetting the double itself first: no spec
+      // depends on another having passed, so one failure never keeps the others from running.
       name: 'lake',
-      testMatch: /editing\.spec\.ts/,
-      use: { viewport: { width: 1280, height: 800 } },
-    },
-    {
-      // Content Lake images on the same build and double; after "lake", whose tests it would
-      // otherwise disturb by changing content and revalidating the page.
-      name: 'lake-images',
-      testMatch: /lake-images\.spec\.ts/,
-      dependencies: ['lake'],
-      use: { viewport: { width: 1280, height: 800 } },
-    },
-    {
-      // Campaign pages published after the build, on the same build and double; after the other
-      // lake projects, which reset the double's content.
-      name: 'lake-pages',
-      testMatch: /campaign-publishing\.spec\.ts/,
-      dependencies: ['lake-images'],
-      use: { viewport: { width: 1280, height: 800 } },
-    },
-    {
-      // Articles published after the build, on the same build and double; after the campaign
-      // pages' project, which leaves the double's content changed (this one resets it first).
-      name: 'lake-articles',
-      testMatch: /articles-publishing\.spec\.ts/,
-      dependencies: ['lake-pages'],
-      use: { viewport: { width: 1280, height: 800 } },
-    },
-    {
-      // Visibility windows, the announcement bar and review links (docs/campaigns.md), on the same
-      // build and double; last of the lake projects, since it waits on real time and resets the
-      // double's content.
-      name: 'lake-lifecycle',
-      testMatch: /campaign-lifecycle\.spec\.ts/,
-      dependencies: ['lake-articles'],
+      testMatch: [
+        /editing\.spec\.ts/,
+        /lake-images\.spec\.ts/,
+        /campaign-publishing\.spec\.ts/,
+        /articles-publishing\.spec\.ts/,
+        /campaign-lifecycle\.spec\.ts/,
+      ],
+      workers: 1,
       use: { viewport: { width: 1280, height: 800 } },
     },
     {

@@ -196,6 +196,12 @@ export const serverEnv = {
    * every call (500) rather than accept unsigned ones.
    */
   sanityRevalidateSecret: optional('SANITY_REVALIDATE_SECRET'),
+  /**
+   * How long the webhook waits for the Content Lake to become consistent before marking the
+   * type's pages stale (docs/publishing.md). Lowered only by the end-to-end builds, so the suite
+   * waits less; one test keeps the default.
+   */
+  webhookConsistencyDelayMs: integer('SANITY_WEBHOOK_CONSISTENCY_DELAY_MS', 3000, 0, 10_000),
   /** A Viewer token: draft mode reads drafts with it. Never sent to the browser. */
   sanityApiReadToken: optional('SANITY_API_READ_TOKEN'),
   /**

@@ -34,6 +34,9 @@ const E2E_LIMITS = {
   DEMO_RATE_LIMIT_GLOBAL_PER_MINUTE: '1000',
 }
 
+/** The lake build's webhook wait for consistency (production: 3000 ms). */
+const E2E_CONSISTENCY_DELAY_MS = 1000
+
 /**
  * Where the end-to-end servers listen: fixed ports from 3100 (E2E_PORT_BASE moves them), so a
  * failing test names a URL one can open. tests/e2e/servers.ts names each offset.
@@ -70,6 +73,11 @@ const BUILDS = {
       SANITY_IMAGE_HOST: LAKE_DOUBLE.url,
       SANITY_REVALIDATE_SECRET: 'test-secret',
       SANITY_API_READ_TOKEN: 'test-read-token',
+      // The webhook's wait for the Content Lake to become consistent, 3 s in production
+      // (app/api/revalidate/route.ts), lowered so every publish of the suite waits less. The
+      // double is consistent at once unless a test asks otherwise (its /__consistency), and
+      // tests/e2e/publish-consistency.spec.ts starts its instances with the default 3 s.
+      SANITY_WEBHOOK_CONSISTENCY_DELAY_MS: String(E2E_CONSISTENCY_DELAY_MS),
     },
     /**
      * Content is fetched at build time, so scripts/test.mjs starts this double before the build
@@ -85,4 +93,4 @@ const BUILDS = {
   },
 }
 
-module.exports = { BUILDS, portFor }
+module.exports = { BUILDS, E2E_CONSISTENCY_DELAY_MS, portFor }

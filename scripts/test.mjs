@@ -5,7 +5,9 @@
 //   3. each production build in scripts/e2e-builds.cjs (`next build`, never the dev server)
 //   4. end-to-end tests (Playwright), which serve those builds with `next start`
 // Arguments go to Playwright: `npm test -- --project=mobile tests/e2e/navigation.spec.ts`.
-// Exits non-zero as soon as a step fails.
+// Exits non-zero as soon as a step fails. A test that did not run (skipped after a failure
+// before it, a crash, an interruption) is named at the end and fails the run too
+// (scripts/lib/did-not-run-reporter.mjs, in playwright.config.ts).
 
 import { spawn } from 'node:child_process'
 import { rmSync } from 'node:fs'

@@ -1,17 +1,23 @@
 import { expect, test, type APIRequestContext } from '@playwright/test'
 
-import { mutateLake as mutate, publishWebhook as publish, within5s } from './lake-fixtures'
+import {
+  deliverWebhook as deliver,
+  mutateLake as mutate,
+  publishWebhook as publish,
+  reachedBy,
+  resetLake,
+} from './lake-fixtures'
 import { SERVERS } from './servers'
 
 /*
  * Articles go live without a deploy: articles published after the build, against the lake build
  * and its Content Lake double, through the signed webhook with the same projection as pages
- * ({_type, _id, "slug": slug.current}). Runs in the Playwright project "lake-articles", after the
- * other lake projects (they reset the double's content), once and in order.
+ * ({_type, _id, "slug": slug.current}). Runs in the Playwright project "lake", one spec of that
+ * build at a time, once and in order. Each check of a publish shares that publish's deadline:
+ * 5 s from the moment the webhook is sent (lake-fixtures.ts).
  */
 
 const SITE = SERVERS.lake.url
-const LAKE = SERVERS.lakeDouble.url
 
 const SLUG = 'telemetria-e-fadiga-e2e'
 const PATH = `/conteudos/${SLUG}`
@@ -63,7 +69,7 @@ test.describe('articles: publishing without a deploy', () => {
   test.describe.configure({ mode: 'serial' })
 
   test.beforeAll(async ({ request }) => {
-    expect((await request.post(`${LAKE}/__reset`, { data: {} })).ok()).toBe(true)
+    await resetLake(request)
   })
 
   test('an article that exists only as a draft answers 404, even after a webhook', async ({
@@ -89,25 +95,76 @@ test.describe('articles: publishing without a deploy', () => {
     // Requested once before it exists: that 404 is cached too, and must not outlive the publish.
     expect(await status(request, PATH)).toBe(404)
     await mutate(request, { createOrReplace: newArticle })
-    expect(
-      await publish(request, { _type: 'article', _id: newArticle._id, slug: SLUG }),
-    ).toMatchObject({ revalidated: ['sanity:article'] })
-    await within5s(async () => {
-      const response = await request.get(`${SITE}${PATH}`)
-      return response.status() === 200 && (await response.text()).includes(TITLE)
+    const { answer, deadline } = await deliver(request, {
+      _type: 'article',
+      _id: newArticle._id,
+      slug: SLUG,
     })
-    await within5s(async () => {
-      const html = await text(request, '/conteudos')
-      const first = html.match(/<h2[^>]*>\s*<a href="(\/conteudos\/[^"]+)"/)?.[1]
-      return first === PATH
-    })
-    await within5s(async () =>
-      (await text(request, '/conteudos/categoria/fadiga-e-seguranca')).includes(TITLE),
+    expect(answer).toMatchObject({ revalidated: ['sanity:article'] })
+    // Every place at once, each by the same deadline.
+    await Promise.all([
+      reachedBy(
+        deadline,
+        async () => {
+          const response = await request.get(`${SITE}${PATH}`)
+          return response.status() === 200 && (await response.text()).includes(TITLE)
+        },
+        'the article',
+      ),
+      reachedBy(
+        deadline,
+        async () => {
+          const html = await text(request, '/conteudos')
+          const first = html.match(/<h2[^>]*>\s*<a href="(\/conteudos\/[^"]+)"/)?.[1]
+          return first === PATH
+        },
+        'first on the listing',
+      ),
+      reachedBy(
+        deadline,
+        async () =>
+          (await text(request, '/conteudos/categoria/fadiga-e-seguranca')).includes(TITLE),
+        'in its category',
+      ),
+      reachedBy(
+        deadline,
+        async () => (await text(request, '/sitemap.xml')).includes(`${PATH}</loc>`),
+        'in the sitemap',
+      ),
+      reachedBy(
+        deadline,
+        async () => (await text(request, '/conteudos/feed.xml')).includes(`${PATH}</link>`),
+        'in the feed',
+      ),
+    ])
+  })
+
+  test('the social card carries the article’s title: a new title, a new card; the old title back, the very same card', async ({
+    request,
+  }) => {
+    // The article has no cover or sharing image, so its card is drawn from its title
+    // (app/conteudos/[slug]/opengraph-image.tsx). Drawing is deterministic: the same title gives
+    // the same PNG, another title another one, which a card ignoring the title would not.
+    const card = async () => {
+      const response = await request.get(`${SITE}${PATH}/opengraph-image`)
+      expect(response.status()).toBe(200)
+      expect(response.headers()['content-type']).toBe('image/png')
+      return (await response.body()).toString('base64')
+    }
+    const original = await card()
+    const retitle = async (title: string) => {
+      await mutate(request, { patch: { id: newArticle._id, set: { title } } })
+      return (await deliver(request, { _type: 'article', _id: newArticle._id, slug: SLUG }))
+        .deadline
+    }
+    const renamed = await retitle('Telemetria e fadiga: um título novo para o cartão')
+    await reachedBy(
+      renamed,
+      async () => (await card()) !== original,
+      'a new card for the new title',
     )
-    await within5s(async () => (await text(request, '/sitemap.xml')).includes(`${PATH}</loc>`))
-    await within5s(async () =>
-      (await text(request, '/conteudos/feed.xml')).includes(`${PATH}</link>`),
-    )
+    const back = await retitle(TITLE)
+    await reachedBy(back, async () => (await card()) === original, 'the first card again')
   })
 
   test('editing the author updates the byline on the articles that show it', async ({
@@ -116,11 +173,15 @@ test.describe('articles: publishing without a deploy', () => {
     await mutate(request, {
       patch: { id: 'author-equipe-vigia', set: { role: 'Equipe de segurança viária (e2e)' } },
     })
-    await publish(request, { _type: 'author', _id: 'author-equipe-vigia', slug: null })
-    await within5s(async () =>
+    const { deadline } = await deliver(request, {
+      _type: 'author',
+      _id: 'author-equipe-vigia',
+      slug: null,
+    })
+    await reachedBy(deadline, async () =>
       (await text(request, PATH)).includes('Equipe de segurança viária (e2e)'),
     )
-    await within5s(async () =>
+    await reachedBy(deadline, async () =>
       (await text(request, '/conteudos/lgpd-camera-na-cabine')).includes(
         'Equipe de segurança viária (e2e)',
       ),
@@ -132,15 +193,19 @@ test.describe('articles: publishing without a deploy', () => {
     request,
   }) => {
     await mutate(request, ...olderArticles.map((article) => ({ createOrReplace: article })))
-    await publish(request, {
+    const { deadline } = await deliver(request, {
       _type: 'article',
       _id: olderArticles[0]!._id,
       slug: olderArticles[0]!.slug.current,
     })
-    await within5s(async () => (await status(request, '/conteudos/pagina/2')) === 200)
+    await reachedBy(deadline, async () => (await status(request, '/conteudos/pagina/2')) === 200)
     // Page 1 is regenerated in the background after the webhook: 12 cards once it is.
-    await within5s(
+    await reachedBy(
+      deadline,
       async () => (await text(request, '/conteudos')).match(/<h2[^>]*>\s*<a href=/g)?.length === 12,
+    )
+    await reachedBy(deadline, async () =>
+      (await text(request, '/sitemap.xml')).includes('/conteudos/pagina/2</loc>'),
     )
 
     await page.goto(`${SITE}/conteudos`)
@@ -160,9 +225,6 @@ test.describe('articles: publishing without a deploy', () => {
     )
     await expect(pages.locator('[aria-current="page"]')).toHaveText(/2/)
     expect(await status(request, '/conteudos/pagina/3')).toBe(404)
-    await within5s(async () =>
-      (await text(request, '/sitemap.xml')).includes('/conteudos/pagina/2</loc>'),
-    )
   })
 
   test('a slug change keeps old links: the redirect the Studio writes answers 308 within 5 s', async ({
@@ -182,13 +244,17 @@ test.describe('articles: publishing without a deploy', () => {
         },
       },
     )
-    await publish(request, { _type: 'article', _id: newArticle._id, slug: RENAMED })
-    await publish(request, { _type: 'redirect', _id: `redirect-conteudos-${SLUG}`, slug: null })
-    await within5s(async () => {
+    const article = await deliver(request, { _type: 'article', _id: newArticle._id, slug: RENAMED })
+    const redirect = await deliver(request, {
+      _type: 'redirect',
+      _id: `redirect-conteudos-${SLUG}`,
+      slug: null,
+    })
+    await reachedBy(article.deadline, async () => (await status(request, RENAMED_PATH)) === 200)
+    await reachedBy(redirect.deadline, async () => {
       const response = await request.get(`${SITE}${PATH}`, { maxRedirects: 0 })
       return response.status() === 308 && (response.headers().location ?? '').endsWith(RENAMED_PATH)
     })
-    await within5s(async () => (await status(request, RENAMED_PATH)) === 200)
   })
 
   test('a deleted article answers 404 and leaves the listing and the feed within 5 s', async ({
@@ -199,15 +265,89 @@ test.describe('articles: publishing without a deploy', () => {
       { delete: { id: `redirect-conteudos-${SLUG}` } },
       { delete: { id: newArticle._id } },
     )
-    await publish(request, { _type: 'redirect', _id: `redirect-conteudos-${SLUG}`, slug: null })
-    await publish(request, { _type: 'article', _id: newArticle._id, slug: RENAMED })
-    await within5s(async () => (await status(request, RENAMED_PATH)) === 404)
-    await within5s(async () => (await status(request, PATH)) === 404)
-    await within5s(async () => !(await text(request, '/conteudos')).includes(TITLE))
-    await within5s(async () => !(await text(request, '/conteudos/feed.xml')).includes(RENAMED_PATH))
-    await within5s(
+    const redirect = await deliver(request, {
+      _type: 'redirect',
+      _id: `redirect-conteudos-${SLUG}`,
+      slug: null,
+    })
+    const article = await deliver(request, { _type: 'article', _id: newArticle._id, slug: RENAMED })
+    await reachedBy(redirect.deadline, async () => (await status(request, PATH)) === 404)
+    const { deadline } = article
+    await reachedBy(deadline, async () => (await status(request, RENAMED_PATH)) === 404)
+    await reachedBy(deadline, async () => !(await text(request, '/conteudos')).includes(TITLE))
+    await reachedBy(
+      deadline,
+      async () => !(await text(request, '/conteudos/feed.xml')).includes(RENAMED_PATH),
+    )
+    await reachedBy(
+      deadline,
       async () => !(await text(request, '/sitemap.xml')).includes(`${RENAMED_PATH}</loc>`),
     )
+  })
+
+  test('an article with a start ahead: 404 (or its chosen redirect) before, live by itself at the start, redirected again after its end', async ({
+    request,
+  }) => {
+    test.setTimeout(90_000)
+    const run = Date.now().toString(36)
+    const plain = { slug: `artigo-inicio-e2e-${run}`, title: 'Agenda da feira: demonstrações' }
+    const redirected = { slug: `artigo-janela-e2e-${run}`, title: 'Feira: o que levar na cabine' }
+    const articleAt = ({ slug, title }: typeof plain, extra: Record<string, unknown>) => ({
+      ...newArticle,
+      _id: `article-${slug}`,
+      title,
+      slug: { _type: 'slug', current: slug },
+      publishedAt: new Date().toISOString(),
+      ...extra,
+    })
+    // Written now, relative to now: the checks before the start are bounded by the publish's
+    // deadline (5 s from the webhook), well inside these 10 s.
+    const start = Date.now() + 10_000
+    const end = start + 6_000
+    await mutate(
+      request,
+      { createOrReplace: articleAt(plain, { visibleFrom: new Date(start).toISOString() }) },
+      {
+        createOrReplace: articleAt(redirected, {
+          visibleFrom: new Date(start).toISOString(),
+          visibleUntil: new Date(end).toISOString(),
+          hiddenRedirect: '/conteudos',
+        }),
+      },
+    )
+    const { deadline } = await deliver(request, {
+      _type: 'article',
+      _id: `article-${plain.slug}`,
+      slug: plain.slug,
+    })
+    const redirectsToListing = async () => {
+      const response = await request.get(`${SITE}/conteudos/${redirected.slug}`, {
+        maxRedirects: 0,
+      })
+      return response.status() === 307 && /\/conteudos$/.test(response.headers().location ?? '')
+    }
+    await reachedBy(deadline, redirectsToListing, 'before its start, the article redirects')
+    expect(await status(request, `/conteudos/${plain.slug}`)).toBe(404)
+    const listing = await text(request, '/conteudos')
+    expect(listing).not.toContain(plain.title)
+    expect(listing).not.toContain(redirected.title)
+    expect(await text(request, '/sitemap.xml')).not.toContain(`/conteudos/${plain.slug}</loc>`)
+    expect(Date.now(), 'the checks before the start ran before it').toBeLessThan(start)
+
+    // No webhook from here on: the article, the listing and the sitemap change at the start.
+    await new Promise((resolve) => setTimeout(resolve, start + 1_500 - Date.now()))
+    const live = await request.get(`${SITE}/conteudos/${plain.slug}`)
+    expect(live.status()).toBe(200)
+    expect(await live.text()).toContain(plain.title)
+    expect(await status(request, `/conteudos/${redirected.slug}`)).toBe(200)
+    expect(await text(request, '/conteudos')).toContain(plain.title)
+    expect(await text(request, '/sitemap.xml')).toContain(`/conteudos/${plain.slug}</loc>`)
+    expect(Date.now(), 'the checks inside the window ran before its end').toBeLessThan(end)
+
+    // And after its end, the chosen redirect again.
+    await new Promise((resolve) => setTimeout(resolve, end + 1_500 - Date.now()))
+    expect(await redirectsToListing(), 'after its end, the article redirects again').toBe(true)
+    expect(await text(request, '/conteudos')).not.toContain(redirected.title)
   })
 
   test('an editor previews a draft article in draft mode, with the overlay', async ({

@@ -1,13 +1,14 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
 import { encodeSignatureHeader } from '@sanity/webhook'
 
+import { resetLake } from './lake-fixtures'
 import { LAKE_REVALIDATE_SECRET, SERVERS } from './servers'
 
 /*
  * Images from the Content Lake, against the lake build and its double
  * (tests/support/content-lake-double.mjs), whose image host SANITY_IMAGE_HOST points at so the
- * browser never leaves the machine. Runs in its own Playwright project ("lake-images"), after the
- * "lake" project, because it changes the double's content and revalidates the page.
+ * browser never leaves the machine. Runs in the Playwright project "lake", one spec of that build
+ * at a time, because it changes the double's content and revalidates the page.
  */
 
 const SITE = SERVERS.lake.url
@@ -80,9 +81,7 @@ test.describe('images from the Content Lake', () => {
   test.describe.configure({ mode: 'serial' })
 
   test.beforeAll(async ({ request }) => {
-    await lake(request, '/__reset', {})
-    await publish(request, 'landingPage', 'landingPage')
-    await publish(request, 'siteSettings', 'siteSettings')
+    await resetLake(request)
   })
 
   test.afterAll(async ({ request }) => {

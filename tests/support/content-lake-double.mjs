@@ -19,10 +19,19 @@
  *   - "drafts" (or the deprecated "previewDrafts"): each draft replaces its published document,
  *     keeping the published _id and putting the draft id in _originalId;
  *   - "raw": every document as stored.
- *   Draft documents are private in a Sanity dataset: only a request that sends
+ *   Documents whose id has a dot (a non-root path: drafts.*, versions.*, review-links.*) are
+ *   private in a Sanity dataset (https://www.sanity.io/docs/ids): only a request that sends
  *   "Authorization: Bearer <token>" with the double's token (--token, default "test-read-token")
- *   sees them; without it "drafts" and "raw" answer with published documents only, and a wrong
- *   token gets 401 like the real API.
+ *   sees them; without it every perspective answers as if they did not exist, and a wrong token
+ *   gets 401 like the real API.
+ *
+ *   Revisions: every document has a `_rev`, and every mutation that changes a document gives it a
+ *   new random one, as the Content Lake does (the announcement bar keys a visitor's "closed" on it).
+ *
+ *   Eventual consistency: the Content Lake may answer a query with the state from before a
+ *   mutation for a moment. With a consistency delay of N ms (--consistency-delay-ms, or
+ *   POST /__consistency), a query sees every mutation only N ms after it was made; 0 (the
+ *   default) is consistent at once.
  *
  * Image CDN (what the site's <img> URLs point at when SANITY_IMAGE_HOST is the double):
  *   GET  /images/<projectId>/<dataset>/<sha1>-<w>x<h>.<ext>?<transformations>
@@ -43,14 +52,16 @@
  *                     answered (held open until the mode changes, then dropped), or works again
  *   POST /v<apiVersion>/data/mutate/<dataset>  body {"mutations": [...]}: the real mutation API
  *                     (write token required), as @sanity/client's mutate() calls it
- *   POST /__reset     restores the dataset the double started with, clears the request log and
- *                     the failure mode
+ *   POST /__consistency  body {"delayMs": N}: queries see each mutation N ms after it (0: at once)
+ *   POST /__reset     restores the dataset the double started with (with its revisions), clears
+ *                     the request log, the failure mode and the consistency delay (back to the
+ *                     CLI's)
  *   GET  /__health    -> 200 "ok" (for Playwright's webServer.url)
  *
  * CLI:
  *   node tests/support/content-lake-double.mjs [--port 4010] [--host 127.0.0.1]
  *        [--file sanity/dataset/production.ndjson] [--dataset production]
- *        [--token test-read-token] [--project-id testproj]
+ *        [--token test-read-token] [--project-id testproj] [--consistency-delay-ms 0]
  *        [--set <documentId>.<dot.path>=<string value>]...
  *   --set changes a document before the first request, e.g. --set 'claim-accuracy.value=97,3%'
  *   so a build against the double is visibly different from the bundled default.
@@ -58,8 +69,10 @@
  * Module:
  *   import { startContentLakeDouble } from './content-lake-double.mjs'
  *   const lake = await startContentLakeDouble({ port: 0, documents })
- *   lake.url; lake.mutate([...]); lake.requests(); lake.reset(); await lake.close()
+ *   lake.url; lake.mutate([...]); lake.requests(); lake.reset(); lake.consistencyDelay(ms);
+ *   await lake.close()
  */
+import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import http from 'node:http'
 import path from 'node:path'
@@ -119,11 +132,16 @@ export function loadNdjson(file) {
 
 const isDraftId = (id) => id.startsWith('drafts.')
 const isVersionId = (id) => id.startsWith('versions.')
+/** A non-root path (an id with a dot): private, read only with a token. */
+export const isPrivateId = (id) => id.includes('.')
+
+/** A new revision id, random like the Content Lake's (22 characters). */
+export const newRev = () => randomBytes(16).toString('base64url').slice(0, 22)
 
 /** The documents a query sees under a perspective, as the Content Lake would present them. */
 export function documentsForPerspective(documents, perspective, authorized) {
   const names = String(perspective || 'published').split(',')
-  if (!authorized) return documents.filter((doc) => !isDraftId(doc._id) && !isVersionId(doc._id))
+  if (!authorized) return documents.filter((doc) => !isPrivateId(doc._id))
   if (names.includes('raw')) return documents
   if (names.includes('drafts') || names.includes('previewDrafts')) {
     const drafts = new Map(
@@ -165,6 +183,11 @@ function unsetPath(target, dotPath) {
   delete node[keys.at(-1)]
 }
 
+/**
+ * Applies `mutations` to `store` (a Map of id -> document), in place; documents are replaced, never
+ * changed where they are, so an earlier snapshot of the Map (a stale read) keeps its own. Every
+ * document created or changed gets a new `_rev`.
+ */
 function applyMutations(store, mutations) {
   const results = []
   for (const mutation of mutations) {
@@ -180,20 +203,29 @@ function applyMutations(store, mutations) {
         results.push({ id: body._id, operation: 'none' })
         continue
       }
+      const now = new Date().toISOString()
       store.set(
         body._id,
-        structuredClone({ ...body, _updatedAt: body._updatedAt ?? new Date().toISOString() }),
+        structuredClone({
+          ...body,
+          _createdAt: body._createdAt ?? store.get(body._id)?._createdAt ?? now,
+          _updatedAt: body._updatedAt ?? now,
+          _rev: newRev(),
+        }),
       )
       results.push({ id: body._id, operation: 'create' })
     } else if (operation === 'delete') {
       store.delete(body?.id)
       results.push({ id: body?.id, operation: 'delete' })
     } else if (operation === 'patch') {
-      const doc = store.get(body?.id)
-      if (!doc) throw new Error(`Document "${body?.id}" not found`)
+      const current = store.get(body?.id)
+      if (!current) throw new Error(`Document "${body?.id}" not found`)
+      const doc = structuredClone(current)
       for (const [dotPath, value] of Object.entries(body.set ?? {})) setPath(doc, dotPath, value)
       for (const dotPath of body.unset ?? []) unsetPath(doc, dotPath)
       doc._updatedAt = new Date().toISOString()
+      doc._rev = newRev()
+      store.set(doc._id, doc)
       results.push({ id: body.id, operation: 'update' })
     } else {
       throw new Error(`Unsupported mutation "${operation}"`)
@@ -228,6 +260,7 @@ async function readBody(req) {
  *   dataset?: string,
  *   token?: string,
  *   imageFiles?: Map<string, string>,
+ *   consistencyDelayMs?: number,
  *   log?: (line: string) => void,
  * }} LakeOptions
  */
@@ -244,10 +277,20 @@ export async function startContentLakeDouble({
   dataset = 'production',
   token = DEFAULT_TOKEN,
   imageFiles = new Map(),
+  consistencyDelayMs = 0,
   log = () => {},
 } = {}) {
-  const initial = structuredClone(documents)
+  // Revisions fixed once, so that a reset brings back the very revisions the double started with.
+  const initial = structuredClone(documents).map((doc) => ({ ...doc, _rev: doc._rev ?? newRev() }))
   let store = new Map(initial.map((doc) => [doc._id, structuredClone(doc)]))
+  /**
+   * Every state of the dataset of the last minute, oldest first, with the time it was made: what a
+   * query sees under a consistency delay. Each state is a Map of its own; documents are shared
+   * between states and never changed in place (applyMutations replaces them).
+   * @type {Array<{ at: number, store: Map<string, LakeDocument> }>}
+   */
+  let states = [{ at: 0, store }]
+  let delayMs = checkDelay(consistencyDelayMs)
   let requestLog = []
   /** @type {'none' | '503' | 'hang'} */
   let failure = 'none'
@@ -262,6 +305,32 @@ export async function startContentLakeDouble({
       for (const res of hung) res.destroy()
       hung.clear()
     }
+  }
+
+  function checkDelay(value) {
+    if (!Number.isInteger(value) || value < 0 || value > 60_000)
+      throw new Error(`The consistency delay must be a whole number of ms from 0 to 60000`)
+    return value
+  }
+
+  /** Applies a batch of mutations all or nothing (like one transaction), as a new state. */
+  function commit(mutations) {
+    const next = new Map(store)
+    const results = applyMutations(next, mutations)
+    const now = Date.now()
+    store = next
+    states.push({ at: now, store: next })
+    // Keep one state older than a minute (what a query under the longest delay sees).
+    while (states.length > 1 && states[1].at <= now - 60_000) states.shift()
+    return results
+  }
+
+  /** The state a query made now sees: the newest one at least `delayMs` old. */
+  function readable() {
+    if (delayMs === 0) return store
+    const cutoff = Date.now() - delayMs
+    for (let i = states.length - 1; i >= 0; i--) if (states[i].at <= cutoff) return states[i].store
+    return states[0].store
   }
 
   async function handleQuery(req, res, url, datasetName) {
@@ -328,7 +397,7 @@ export async function startContentLakeDouble({
         error: { description: error.message, query, type: 'queryParseError' },
       })
     }
-    const visible = documentsForPerspective([...store.values()], perspective, bearer === token)
+    const visible = documentsForPerspective([...readable().values()], perspective, bearer === token)
     const result = await (await evaluate(tree, { dataset: visible, params })).get()
     const body = { ms: Math.round(performance.now() - started), result }
     if (url.searchParams.get('returnQuery') !== 'false') body.query = query
@@ -355,7 +424,7 @@ export async function startContentLakeDouble({
         }
         const { mutations } = await readBody(req)
         try {
-          const results = applyMutations(store, Array.isArray(mutations) ? mutations : [])
+          const results = commit(Array.isArray(mutations) ? mutations : [])
           return send(res, 200, {
             transactionId: `tx-${Date.now()}`,
             results: results.map((result) => ({
@@ -391,6 +460,15 @@ export async function startContentLakeDouble({
       if (url.pathname === '/__requests' && req.method === 'GET') {
         return send(res, 200, { count: requestLog.length, requests: requestLog })
       }
+      if (url.pathname === '/__consistency' && req.method === 'POST') {
+        const { delayMs: value } = await readBody(req)
+        try {
+          delayMs = checkDelay(value)
+        } catch (error) {
+          return send(res, 400, { error: error.message })
+        }
+        return send(res, 200, { delayMs })
+      }
       if (url.pathname === '/__reset' && req.method === 'POST') {
         controls.reset()
         return send(res, 200, { ok: true })
@@ -400,7 +478,7 @@ export async function startContentLakeDouble({
         if (!Array.isArray(mutations))
           return send(res, 400, { error: 'Body must be {"mutations": [...]}' })
         try {
-          return send(res, 200, { results: applyMutations(store, mutations) })
+          return send(res, 200, { results: commit(mutations) })
         } catch (error) {
           return send(res, 400, { error: error.message })
         }
@@ -423,10 +501,16 @@ export async function startContentLakeDouble({
     url: `http://${host}:${actualPort}`,
     port: actualPort,
     token,
-    mutate: (mutations) => applyMutations(store, mutations),
+    mutate: (mutations) => commit(mutations),
+    /** Queries see each mutation this many ms after it (0: at once). */
+    consistencyDelay(ms) {
+      delayMs = checkDelay(ms)
+    },
     requests: () => ({ count: requestLog.length, requests: [...requestLog] }),
     reset() {
       store = new Map(initial.map((doc) => [doc._id, structuredClone(doc)]))
+      states = [{ at: 0, store }]
+      delayMs = consistencyDelayMs
       requestLog = []
       setFailure('none')
     },
@@ -455,6 +539,7 @@ function parseArgs(argv) {
     else if (name === 'token') options.token = value()
     else if (name === 'project-id') options.projectId = value()
     else if (name === 'set') options.sets.push(value())
+    else if (name === 'consistency-delay-ms') options.consistencyDelayMs = Number(value())
     else throw new Error(`Unknown argument "${arg}"`)
   }
   return options
@@ -493,6 +578,7 @@ if (isMain) {
     dataset: options.dataset,
     token: options.token,
     imageFiles,
+    consistencyDelayMs: options.consistencyDelayMs,
     log: (line) => console.error(line),
   })
   console.log(

@@ -575,3 +575,27 @@ describe('articles, categories and authors', () => {
     ])
   })
 })
+
+describe('the announcement bar', () => {
+  const announcement = (text: string) =>
+    ({
+      _id: 'announcement',
+      _type: 'announcement',
+      _createdAt: '2026-11-01T00:00:00Z',
+      _updatedAt: '2026-11-01T00:00:00Z',
+      _rev: 'r1',
+      text,
+      tone: 'informativo',
+    }) as SanityDocument
+
+  it('accepts a text of 90 characters and refuses one of 91 (docs/campaigns.md)', async () => {
+    expect(await errorsOf(announcement('a'.repeat(90)))).toEqual([])
+    const errors = await errorsOf(announcement('a'.repeat(91)))
+    expect(errors).toHaveLength(1)
+    expect(errors[0]).toMatch(/^announcement text: .*90/)
+  })
+
+  it('requires the text', async () => {
+    expect(await errorsOf(announcement(''))).not.toEqual([])
+  })
+})

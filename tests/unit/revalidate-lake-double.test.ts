@@ -17,6 +17,7 @@ beforeAll(async () => {
       { _id: 'claim-a', _type: 'claim', value: '1%', label: 'A' },
       { _id: 'drafts.claim-a', _type: 'claim', value: '2%', label: 'A' },
       { _id: 'drafts.claim-new', _type: 'claim', value: '3%', label: 'Nova' },
+      { _id: 'review-links.abc', _type: 'reviewLink', tokenHash: 'f00', revoked: false },
     ],
   })
 })
@@ -125,5 +126,61 @@ describe('content lake double', () => {
       client({ token: 'wrong' }).mutate([{ delete: { id: 'claim-a' } }]),
     ).rejects.toMatchObject({ statusCode: 401 })
     expect(await client().fetch('*[_id == "claim-a"][0].value')).toBe('7%')
+  })
+
+  it('gives every document a revision, and every change a new random one (as the Content Lake)', async () => {
+    const rev = async () => client().fetch<string>('*[_id == "claim-a"][0]._rev')
+    const first = await rev()
+    expect(first).toMatch(/^[\w-]{10,}$/)
+    lake.mutate([{ patch: { id: 'claim-a', set: { value: '5%' } } }])
+    const second = await rev()
+    expect(second).not.toBe(first)
+    lake.mutate([{ createOrReplace: { _id: 'claim-a', _type: 'claim', value: '5%' } }])
+    const third = await rev()
+    expect(new Set([first, second, third]).size).toBe(3)
+    // A reset brings back the revision the double started with.
+    lake.reset()
+    expect(await rev()).toBe(first)
+  })
+
+  it('keeps every id with a dot private (review-links.*, drafts.*): only a token reads them', async () => {
+    const query = '*[_id in path("review-links.**") || _id in path("drafts.**")]._id'
+    for (const perspective of ['published', 'raw', 'drafts'] as const)
+      expect(await client({ perspective }).fetch(query), perspective).toEqual([])
+    expect(
+      (await client({ token: TOKEN, perspective: 'raw' }).fetch<string[]>(query)).sort(),
+    ).toEqual(['drafts.claim-a', 'drafts.claim-new', 'review-links.abc'])
+    expect(await client().fetch('*[_id == "review-links.abc"][0]')).toBeNull()
+  })
+
+  it('answers with the state before a mutation for the consistency delay, then the new one', async () => {
+    const value = () => client().fetch<string>('*[_id == "claim-a"][0].value')
+    const response = await fetch(`${lake.url}/__consistency`, {
+      method: 'POST',
+      body: JSON.stringify({ delayMs: 400 }),
+    })
+    expect(await response.json()).toEqual({ delayMs: 400 })
+    const at = Date.now()
+    lake.mutate([{ patch: { id: 'claim-a', set: { value: '8%' } } }])
+    expect(await value()).toBe('1%')
+    while (Date.now() < at + 400) await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(await value()).toBe('8%')
+    // A batch is one state: never half of it.
+    lake.consistencyDelay(0)
+    expect(() =>
+      lake.mutate([
+        { patch: { id: 'claim-a', set: { value: '6%' } } },
+        { patch: { id: 'claim-missing', set: { value: '0%' } } },
+      ]),
+    ).toThrow(/not found/)
+    expect(await value()).toBe('8%')
+    expect(
+      (
+        await fetch(`${lake.url}/__consistency`, {
+          method: 'POST',
+          body: JSON.stringify({ delayMs: -1 }),
+        })
+      ).status,
+    ).toBe(400)
   })
 })

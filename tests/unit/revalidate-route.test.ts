@@ -76,7 +76,7 @@ async function call(route: Awaited<ReturnType<typeof loadRoute>>, request: NextR
   })
   while (!settled) {
     await untilTimerSet()
-    await vi.advanceTimersByTimeAsync(route.CONSISTENCY_DELAY_MS)
+    await vi.advanceTimersByTimeAsync(route.DEFAULT_CONSISTENCY_DELAY_MS)
     await new Promise((resolve) => setImmediate(resolve))
   }
   const response = await pending
@@ -137,11 +137,32 @@ describe('POST /api/revalidate', { timeout: 30_000 }, () => {
     const pending = route.POST(webhook(claimChange, await signed(claimChange)))
     await untilTimerSet()
     expect(vi.getTimerCount()).toBe(1)
-    await vi.advanceTimersByTimeAsync(route.CONSISTENCY_DELAY_MS - 1)
+    await vi.advanceTimersByTimeAsync(route.DEFAULT_CONSISTENCY_DELAY_MS - 1)
     expect(revalidateTag).not.toHaveBeenCalled()
     await vi.advanceTimersByTimeAsync(1)
     expect((await pending).status).toBe(200)
     expect(revalidateTag).toHaveBeenCalledOnce()
+  })
+
+  it('waits SANITY_WEBHOOK_CONSISTENCY_DELAY_MS instead when it is set (the end-to-end builds)', async () => {
+    vi.stubEnv('SANITY_WEBHOOK_CONSISTENCY_DELAY_MS', '400')
+    const route = await loadRoute(SECRET)
+    const pending = route.POST(webhook(claimChange, await signed(claimChange)))
+    await untilTimerSet()
+    await vi.advanceTimersByTimeAsync(399)
+    expect(revalidateTag).not.toHaveBeenCalled()
+    await vi.advanceTimersByTimeAsync(1)
+    expect((await pending).status).toBe(200)
+    expect(revalidateTag).toHaveBeenCalledOnce()
+  })
+
+  it('refuses a consistency delay that is not a whole number of ms from 0 to 10000 at start', async () => {
+    for (const bad of ['-1', '10001', '1.5', 'três']) {
+      vi.stubEnv('SANITY_WEBHOOK_CONSISTENCY_DELAY_MS', bad)
+      await expect(loadRoute(SECRET)).rejects.toThrow(
+        /SANITY_WEBHOOK_CONSISTENCY_DELAY_MS=.* must be a whole number from 0 to 10000/,
+      )
+    }
   })
 
   it('refuses a call without a signature with 401', async () => {

@@ -38,8 +38,9 @@ const SIGNATURE_HEADER = 'sanity-webhook-signature'
 // the timestamp and the body, so a valid signature with an old timestamp is a replay.
 export const MAX_SIGNATURE_AGE_MS = 5 * 60 * 1000
 // The Content Lake is eventually consistent: a query right after the webhook can still see the
-// previous revision. Wait as long as next-sanity's parseBody would before expiring the cache.
-export const CONSISTENCY_DELAY_MS = 3000
+// previous revision. Wait as long as next-sanity's parseBody would (3 s) before expiring the
+// cache; SANITY_WEBHOOK_CONSISTENCY_DELAY_MS lowers it for the end-to-end builds only.
+export const DEFAULT_CONSISTENCY_DELAY_MS = 3000
 
 type WebhookPayload = { _type?: unknown; _id?: unknown; slug?: unknown }
 
@@ -112,7 +113,7 @@ export async function POST(request: NextRequest) {
     return reply(200, { revalidated: [], message: 'Already handled' })
   }
 
-  await new Promise((resolve) => setTimeout(resolve, CONSISTENCY_DELAY_MS))
+  await new Promise((resolve) => setTimeout(resolve, serverEnv.webhookConsistencyDelayMs))
   // 'max' (stale-while-revalidate), not { expire: 0 }: an expired page is re-rendered while the
   // visitor waits, and if the Content Lake is down at that moment every visitor gets a 500 until
   // it is back. Marked stale, the last good page keeps being served and the regeneration is
