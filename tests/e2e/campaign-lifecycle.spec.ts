@@ -4,6 +4,7 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 
 import { expectNoAxeViolations } from './fixtures'
 import {
+  campaignPage,
   deliverWebhook as deliver,
   mutateLake as mutate,
   publishDeadline,
@@ -72,26 +73,6 @@ const sitemap = async (request: APIRequestContext) =>
 async function waitUntil(at: number, extraMs = 0) {
   const wait = at + extraMs - Date.now()
   if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait))
-}
-
-function campaignPage(slug: string, headline: string, extra: Record<string, unknown> = {}) {
-  return {
-    _id: `campaignPage-${slug}`,
-    _type: 'campaignPage',
-    title: headline,
-    slug: { _type: 'slug', current: slug },
-    seo: { description: 'Página de teste do período no ar.' },
-    blocks: [
-      {
-        _type: 'heroBlock',
-        _key: 'h',
-        headline,
-        description: 'Detecção de fadiga no smartphone do motorista.',
-        primaryCta: { _type: 'link', label: 'Falar com a equipe', href: '/#contato' },
-      },
-    ],
-    ...extra,
-  }
 }
 
 function article(slug: string, title: string, extra: Record<string, unknown> = {}) {

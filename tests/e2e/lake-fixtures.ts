@@ -111,3 +111,24 @@ export async function lakeConsistencyDelay(request: APIRequestContext, delayMs: 
   const response = await request.post(`${LAKE_DOUBLE}/__consistency`, { data: { delayMs } })
   expect(response.ok(), await response.text()).toBe(true)
 }
+
+/** A campaign page with one hero block, as the Studio stores it (`extra`: a window, a redirect…). */
+export function campaignPage(slug: string, headline: string, extra: Record<string, unknown> = {}) {
+  return {
+    _id: `campaignPage-${slug}`,
+    _type: 'campaignPage',
+    title: headline,
+    slug: { _type: 'slug', current: slug },
+    seo: { description: 'Página de teste do período no ar.' },
+    blocks: [
+      {
+        _type: 'heroBlock',
+        _key: 'h',
+        headline,
+        description: 'Detecção de fadiga no smartphone do motorista.',
+        primaryCta: { _type: 'link', label: 'Falar com a equipe', href: '/#contato' },
+      },
+    ],
+    ...extra,
+  }
+}

@@ -3,6 +3,7 @@ import { encodeSignatureHeader } from '@sanity/webhook'
 
 import { copyBuild, startContentLakeDouble, startInstance } from '../../scripts/lib/front-stack.cjs'
 import { BUILDS, portFor } from '../../scripts/e2e-builds.cjs'
+import { campaignPage } from './lake-fixtures'
 
 /*
  * Issue 38: a page that was cached as a 404 (a scheduled campaign page asked for before its start)
@@ -49,26 +50,6 @@ test.afterAll(async () => {
   build?.remove()
 })
 
-function campaignPage(slug: string, headline: string, extra: Record<string, unknown> = {}) {
-  return {
-    _id: `campaignPage-${slug}`,
-    _type: 'campaignPage',
-    title: headline,
-    slug: { _type: 'slug', current: slug },
-    seo: { description: 'Página de teste do período no ar.' },
-    blocks: [
-      {
-        _type: 'heroBlock',
-        _key: 'h',
-        headline,
-        description: 'Detecção de fadiga no smartphone do motorista.',
-        primaryCta: { _type: 'link', label: 'Falar com a equipe', href: '/#contato' },
-      },
-    ],
-    ...extra,
-  }
-}
-
 /** Stores the page in the double and sends the signed webhook, as a publish in the Studio. */
 async function publish(page: ReturnType<typeof campaignPage>) {
   const mutated = await fetch(`${lake.url}/__mutate`, {
@@ -110,7 +91,7 @@ async function visit(path: string, headline: string): Promise<Answer> {
     byProxy: response.headers.has('x-middleware-rewrite'),
     hasBody: html.includes(headline),
     title: html.match(/<title>([^<]*)<\/title>/)?.[1],
-    robots: [...html.matchAll(/<meta name="robots" content="([^"]*)"/g)].map((m) => m[1]),
+    robots: [...html.matchAll(/<meta name="robots" content="([^"]*)"/g)].map((m) => m[1] ?? ''),
     canonical: html.match(/<link rel="canonical" href="([^"]*)"/)?.[1],
   }
 }
@@ -183,6 +164,6 @@ test('a page cached as a 404 before its start answers with its own head from the
     else expect(answer.status).toBe(404)
   }
   // Live by itself, from its start: the cached 404 expires at the start, to the millisecond.
-  expect(answers[0].status).toBe(200)
+  expect(answers[0]?.status).toBe(200)
   expectOwnHead(answers.at(-1)!, path, headline)
 })
