@@ -160,12 +160,23 @@ export function redirectProblem(
  * redirects outside their windows (two such pages sending visitors to each other loop while both
  * are outside their windows, so the pair is refused whatever the windows).
  */
-function dropLoops(map: RedirectMap, log: (line: string) => void, what: (from: string) => string) {
+function dropLoops(
+  map: RedirectMap,
+  log: (line: string) => void,
+  what: (from: string) => string,
+  /** Entries to drop first when they close a loop (pages' window redirects, not documents). */
+  first: ReadonlySet<string> = new Set(),
+) {
   const landing = (from: string) => {
     const to = map[from]?.to
     return to?.startsWith('/') ? landingPath(to) : undefined
   }
-  for (const start of Object.keys(map)) {
+  const keys = Object.keys(map)
+  for (const start of [
+    ...keys.filter((key) => first.has(key)),
+    ...keys.filter((key) => !first.has(key)),
+  ]) {
+    if (!Object.hasOwn(map, start)) continue
     const seen = new Set([start])
     let next = landing(start)
     while (next !== undefined && Object.hasOwn(map, next)) {
@@ -239,8 +250,14 @@ export function addWindowRedirects(
     map[page.path] = { to: checked.to, permanent: false, window: page.window }
     windowed.add(page.path)
   }
-  dropLoops(map, log, (from) =>
-    windowed.has(from) ? `the window redirect of ${JSON.stringify(from)}` : documentLabel(from),
+  // A loop through a page's window redirect exists only outside that window: the page's redirect
+  // goes, and the redirect documents keep working while it is live.
+  dropLoops(
+    map,
+    log,
+    (from) =>
+      windowed.has(from) ? `the window redirect of ${JSON.stringify(from)}` : documentLabel(from),
+    windowed,
   )
   return map
 }
