@@ -6,6 +6,9 @@ import {
   redirectTarget,
   type RoutingTable,
 } from '@/lib/redirect-map'
+import { isReviewTokenShape, REVIEW_PATH_PREFIX } from '@/lib/review-token'
+import { clientIpFrom } from '@/lib/security/client-ip'
+import { checkReviewLinkLimits } from '@/lib/security/rate-limit'
 import {
   internalHeaders,
   isInternalRequest,
@@ -60,17 +63,44 @@ const routingTable = createRedirectMapCache(async (): Promise<RoutingTable> => {
 })
 
 /**
- * The section prefix and last segment of a path directly under a document section, e.g.
- * ['/p', 'onibus'] or ['/conteudos/categoria', 'lgpd']; undefined for any other path.
+ * The document section a path is under and the slug it names there, e.g. ['/p', 'onibus'] for
+ * /p/onibus, ['/conteudos/categoria', 'lgpd'] for /conteudos/categoria/lgpd, and ['/conteudos',
+ * 'x'] for /conteudos/x/opengraph-image: the segment right after the longest section prefix, so a
+ * route below a document (its social image) is gated by the document's slug like its page.
+ * Undefined for any other path.
  */
 function sectionOf(pathname: string, table: RoutingTable): [string, string] | undefined {
-  const path = pathname.length > 1 ? pathname.replace(/\/$/, '') : pathname
-  const cut = path.lastIndexOf('/')
-  if (cut <= 0) return undefined
-  const prefix = path.slice(0, cut)
-  const last = path.slice(cut + 1)
-  if (!last || !Object.hasOwn(table.known, prefix)) return undefined
-  return [prefix, last]
+  let found: [string, string] | undefined
+  for (const prefix of Object.keys(table.known)) {
+    if (!pathname.startsWith(`${prefix}/`)) continue
+    if (found && found[0].length >= prefix.length) continue
+    const slug = pathname.slice(prefix.length + 1).split('/')[0]
+    if (slug) found = [prefix, slug]
+  }
+  return found
+}
+
+/**
+ * A review link (/revisao/<token>): a malformed token is answered with the 404 page here (no
+ * query, no render); a well-formed one costs an uncached Content Lake query, so its lookups are
+ * rate-limited per visitor address and per instance (lib/security/rate-limit.ts), answered 429
+ * past the limit. docs/security.md, "Unknown addresses".
+ */
+async function reviewGate(request: NextRequest, token: string) {
+  if (!isReviewTokenShape(token)) return NextResponse.rewrite(notFoundPage())
+  const verdict = await checkReviewLinkLimits(clientIpFrom(request.headers))
+  if (verdict === 'ok') return NextResponse.next()
+  return new NextResponse(
+    'Muitas tentativas de abrir links de revisão em pouco tempo. Aguarde um minuto e tente de novo.',
+    {
+      status: 429,
+      headers: {
+        'content-type': 'text/plain; charset=utf-8',
+        'cache-control': 'private, no-store',
+        'retry-after': '60',
+      },
+    },
+  )
 }
 
 export async function proxy(request: NextRequest) {
@@ -80,6 +110,9 @@ export async function proxy(request: NextRequest) {
     return isInternalRequest(request.headers)
       ? NextResponse.next()
       : NextResponse.json({ message: 'Não encontrado.' }, { status: 404 })
+  }
+  if (request.nextUrl.pathname.startsWith(`${REVIEW_PATH_PREFIX}/`)) {
+    return reviewGate(request, request.nextUrl.pathname.slice(REVIEW_PATH_PREFIX.length + 1))
   }
   const table = await routingTable()
   // No table yet (the server is starting, or the route failed): let the page answer.
@@ -100,10 +133,17 @@ export async function proxy(request: NextRequest) {
   return NextResponse.next()
 }
 
-// Only paths a redirect may start from (sanity/lib/paths.ts), one segment at the root, and every
-// path under a document section (lib/known-paths.ts): campaign pages and articles; and the
-// routing table, to keep it internal. The home page, assets, the rest of the API and the Studio
-// never pass through here. Next needs the matcher as literals.
+// Only paths a redirect may start from (sanity/lib/paths.ts), one segment at the root, every
+// path under a document section (lib/known-paths.ts): campaign pages and articles, with what
+// hangs below them (an article's social image), review links, and the routing table, to keep it
+// internal. The home page, assets, the rest of the API and the Studio never pass through here.
+// Next needs the matcher as literals.
 export const config = {
-  matcher: ['/:slug([a-z0-9-]+)', '/p/:path*', '/conteudos/:path*', '/api/redirects'],
+  matcher: [
+    '/:slug([a-z0-9-]+)',
+    '/p/:path*',
+    '/conteudos/:path*',
+    '/revisao/:path*',
+    '/api/redirects',
+  ],
 }

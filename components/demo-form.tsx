@@ -29,6 +29,7 @@ import {
   LIMITS,
   PAGE_FIELD,
   STARTED_AT_FIELD,
+  TURNSTILE_ACTION,
   SUBMISSION_KEY_FIELD,
   FORM_TOKEN_FIELD,
 } from '@/lib/validations/demo-request-fields'
@@ -138,6 +139,8 @@ export function DemoForm({
   const [hydrated, setHydrated] = useState(false)
   const [attribution, setAttribution] = useState<Attribution>({})
   const [startedAt, setStartedAt] = useState(() => String(Date.now()))
+  // The server's signed render time; replaced when the server answers that it has expired.
+  const [token, setToken] = useState(formToken)
   // Empty in the prerendered HTML (the same for every visitor); made when the form is shown.
   const [submissionKey, setSubmissionKey] = useState('')
   const turnstileBox = useRef<HTMLDivElement>(null)
@@ -196,6 +199,7 @@ export function DemoForm({
       if (cancelled || !turnstile) return
       widget = turnstile.render(box, {
         sitekey: turnstileSiteKey,
+        action: TURNSTILE_ACTION,
         // Shown only if Cloudflare needs the visitor to act.
         appearance: 'interaction-only',
         language: 'pt-BR',
@@ -242,6 +246,7 @@ export function DemoForm({
       }
       // A Turnstile token serves once: the next try needs a new one.
       if (turnstileWidget) window.turnstile?.reset(turnstileWidget)
+      if (result.status === 'error' && result.formToken) setToken(result.formToken)
       console.error('Erro ao enviar solicitação:', result)
       setFailure(result.status === 'error' ? result.message : 'Revise os campos destacados.')
       setToastToShow('error')
@@ -427,7 +432,7 @@ export function DemoForm({
             />
           </div>
           <input type="hidden" name={STARTED_AT_FIELD} value={startedAt} />
-          {formToken ? <input type="hidden" name={FORM_TOKEN_FIELD} value={formToken} /> : null}
+          {token ? <input type="hidden" name={FORM_TOKEN_FIELD} value={token} /> : null}
           <input type="hidden" name={SUBMISSION_KEY_FIELD} value={submissionKey} />
           {turnstileSiteKey ? <div ref={turnstileBox} className="empty:hidden" /> : null}
           {page ? <input type="hidden" name={PAGE_FIELD} value={page} /> : null}

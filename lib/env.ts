@@ -169,6 +169,10 @@ export const serverEnv = {
   demoRateLimitPerContactPerHour: integer('DEMO_RATE_LIMIT_PER_CONTACT_PER_HOUR', 3, 1, 1000),
   /** Demo requests one instance accepts per minute from everyone together. */
   demoRateLimitGlobalPerMinute: integer('DEMO_RATE_LIMIT_GLOBAL_PER_MINUTE', 60, 1, 100_000),
+  /** Review-link lookups (/revisao/<token>) accepted per visitor IP per minute (proxy.ts). */
+  reviewRateLimitPerMinute: integer('REVIEW_RATE_LIMIT_PER_MINUTE', 10, 1, 1000),
+  /** Review-link lookups one instance accepts per minute from everyone together. */
+  reviewRateLimitGlobalPerMinute: integer('REVIEW_RATE_LIMIT_GLOBAL_PER_MINUTE', 60, 1, 100_000),
   /** Countries a lead's phone may be from (ISO codes); Brazil only unless opened. */
   leadPhoneCountries: countries('LEAD_PHONE_COUNTRIES', ['BR']),
   /**

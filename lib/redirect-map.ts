@@ -1,6 +1,9 @@
 import { ARTICLE_RESERVED_SLUGS, RESERVED_SLUGS, REDIRECT_FROM_PATTERN } from '@/sanity/lib/paths'
 
 import { isVisible, type VisibilityWindow } from './content/visibility'
+import { isSitePath, landingPath, sitePath } from './site-path'
+
+export { isSitePath, sitePath }
 
 /**
  * Path (e.g. "/onibus", "/p/antiga") to the redirect that starts there. An entry with a `window`
@@ -71,9 +74,6 @@ export function createRedirectMapCache(load: Loader, ttlMs = REDIRECT_MAP_TTL_MS
 /** First path segments a redirect may never start from: the app's own routes and Next's. */
 const RESERVED_FIRST_SEGMENTS = new Set([...RESERVED_SLUGS.keys(), '_next', 'conteudos'])
 
-/** Any origin that cannot be a real host: relative destinations are resolved against it. */
-const PROBE_ORIGIN = 'https://site.invalid'
-
 export type RedirectRules = {
   /** Hosts an https destination may name (REDIRECT_ALLOWED_HOSTS); empty: only site paths. */
   allowedHosts: readonly string[]
@@ -83,46 +83,65 @@ export type RedirectRules = {
   siteHost?: string
 }
 
-/** Percent-decodes until stable (at most a few rounds); undefined when the encoding is broken. */
-function fullyDecoded(value: string): string | undefined {
-  let current = value
-  for (let round = 0; round < 4; round++) {
-    let next: string
-    try {
-      next = decodeURIComponent(current)
-    } catch {
-      return undefined
-    }
-    if (next === current) return current
-    current = next
-  }
-  return current
-}
-
 /**
- * True when `to` is a path of this site that a browser cannot read as another host: it starts
- * with one "/", and neither it nor any decoding of it holds "//" or "\" at the start (browsers
- * read "/\evil" as "//evil"), a backslash anywhere, whitespace or control characters.
+ * The redirect checked: the destination the site will answer with (a site path normalised by
+ * sitePath, an https URL to the site itself turned into its path, or an https URL on an allowed
+ * host), or why the site will not obey it (one English line for the log).
  */
-export function isSitePath(to: string): boolean {
-  if (!to.startsWith('/')) return false
-  const decoded = fullyDecoded(to)
-  if (decoded === undefined) return false
-  for (const form of [to, decoded]) {
-    if (/^\/[/\\]/.test(form) || form.includes('\\') || /[\s\p{Cc}]/u.test(form)) return false
-  }
-  try {
-    return new URL(to, PROBE_ORIGIN).origin === PROBE_ORIGIN
-  } catch {
-    return false
-  }
-}
+function checkRedirect(
+  redirect: { from?: unknown; to?: unknown },
+  rules: RedirectRules,
+): { problem: string } | { to: string } {
+  const { from, to } = redirect
+  if (typeof from !== 'string' || typeof to !== 'string')
+    return { problem: 'from or to is missing' }
+  if (!REDIRECT_FROM_PATTERN.test(from))
+    return { problem: 'from is not a path a redirect may start from' }
+  const first = from.split('/')[1] ?? ''
+  // An old campaign page (/p/<slug>) or an old article (/conteudos/<slug>) may redirect; the
+  // sections themselves and the names the site routes under them may not.
+  const [, , second] = from.split('/')
+  const underSection = (first === 'p' || first === 'conteudos') && second !== undefined
+  if (RESERVED_FIRST_SEGMENTS.has(first) && !underSection)
+    return { problem: `from ${from} is a reserved path of the site` }
+  if (first === 'conteudos' && second !== undefined && ARTICLE_RESERVED_SLUGS.has(second))
+    return { problem: `from ${from} is a reserved path of the site` }
+  if (rules.pagePaths.has(from)) return { problem: `from ${from} is a page that exists` }
+  if (to.length > 300) return { problem: 'to is longer than 300 characters' }
 
-/** The path a site-path destination lands on, normalised as a browser would ("/./a/" is "/a"). */
-function landingPath(to: string): string {
-  const { pathname } = new URL(to, PROBE_ORIGIN)
-  const decoded = fullyDecoded(pathname) ?? pathname
-  return decoded.length > 1 ? decoded.replace(/\/+$/, '') : decoded
+  let target: string | undefined
+  if (to.startsWith('/')) {
+    target = sitePath(to)
+    if (target === undefined)
+      return {
+        problem: 'to is not a plain path of this site (//, \\, dot segments or an encoded form)',
+      }
+  } else {
+    let url: URL
+    try {
+      url = new URL(to)
+    } catch {
+      return { problem: 'to is neither a site path nor a URL' }
+    }
+    if (url.protocol !== 'https:') return { problem: 'to is not https' }
+    if (url.username || url.password) return { problem: 'to carries credentials' }
+    if (url.port) return { problem: 'to names a port' }
+    const host = url.hostname.toLowerCase()
+    if (rules.siteHost && host === rules.siteHost.toLowerCase()) {
+      // Next writes a Location on the site's own host as a path, so it is checked as one.
+      target = sitePath(`${url.pathname}${url.search}${url.hash}`)
+      if (target === undefined)
+        return {
+          problem: 'to is not a plain path of this site (//, \\, dot segments or an encoded form)',
+        }
+    } else if (!rules.allowedHosts.includes(host)) {
+      return { problem: `to names ${host}, which is not in REDIRECT_ALLOWED_HOSTS` }
+    } else {
+      return { to: url.href }
+    }
+  }
+  if (landingPath(target) === from) return { problem: 'to leads back to from (a loop)' }
+  return { to: target }
 }
 
 /** Why the site will not obey this redirect (one English line for the log), or undefined. */
@@ -130,49 +149,56 @@ export function redirectProblem(
   redirect: { from?: unknown; to?: unknown },
   rules: RedirectRules,
 ): string | undefined {
-  const { from, to } = redirect
-  if (typeof from !== 'string' || typeof to !== 'string') return 'from or to is missing'
-  if (!REDIRECT_FROM_PATTERN.test(from)) return 'from is not a path a redirect may start from'
-  const first = from.split('/')[1] ?? ''
-  // An old campaign page (/p/<slug>) or an old article (/conteudos/<slug>) may redirect; the
-  // sections themselves and the names the site routes under them may not.
-  const [, , second] = from.split('/')
-  const underSection = (first === 'p' || first === 'conteudos') && second !== undefined
-  if (RESERVED_FIRST_SEGMENTS.has(first) && !underSection)
-    return `from ${from} is a reserved path of the site`
-  if (first === 'conteudos' && second !== undefined && ARTICLE_RESERVED_SLUGS.has(second))
-    return `from ${from} is a reserved path of the site`
-  if (rules.pagePaths.has(from)) return `from ${from} is a page that exists`
-  if (to.length > 300) return 'to is longer than 300 characters'
-
-  if (to.startsWith('/')) {
-    if (!isSitePath(to)) return 'to is not a plain path of this site (//, \\ or an encoded form)'
-    if (landingPath(to) === from) return 'to leads back to from (a loop)'
-    return undefined
-  }
-  let url: URL
-  try {
-    url = new URL(to)
-  } catch {
-    return 'to is neither a site path nor a URL'
-  }
-  if (url.protocol !== 'https:') return 'to is not https'
-  if (url.username || url.password) return 'to carries credentials'
-  if (url.port) return 'to names a port'
-  const host = url.hostname.toLowerCase()
-  if (rules.siteHost && host === rules.siteHost.toLowerCase()) {
-    if (landingPath(url.pathname) === from) return 'to leads back to from (a loop)'
-    return undefined
-  }
-  if (!rules.allowedHosts.includes(host))
-    return `to names ${host}, which is not in REDIRECT_ALLOWED_HOSTS`
-  return undefined
+  const checked = checkRedirect(redirect, rules)
+  return 'problem' in checked ? checked.problem : undefined
 }
 
 /**
- * The redirects the site obeys: each document checked (redirectProblem); a refused one is left
- * out with one log line naming its source and why, never an error. Redirects that lead, through
- * each other, back to where they started are left out too.
+ * Drops, with one log line each, the entries through which a visitor would come back where they
+ * started: A → B → A, whether written as paths or as https URLs to the site itself (both are
+ * paths in the map by now), and whether the entries are redirect documents or pages' own
+ * redirects outside their windows (two such pages sending visitors to each other loop while both
+ * are outside their windows, so the pair is refused whatever the windows).
+ */
+function dropLoops(
+  map: RedirectMap,
+  log: (line: string) => void,
+  what: (from: string) => string,
+  /** Entries to drop first when they close a loop (pages' window redirects, not documents). */
+  first: ReadonlySet<string> = new Set(),
+) {
+  const landing = (from: string) => {
+    const to = map[from]?.to
+    return to?.startsWith('/') ? landingPath(to) : undefined
+  }
+  const keys = Object.keys(map)
+  for (const start of [
+    ...keys.filter((key) => first.has(key)),
+    ...keys.filter((key) => !first.has(key)),
+  ]) {
+    if (!Object.hasOwn(map, start)) continue
+    const seen = new Set([start])
+    let next = landing(start)
+    while (next !== undefined && Object.hasOwn(map, next)) {
+      if (next === start) {
+        log(`[redirects] Skipped ${what(start)}: it is part of a loop.`)
+        delete map[start]
+        break
+      }
+      // A loop further on, not through `start`: it is dropped when its own turn comes.
+      if (seen.has(next)) break
+      seen.add(next)
+      next = landing(next)
+    }
+  }
+}
+
+const documentLabel = (from: string) => `the redirect from ${JSON.stringify(from)}`
+
+/**
+ * The redirects the site obeys: each document checked (redirectProblem), with its destination
+ * normalised; a refused one is left out with one log line naming its source and why, never an
+ * error. Redirects that lead, through each other, back to where they started are left out too.
  */
 export function buildRedirectMap(
   documents: ReadonlyArray<{ from?: unknown; to?: unknown; permanent?: unknown }>,
@@ -181,32 +207,15 @@ export function buildRedirectMap(
 ): RedirectMap {
   const map: RedirectMap = {}
   for (const document of documents) {
-    const problem = redirectProblem(document, rules)
-    if (problem) {
+    const checked = checkRedirect(document, rules)
+    if ('problem' in checked) {
       const from = typeof document.from === 'string' ? document.from.slice(0, 80) : '?'
-      log(`[redirects] Skipped the redirect from ${JSON.stringify(from)}: ${problem}.`)
+      log(`[redirects] Skipped the redirect from ${JSON.stringify(from)}: ${checked.problem}.`)
       continue
     }
-    map[document.from as string] = {
-      to: document.to as string,
-      permanent: document.permanent !== false,
-    }
+    map[document.from as string] = { to: checked.to, permanent: document.permanent !== false }
   }
-  // A → B → A: each is fine alone, together they never end.
-  for (const start of Object.keys(map)) {
-    const seen = new Set([start])
-    let next = map[start]?.to.startsWith('/') ? landingPath(map[start]!.to) : undefined
-    while (next !== undefined && map[next]) {
-      if (seen.has(next)) {
-        log(`[redirects] Skipped the redirect from ${JSON.stringify(start)}: it is part of a loop.`)
-        delete map[start]
-        break
-      }
-      seen.add(next)
-      const to = map[next]!.to
-      next = to.startsWith('/') ? landingPath(to) : undefined
-    }
-  }
+  dropLoops(map, log, documentLabel)
   return map
 }
 
@@ -228,15 +237,28 @@ export function addWindowRedirects(
   log: (line: string) => void = (line) => console.warn(line),
 ): RedirectMap {
   const waived = { ...rules, pagePaths: new Set<string>() }
+  const windowed = new Set<string>()
   for (const page of pages) {
     if (!page.to) continue
-    const problem = redirectProblem({ from: page.path, to: page.to }, waived)
-    if (problem) {
-      log(`[redirects] Skipped the window redirect of ${JSON.stringify(page.path)}: ${problem}.`)
+    const checked = checkRedirect({ from: page.path, to: page.to }, waived)
+    if ('problem' in checked) {
+      log(
+        `[redirects] Skipped the window redirect of ${JSON.stringify(page.path)}: ${checked.problem}.`,
+      )
       continue
     }
-    map[page.path] = { to: page.to, permanent: false, window: page.window }
+    map[page.path] = { to: checked.to, permanent: false, window: page.window }
+    windowed.add(page.path)
   }
+  // A loop through a page's window redirect exists only outside that window: the page's redirect
+  // goes, and the redirect documents keep working while it is live.
+  dropLoops(
+    map,
+    log,
+    (from) =>
+      windowed.has(from) ? `the window redirect of ${JSON.stringify(from)}` : documentLabel(from),
+    windowed,
+  )
   return map
 }
 

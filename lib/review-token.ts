@@ -37,14 +37,35 @@ export async function hashReviewToken(token: string): Promise<string> {
   return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('')
 }
 
-/** Whether a review link with this state may be used at `now`. */
+/**
+ * The longest a review link may live, counted from its creation in the Content Lake
+ * (`_createdAt`). The Studio offers at most this (REVIEW_LINK_DAY_CHOICES), but it sets
+ * `expiresAt` in the editor's browser, so anyone with write access could store another date:
+ * the server refuses a link whose `expiresAt` lies further than this from its creation.
+ */
+export const REVIEW_LINK_MAX_DAYS = 30
+
+/** Room for the editor's clock, which sets `expiresAt`, to run ahead of the Content Lake's. */
+const CLOCK_SLACK_MS = 60 * 60_000
+
+/**
+ * Whether a review link with this state may be used at `now`: not revoked, not expired, and
+ * created (`createdAt`, the document's `_createdAt`) no more than REVIEW_LINK_MAX_DAYS before its
+ * `expiresAt`. A link without a creation time cannot be checked, so it is refused.
+ */
 export function isReviewLinkUsable(
-  link: { expiresAt?: string | null; revoked?: boolean | null } | null | undefined,
+  link:
+    | { expiresAt?: string | null; revoked?: boolean | null; createdAt?: string | null }
+    | null
+    | undefined,
   now = Date.now(),
 ): boolean {
   if (!link || link.revoked) return false
   const expires = link.expiresAt ? Date.parse(link.expiresAt) : Number.NaN
-  return Number.isFinite(expires) && now < expires
+  const created = link.createdAt ? Date.parse(link.createdAt) : Number.NaN
+  if (!Number.isFinite(expires) || !Number.isFinite(created)) return false
+  if (expires - created > REVIEW_LINK_MAX_DAYS * 86_400_000 + CLOCK_SLACK_MS) return false
+  return now < expires
 }
 
 /** The reviewLink document the Studio writes for a new token's hash (sanity/actions/review-link.tsx). */

@@ -1,6 +1,6 @@
 import 'server-only'
 
-import { readFile } from 'node:fs/promises'
+import { readFile, realpath } from 'node:fs/promises'
 import path from 'node:path'
 
 import { contentImageHost } from '@/lib/content/image-host'
@@ -28,6 +28,25 @@ export async function socialImageFonts() {
 }
 
 /**
+ * The file under public/ a bundled asset's URL names, or null when the URL (a CMS value, which
+ * anyone with write access sets) would lead outside public/: "/../.env", an encoded or absolute
+ * form, or a link inside public/ that points elsewhere. Resolved, then checked to be contained,
+ * before anything is read.
+ */
+export async function publicAssetFile(url: string): Promise<string | null> {
+  const root = path.join(process.cwd(), 'public')
+  if (url.includes('\0')) return null
+  const file = path.resolve(root, `.${path.posix.sep}${url.replace(/^\/+/, '')}`)
+  if (!file.startsWith(root + path.sep)) return null
+  try {
+    const [realRoot, realFile] = await Promise.all([realpath(root), realpath(file)])
+    return realFile.startsWith(realRoot + path.sep) ? realFile : null
+  } catch {
+    return null
+  }
+}
+
+/**
  * A CMS image for the renderer: a data URL of the bundled file as it is (its box is the file's
  * own shape), or of the Sanity CDN's cut of it to `box` around the hotspot. Null when there is
  * no image or it cannot be read.
@@ -40,7 +59,14 @@ export async function imageDataUrl(
   if (isLocalAsset(image)) {
     const type = MIME_TYPES[image.asset.extension ?? '']
     if (!type) return null
-    const bytes = await readFile(path.join(process.cwd(), 'public', image.asset.url))
+    const file = await publicAssetFile(image.asset.url)
+    if (!file) {
+      console.error(
+        `Social image: ${JSON.stringify(image.asset.url.slice(0, 120))} is not a file under public/; left out.`,
+      )
+      return null
+    }
+    const bytes = await readFile(file)
     return `data:${type};base64,${bytes.toString('base64')}`
   }
   const url = lakeImageUrl(image, contentImageHost, box)

@@ -7,7 +7,7 @@ export const TURNSTILE_SCRIPT =
 type Turnstile = {
   render(
     container: HTMLElement,
-    options: { sitekey: string; appearance?: string; language?: string },
+    options: { sitekey: string; action?: string; appearance?: string; language?: string },
   ): string | undefined
   reset(widgetId: string): void
   remove(widgetId: string): void

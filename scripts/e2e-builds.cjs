@@ -26,8 +26,10 @@ const EMBEDDED_DEFAULTS = {
 /**
  * The per-phone/e-mail and per-instance limits of the demo request (lib/security/rate-limit.ts)
  * raised: the specs send the same person's request many times an hour. The per-address limit
- * stays as it is (each test has an address of its own); tests/unit/rate-limit.test.ts and
- * tests/e2e/hostile-input.spec.ts cover the others.
+ * stays as it is (each test has an address of its own; demo-request-store.spec.ts reaches it).
+ * The raised ones are tested elsewhere: in memory by tests/unit/rate-limit.test.ts, on a real
+ * redis-server by tests/unit/rate-limit-redis.test.ts, and end to end by
+ * tests/e2e/hostile-input.spec.ts, whose server sets low limits of its own ("rate limits").
  */
 const E2E_LIMITS = {
   DEMO_RATE_LIMIT_PER_CONTACT_PER_HOUR: '1000',

@@ -6,7 +6,13 @@ import { serverEnv } from '@/lib/env'
 import { ATTRIBUTION_KEYS, composeLeadRecord, type Attribution } from '@/lib/leads/compose'
 import { getLeadStore } from '@/lib/leads'
 import { clientIpFrom } from '@/lib/security/client-ip'
-import { isSubmissionKey, requestKeyDigest, verifyFormTimestamp } from '@/lib/security/form-token'
+import {
+  FORM_TOKEN_MAX_AGE_MS,
+  isSubmissionKey,
+  requestKeyDigest,
+  signFormTimestamp,
+  verifyFormTimestamp,
+} from '@/lib/security/form-token'
 import { checkDemoRequestLimits, type RateLimitVerdict } from '@/lib/security/rate-limit'
 import { TURNSTILE_RESPONSE_FIELD, verifyTurnstileToken } from '@/lib/security/turnstile'
 import { createDemoRequestSchema, parseLeadPhone } from '@/lib/validations/demo-request'
@@ -43,20 +49,31 @@ function text(formData: FormData, name: string): string {
 }
 
 /**
- * The bot trap (docs/security.md, "Bot trap"). A filled honeypot is automated. So is a post whose
- * timing is missing or malformed: with JavaScript (the form's own fetch, which sends the
- * Next-Action header) the time the form was shown, written when it hydrated; without JavaScript
- * (a plain HTML post of the prerendered form) the server's signed render time
- * (lib/security/form-token.ts). Either must be at least MIN_FILL_MS old.
+ * The bot trap (docs/security.md, "Bot trap"). A filled honeypot is automated. So is a post
+ * without the server's signed render time (lib/security/form-token.ts), or with a malformed or
+ * forged one, on both paths: with JavaScript (the form's own fetch, which sends the Next-Action
+ * header) and without (a plain HTML post of the prerendered form). Then the time the visitor
+ * took must be at least MIN_FILL_MS: with JavaScript the time the form was shown, written when it
+ * hydrated; without, the signed render time itself. A genuine token older than
+ * FORM_TOKEN_MAX_AGE_MS is 'expired': not a bot's mark (a cached page can be old), but not
+ * accepted either.
  */
-function looksAutomated(formData: FormData, withScript: boolean, now = Date.now()): boolean {
-  if (text(formData, HONEYPOT_FIELD).trim() !== '') return true
+function botTrap(
+  formData: FormData,
+  withScript: boolean,
+  now = Date.now(),
+): 'automated' | 'expired' | 'ok' {
+  if (text(formData, HONEYPOT_FIELD).trim() !== '') return 'automated'
+  const renderedAt = verifyFormTimestamp(text(formData, FORM_TOKEN_FIELD))
+  if (renderedAt === null) return 'automated'
   const shownAt = withScript
     ? /^\d{13}$/.test(text(formData, STARTED_AT_FIELD))
       ? Number(text(formData, STARTED_AT_FIELD))
       : null
-    : verifyFormTimestamp(text(formData, FORM_TOKEN_FIELD))
-  return shownAt === null || now - shownAt < MIN_FILL_MS
+    : renderedAt
+  if (shownAt === null || now - shownAt < MIN_FILL_MS) return 'automated'
+  if (now - renderedAt > FORM_TOKEN_MAX_AGE_MS) return 'expired'
+  return 'ok'
 }
 
 /**
@@ -75,7 +92,18 @@ export async function submitDemoRequest(
   const withScript = requestHeaders.has('next-action')
 
   // Bots get the same answer as people, so they learn nothing from trying.
-  if (looksAutomated(formData, withScript)) return { status: 'success' }
+  const trap = botTrap(formData, withScript)
+  if (trap === 'automated') return { status: 'success' }
+  if (trap === 'expired') {
+    return {
+      status: 'error',
+      reason: 'expired',
+      message:
+        'Este formulário ficou aberto por muito tempo e expirou. Seus dados continuam aqui: é só enviar de novo.',
+      values,
+      formToken: signFormTimestamp(),
+    }
+  }
 
   const parsed = await schema.safeParseAsync(values)
   if (!parsed.success) {

@@ -43,6 +43,7 @@ import type {
   REVIEW_PAGE_QUERY_RESULT,
   SITE_SETTINGS_QUERY_RESULT,
 } from '@/sanity/types'
+import { serverEnv } from '@/lib/env'
 import { isSanityConfigured } from '@/sanity/env'
 import {
   ARTICLES_PER_PAGE,
@@ -195,6 +196,8 @@ export function getRedirectPaths() {
   )
 }
 
+let warnedNoReadToken = false
+
 /**
  * What a review link shows (its draft, read-only): the campaign page or the article it names, or
  * null for a token that is malformed, unknown (altered), revoked or expired. Never cached: read
@@ -203,6 +206,15 @@ export function getRedirectPaths() {
  */
 export async function getReviewPage(token: string) {
   if (!isSanityConfigured || !isReviewTokenShape(token)) return null
+  // Without the read token no review link can be checked: each answers 404, as documented
+  // (docs/campaigns.md), with one log line per process rather than an error page.
+  if (!serverEnv.sanityApiReadToken) {
+    if (!warnedNoReadToken) {
+      warnedNoReadToken = true
+      console.error('[review] SANITY_API_READ_TOKEN is not set: review links answer 404.')
+    }
+    return null
+  }
   const { fetchPrivate } = await import('./sanity-client')
   const link = await fetchPrivate<REVIEW_LINK_QUERY_RESULT>(REVIEW_LINK_QUERY, {
     hash: await hashReviewToken(token),

@@ -15,6 +15,8 @@ import { serverEnv } from '@/lib/env'
 // visitor took, since the HTML may have been rendered long before they opened it. A form the
 // server renders for one visitor (its answer to a refused no-JavaScript post) is fresh, so there
 // the time means what it says.
+// Since issue 38 the token is required on both paths, with JavaScript too (a bot that sends the
+// Next-Action header must bring one as well), and it is good for FORM_TOKEN_MAX_AGE_MS only.
 
 const KEY_FILE = path.join('.data', 'form-signing-key')
 
@@ -50,6 +52,14 @@ function signingKey(): Buffer {
 function mac(payload: string): string {
   return createHmac('sha256', signingKey()).update(`demo-form:${payload}`).digest('base64url')
 }
+
+/**
+ * How long a signed render time is accepted: a token copied once cannot be replayed for ever.
+ * A cached page can be older than this when a visitor opens it (ISR serves a stale page once
+ * before regenerating it), so an expired but genuine token is not treated as a bot: the visitor
+ * is asked to send again, with a fresh token and everything they typed (app/actions/demo-request.ts).
+ */
+export const FORM_TOKEN_MAX_AGE_MS = 24 * 60 * 60_000
 
 /** "<ms since the epoch>.<signature>": the time this form was rendered, signed. */
 export function signFormTimestamp(now = Date.now()): string {

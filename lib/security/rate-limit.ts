@@ -105,3 +105,24 @@ export async function checkDemoRequestLimits(request: {
   if (!(await take(global, 'all'))) return 'global'
   return 'ok'
 }
+
+/**
+ * Review links (/revisao/<token>): each well-formed token costs one uncached, token-authenticated
+ * Content Lake query, so guessing is limited per visitor address (shared through Redis like the
+ * form's) and per instance (in memory). proxy.ts asks before the page runs; a malformed token
+ * never gets this far (docs/security.md, "Unknown addresses").
+ */
+const reviewPerAddress = limiter('review-link', serverEnv.reviewRateLimitPerMinute, 60, true)
+const reviewGlobal = limiter(
+  'review-link-global',
+  serverEnv.reviewRateLimitGlobalPerMinute,
+  60,
+  false,
+)
+
+/** Whether this visitor may look a review token up now: 'ok', or which limit it has reached. */
+export async function checkReviewLinkLimits(ip: string): Promise<'ok' | 'address' | 'global'> {
+  if (!(await take(reviewPerAddress, rateLimitKeyFor(ip)))) return 'address'
+  if (!(await take(reviewGlobal, 'all'))) return 'global'
+  return 'ok'
+}

@@ -1,6 +1,7 @@
 import 'server-only'
 
 import { serverEnv } from '@/lib/env'
+import { TURNSTILE_ACTION } from '@/lib/validations/demo-request-fields'
 
 /** The form field the Turnstile widget writes its token into (Cloudflare's default name). */
 export const TURNSTILE_RESPONSE_FIELD = 'cf-turnstile-response'
@@ -9,9 +10,18 @@ const VERIFY_TIMEOUT_MS = 5000
 
 export type TurnstileVerdict = 'passed' | 'failed' | 'unavailable'
 
+/** What a genuine token's siteverify answer must name: this site's host and the form's action. */
+export type TurnstileExpectation = { hostname: string; action: string }
+
+function siteExpectation(): TurnstileExpectation {
+  return { hostname: new URL(serverEnv.siteUrl).hostname, action: TURNSTILE_ACTION }
+}
+
 /**
  * Asks Cloudflare's siteverify whether the widget's token is genuine, unused and for this
- * site, before anything is stored. 'failed': no token, or Cloudflare says no. 'unavailable':
+ * site, before anything is stored. "For this site" is checked here too: siteverify's `hostname`
+ * (where the widget was solved) must be this site's (NEXT_PUBLIC_SITE_URL) and its `action` the
+ * demo form's, so a token solved on another page or another site that shares the key is refused. 'failed': no token, or Cloudflare says no. 'unavailable':
  * siteverify did not answer usably in time; the visitor is asked to try again (nothing is
  * stored unverified, and nothing they typed is lost).
  * https://developers.cloudflare.com/turnstile/get-started/server-side-validation/
@@ -20,6 +30,7 @@ export async function verifyTurnstileToken(
   token: string,
   ip: string,
   config = serverEnv.turnstile,
+  expected: TurnstileExpectation = siteExpectation(),
 ): Promise<TurnstileVerdict> {
   if (!config) return 'passed'
   // Cloudflare's tokens are at most 2048 characters.
@@ -36,8 +47,21 @@ export async function verifyTurnstileToken(
       console.error(`[turnstile] siteverify answered HTTP ${response.status}.`)
       return 'unavailable'
     }
-    const result = (await response.json()) as { success?: unknown; 'error-codes'?: unknown }
-    if (result.success === true) return 'passed'
+    const result = (await response.json()) as {
+      success?: unknown
+      'error-codes'?: unknown
+      hostname?: unknown
+      action?: unknown
+    }
+    if (result.success === true) {
+      if (result.hostname === expected.hostname && result.action === expected.action)
+        return 'passed'
+      console.warn(
+        `[turnstile] Refused a token solved for hostname ${JSON.stringify(result.hostname)} and action ` +
+          `${JSON.stringify(result.action)}; this site expects ${JSON.stringify(expected.hostname)} and ${JSON.stringify(expected.action)}.`,
+      )
+      return 'failed'
+    }
     const codes = Array.isArray(result['error-codes']) ? result['error-codes'].join(',') : ''
     // Our own configuration is wrong: say so, since every visitor is now refused.
     if (/invalid-input-secret|missing-input-secret/.test(codes)) {

@@ -55,9 +55,11 @@ export type DemoRequestState =
     }
   | {
       status: 'error'
-      reason: 'store' | 'rate_limited' | 'verification'
+      reason: 'store' | 'rate_limited' | 'verification' | 'expired'
       message: string
       values: DemoRequestInput
+      /** A newly signed render time, when the form's own has expired: the form sends it next. */
+      formToken?: string
     }
 
 export const IDLE_STATE: DemoRequestState = { status: 'idle' }
@@ -71,5 +73,10 @@ export const FORM_TOKEN_FIELD = 'formToken'
 export const SUBMISSION_KEY_FIELD = 'chaveEnvio'
 /** The campaign page the form is on (its slug), absent on the home page. */
 export const PAGE_FIELD = 'pagina'
+/**
+ * The Turnstile widget's action (at most 32 characters): the widget is rendered with it, and the
+ * server accepts only a token whose siteverify answer names it (lib/security/turnstile.ts).
+ */
+export const TURNSTILE_ACTION = 'demo-request'
 /** A person needs more than this to fill in the form; a script usually does not. */
 export const MIN_FILL_MS = 2000

@@ -163,7 +163,9 @@ export const REVIEW_LINK_QUERY = defineQuery(`
   *[_type == "reviewLink" && tokenHash == $hash && _id in path("review-links.**")][0]{
     "pageId": page._ref,
     expiresAt,
-    revoked
+    revoked,
+    // When the Content Lake made it (not the editor's browser): the 30-day ceiling counts from it.
+    "createdAt": coalesce(_createdAt, _updatedAt)
   }
 `)
 

@@ -14,6 +14,7 @@ import {
   SLUG_MAX_LENGTH,
   slugProblem,
 } from '../lib/paths'
+import { landingPath } from '../../lib/site-path'
 
 // Validation rules that look at other documents: a page's address must be free, and a redirect
 // must neither collide with a page nor chain onto another redirect. Each answer says why.
@@ -89,6 +90,10 @@ export async function articleSlugRule(
 
 type Redirect = { from?: string; to?: string }
 
+/** Why a destination starting with "/" is refused (lib/site-path.ts), in Portuguese. */
+export const SITE_PATH_MESSAGE =
+  'O destino precisa ser um caminho simples deste site, como /p/onibus-rodoviarios: sem "//", "\\", "/./", "/../" nem formas codificadas deles, que o navegador poderia ler como outro site.'
+
 /** True, or why this redirect cannot be published. */
 export async function redirectRule(
   redirect: Redirect | undefined,
@@ -111,7 +116,10 @@ export async function redirectRule(
     return `A origem ${from} não pode ser usada: ${reserved.replace(/^"[^"]+" não pode ser usado: /, '')}`
   if (!REDIRECT_TO_PATTERN.test(to))
     return 'O destino é um caminho do site (/p/onibus-rodoviarios) ou um endereço https://.'
-  const target = to.replace(/[?#].*$/, '').replace(/(.)\/+$/, '$1')
+  // The same judgement as the site's (lib/site-path.ts): the path the target resolves to.
+  const landing = to.startsWith('/') ? landingPath(to) : undefined
+  if (to.startsWith('/') && landing === undefined) return SITE_PATH_MESSAGE
+  const target = landing ?? to.replace(/[?#].*$/, '').replace(/(.)\/+$/, '$1')
   if (target === from) return `O destino é a própria origem: ${from} levaria a si mesmo, sem fim.`
   const found = await client(context).fetch<{
     sameFrom: string | null

@@ -7,7 +7,9 @@ import {
   type NounGender,
   type VisibilityWindow,
 } from '../../lib/content/visibility'
+import { landingPath } from '../../lib/site-path'
 import { campaignPath, REDIRECT_TO_PATTERN } from '../lib/paths'
+import { SITE_PATH_MESSAGE } from './path-rules'
 
 // The visibility window's fields, one set for every type that has a window (campaign pages and
 // articles; the announcement bar uses the two dates: docs/campaigns.md).
@@ -90,9 +92,14 @@ export function pageVisibilityFields({
           if (!value) return true
           if (!REDIRECT_TO_PATTERN.test(value))
             return 'Use um endereço do site começando com "/" (como /p/outra-campanha) ou um endereço https://.'
+          const landing = value.startsWith('/') ? landingPath(value) : undefined
+          if (value.startsWith('/') && landing === undefined) return SITE_PATH_MESSAGE
           const slug = (context.document as { slug?: { current?: string } } | undefined)?.slug
             ?.current
-          if (slug && value.replace(/[?#].*$/, '').replace(/\/+$/, '') === pathOf(slug))
+          if (
+            slug &&
+            (landing ?? value.replace(/[?#].*$/, '').replace(/\/+$/, '')) === pathOf(slug)
+          )
             return `O endereço precisa ser outro: levar ${noun} para ${gender === 'f' ? 'ela mesma' : 'ele mesmo'} criaria um ciclo.`
           return true
         }),

@@ -459,7 +459,7 @@ function demoActionId() {
  * (previous state, FormData) as multipart, the FormData's fields prefixed `_1_` and part `0`
  * holding the argument list that refers to them ('$K1').
  */
-function submissionBody(index) {
+function submissionBody(index, formToken) {
   const values = {
     name: `Bench Lead ${index}`,
     email: `bench${index}@transportadora.com.br`,
@@ -470,6 +470,8 @@ function submissionBody(index) {
     // Empty honeypot and a form opened well over the 2 s minimum fill time ago: a person.
     website: '',
     startedAt: String(Date.now() - 5_000),
+    // The server's signed render time, as the page carries it: required on every post.
+    formToken,
   }
   const body = new FormData()
   for (const [key, value] of Object.entries(values)) body.append(`_1_${key}`, value)
@@ -477,8 +479,17 @@ function submissionBody(index) {
   return body
 }
 
+/** The signed render time the home page's form carries (lib/security/form-token.ts). */
+async function pageFormToken(baseUrl) {
+  const html = await (await fetch(`${baseUrl}/`)).text()
+  const token = /name="formToken" value="([^"]+)"/.exec(html)?.[1]
+  if (!token) throw new Error('The home page carries no formToken for the demo form.')
+  return token
+}
+
 async function serverAction(baseUrl) {
   const actionId = demoActionId()
+  const formToken = await pageFormToken(baseUrl)
   const latencies = []
   const outcomes = {}
   let next = 0
@@ -495,7 +506,7 @@ async function serverAction(baseUrl) {
           // 198.18.0.0/15 is set aside for benchmarks: one client address per submission.
           'x-forwarded-for': `198.18.${Math.floor(index / 250)}.${(index % 250) + 1}`,
         },
-        body: submissionBody(index),
+        body: submissionBody(index, formToken),
       })
       const text = await response.text()
       latencies.push(performance.now() - started)

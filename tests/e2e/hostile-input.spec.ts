@@ -1,4 +1,4 @@
-import { randomBytes, randomInt } from 'node:crypto'
+import { createHmac, randomBytes, randomInt, randomUUID } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 
@@ -40,6 +40,12 @@ test.describe.configure({ mode: 'serial' })
 const PORTS = { lake: portFor(64).port, postgrest: portFor(53).port, site: portFor(12).port }
 const SECRET = BUILDS.lake.env.SANITY_REVALIDATE_SECRET
 const ANON_KEY = 'test-anon-key'
+/** This spec's server's own rate limits (lib/security/rate-limit.ts), low enough to reach. */
+const LIMITS = { perContact: 6, global: 20, reviewPerAddress: 5, reviewGlobal: 12 }
+/** The host redirects may name as the site itself (NEXT_PUBLIC_SITE_URL, unset in the builds). */
+const SITE_HOST = new URL(
+  (BUILDS.lake.env as Record<string, string>).NEXT_PUBLIC_SITE_URL || 'http://localhost:3000',
+).hostname
 
 type Running = { url: string; stop: () => Promise<void>; log: () => string }
 let build: { distDir: string; remove: () => void }
@@ -64,9 +70,13 @@ test.beforeAll(async () => {
       SUPABASE_ANON_KEY: ANON_KEY,
       // Short, so the lost answer of the duplicate test comes back as a time-out in 2 s.
       SUPABASE_TIMEOUT_MS: '2000',
-      // Each test has an address of its own; the per-contact limit is tested in its own test.
+      // Low limits of its own, each tested below ("rate limits"). Each test has an address of its
+      // own; VALID's phone is in five stored requests of the form tests, hence 6 per contact.
       DEMO_RATE_LIMIT_PER_MINUTE: '50',
-      DEMO_RATE_LIMIT_PER_CONTACT_PER_HOUR: '50',
+      DEMO_RATE_LIMIT_PER_CONTACT_PER_HOUR: String(LIMITS.perContact),
+      DEMO_RATE_LIMIT_GLOBAL_PER_MINUTE: String(LIMITS.global),
+      REVIEW_RATE_LIMIT_PER_MINUTE: String(LIMITS.reviewPerAddress),
+      REVIEW_RATE_LIMIT_GLOBAL_PER_MINUTE: String(LIMITS.reviewGlobal),
     },
     logFile: path.join('test-results', 'hostile-instance.log'),
   })
@@ -137,6 +147,75 @@ async function sendForm(page: Page, values: Partial<typeof VALID>) {
   await submitButton(page).click()
 }
 
+/** The demo form's Server Action id, from the build's manifest (the browser sends the same). */
+function demoActionId(): string {
+  const manifest = JSON.parse(
+    fs.readFileSync(path.join(build.distDir, 'server', 'server-reference-manifest.json'), 'utf8'),
+  ) as { node: Record<string, { exportedName?: string; filename?: string }> }
+  const entry = Object.entries(manifest.node).find(
+    ([, action]) =>
+      action.exportedName === 'submitDemoRequest' &&
+      action.filename === 'app/actions/demo-request.ts',
+  )
+  if (!entry) throw new Error('submitDemoRequest is not in the server reference manifest')
+  return entry[0]
+}
+
+/** A render time signed with the key `next build` and `next start` share (.data/). */
+function signedRenderTime(time: number): string {
+  const key = Buffer.from(fs.readFileSync('.data/form-signing-key', 'utf8').trim(), 'hex')
+  const at = String(time)
+  return `${at}.${createHmac('sha256', key).update(`demo-form:${at}`).digest('base64url')}`
+}
+
+/** The signed render time the home page's form carries. */
+async function pageFormToken(): Promise<string> {
+  const html = await (await fetch(`${site.url}/`)).text()
+  const token = /name="formToken" value="([^"]+)"/.exec(html)?.[1]
+  if (!token) throw new Error('The home page carries no formToken')
+  return token
+}
+
+/**
+ * A post exactly as the form's own fetch sends it (the Next-Action header, React's multipart
+ * encoding of the action's arguments), as a script would send it, from the address `ip`.
+ */
+async function postAction(fields: Record<string, string | undefined>, ip: string) {
+  const values: Record<string, string | undefined> = {
+    ...VALID,
+    website: '',
+    startedAt: String(Date.now() - 5_000),
+    chaveEnvio: randomUUID(),
+    ...fields,
+  }
+  const body = new FormData()
+  for (const [key, value] of Object.entries(values)) {
+    if (value !== undefined) body.append(`_1_${key}`, value)
+  }
+  body.append('0', JSON.stringify([{ status: 'idle' }, '$K1']))
+  const response = await fetch(`${site.url}/`, {
+    method: 'POST',
+    headers: {
+      'next-action': demoActionId(),
+      accept: 'text/x-component',
+      origin: site.url,
+      'x-forwarded-for': ip,
+    },
+    body,
+  })
+  return { status: response.status, text: await response.text() }
+}
+
+/** A phone and an e-mail no other request of this spec uses (the per-contact limit is low). */
+const ownContact = () => ({
+  phone: `(41) 9${randomInt(1000, 9999)}-${randomInt(1000, 9999)}`,
+  email: `proprio-${randomUUID()}@frota.com.br`,
+})
+
+let addressCounter = 0
+/** An address no other request of this spec uses (TEST-NET-2, one per call). */
+const freshAddress = () => `198.51.100.${++addressCounter % 250}`.replace(/\.0$/, '.250')
+
 // --- unknown addresses ----------------------------------------------------------------------
 
 test('1000 random addresses cost at most 5 Content Lake queries and 1 MB of cache', async ({
@@ -198,6 +277,76 @@ test('1000 random addresses cost at most 5 Content Lake queries and 1 MB of cach
   const page = await request.get(`/p/${randomBytes(6).toString('hex')}`)
   expect(page.status()).toBe(404)
   expect(await page.text()).toContain('Oops! Page not found')
+})
+
+test('random social-image addresses and malformed review tokens cost no query (issue 38)', async () => {
+  test.setTimeout(120_000)
+  const queriesBefore = await lakeQueries()
+  const filesBefore = fileSizes(build.distDir)
+  const addresses = Array.from({ length: 200 }, (_, index) => {
+    const slug = randomBytes(randomInt(3, 12)).toString('hex')
+    switch (index % 5) {
+      case 0:
+        return `/conteudos/${slug}/opengraph-image`
+      case 1:
+        return `/conteudos/categoria/${slug}/opengraph-image`
+      case 2:
+        return `/p/${slug}/opengraph-image`
+      case 3:
+        // One character short of a token, or one too many.
+        return `/revisao/${randomBytes(32).toString('base64url').slice(0, 42)}`
+      default:
+        return `/revisao/${randomBytes(32).toString('base64url')}x`
+    }
+  })
+  const statuses = new Map<number, number>()
+  for (const address of addresses) {
+    const response = await fetch(`${site.url}${address}`, { redirect: 'manual' })
+    await response.arrayBuffer()
+    statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1)
+  }
+  expect(Object.fromEntries(statuses)).toEqual({ 404: 200 })
+  const queries = (await lakeQueries()) - queriesBefore
+  const grew = growth(filesBefore, fileSizes(build.distDir))
+  console.log(
+    `200 social-image and review addresses: ${queries} queries, .next +${grew.bytes} bytes`,
+  )
+  // "At most a few per 100": here none at all, and nothing cached.
+  expect(queries).toBeLessThanOrEqual(2)
+  expect(grew.bytes).toBeLessThanOrEqual(64 * 1024)
+})
+
+test('review-token lookups are rate-limited per address and per instance, in Portuguese (issue 38)', async () => {
+  const token = () => randomBytes(32).toString('base64url')
+  const queriesBefore = await lakeQueries()
+  // One address: its allowance, then 429.
+  const one: number[] = []
+  for (let i = 0; i < LIMITS.reviewPerAddress + 5; i++) {
+    const response = await fetch(`${site.url}/revisao/${token()}`, {
+      headers: { 'x-forwarded-for': '203.0.113.77' },
+    })
+    one.push(response.status)
+    if (response.status === 429) {
+      expect(response.headers.get('retry-after')).toBe('60')
+      expect(await response.text()).toMatch(/Muitas tentativas de abrir links de revisão/)
+    } else await response.arrayBuffer()
+  }
+  expect(one).toEqual([...Array(LIMITS.reviewPerAddress).fill(404), ...Array(5).fill(429)])
+  // Many addresses, one each: the instance's ceiling holds (its allowance was partly spent above).
+  const many: number[] = []
+  for (let i = 0; i < LIMITS.reviewGlobal + 5; i++) {
+    const response = await fetch(`${site.url}/revisao/${token()}`, {
+      headers: { 'x-forwarded-for': `203.0.113.${100 + i}` },
+    })
+    await response.arrayBuffer()
+    many.push(response.status)
+  }
+  const looked = [...one, ...many].filter((status) => status === 404).length
+  expect(looked).toBe(LIMITS.reviewGlobal)
+  expect(many.slice(-5)).toEqual(Array(5).fill(429))
+  // Each lookup that got through cost its one query (and the 404 page its cached content once);
+  // the refused ones none.
+  expect((await lakeQueries()) - queriesBefore).toBeLessThanOrEqual(LIMITS.reviewGlobal + 2)
 })
 
 // --- redirect documents ---------------------------------------------------------------------
@@ -269,8 +418,91 @@ test('bad redirect documents are skipped; the good one keeps the visitor’s que
   }
 })
 
+const DOT_SEGMENT_TARGETS = [
+  '/.//evil.example/entrar',
+  '/%2e//evil.example/entrar',
+  '/a/..//evil.example/entrar',
+]
+
+test('redirects through dot segments, same-site URLs and window redirects are refused (issue 38)', async ({
+  request,
+}) => {
+  const future = new Date(Date.now() + 86_400_000).toISOString()
+  const past = new Date(Date.now() - 86_400_000).toISOString()
+  const page = (slug: string, fields: Record<string, unknown>) => ({
+    createOrReplace: {
+      _id: `campaignPage-${slug}`,
+      _type: 'campaignPage',
+      title: `Campanha ${slug}`,
+      slug: { _type: 'slug', current: slug },
+      ...fields,
+    },
+  })
+  const redirect = (id: string, from: string, to: string) => ({
+    createOrReplace: { _id: id, _type: 'redirect', from, to, permanent: true },
+  })
+  await json(`${lake.url}/__mutate`, {
+    mutations: [
+      ...DOT_SEGMENT_TARGETS.flatMap((to, index) => [
+        redirect(`redirect-ponto-${index}`, `/ponto-${index}`, to),
+        redirect(`redirect-absoluto-${index}`, `/absoluto-${index}`, `https://${SITE_HOST}${to}`),
+      ]),
+      // A loop through absolute URLs to the site itself.
+      redirect('redirect-laco-a', '/laco-a', `https://${SITE_HOST}/laco-b`),
+      redirect('redirect-laco-b', '/laco-b', `https://${SITE_HOST}/laco-a`),
+      // Pages' own redirects outside their windows: one off-site through dot segments, two that
+      // send visitors to each other.
+      page('fora-e2e', { visibleUntil: past, hiddenRedirect: DOT_SEGMENT_TARGETS[0] }),
+      page('ida-e2e', { visibleFrom: future, hiddenRedirect: '/p/volta-e2e' }),
+      page('volta-e2e', { visibleFrom: future, hiddenRedirect: `https://${SITE_HOST}/p/ida-e2e` }),
+      redirect('redirect-marcador-38', '/marcador-38', '/p/onibus-rodoviarios'),
+    ],
+  })
+  await publish(request, { _type: 'campaignPage', _id: 'campaignPage-ida-e2e', slug: 'ida-e2e' })
+  await publish(request, { _type: 'redirect', _id: 'redirect-marcador-38', slug: null })
+  await expect
+    .poll(
+      async () => (await request.get('/marcador-38', { maxRedirects: 0 })).headers().location ?? '',
+      { timeout: 10_000 },
+    )
+    .toContain('/p/onibus-rodoviarios')
+
+  const answer = async (path: string) => {
+    const response = await request.get(path, { maxRedirects: 0 })
+    return { status: response.status(), location: response.headers().location ?? '' }
+  }
+  for (const path of [
+    ...DOT_SEGMENT_TARGETS.map((_, index) => `/ponto-${index}`),
+    ...DOT_SEGMENT_TARGETS.map((_, index) => `/absoluto-${index}`),
+    '/p/fora-e2e',
+  ]) {
+    const { status, location } = await answer(path)
+    expect(status, path).toBeLessThan(500)
+    expect([301, 302, 303, 307, 308], path).not.toContain(status)
+    expect(location, path).not.toContain('evil.example')
+  }
+  // Of each loop, one entry is dropped: a visitor is sent on at most once, never back.
+  for (const pair of [
+    ['/laco-a', '/laco-b'],
+    ['/p/ida-e2e', '/p/volta-e2e'],
+  ]) {
+    const answers = await Promise.all(pair.map(answer))
+    const redirecting = answers.filter(({ status }) => status === 307 || status === 308)
+    expect(redirecting, pair.join(' ↔ ')).toHaveLength(1)
+  }
+  const log = site.log()
+  expect(log).toMatch(/Skipped the redirect from "\/laco-[ab]": it is part of a loop/)
+  expect(log).toMatch(/Skipped the window redirect of "\/p\/(ida|volta)-e2e": it is part of a loop/)
+  expect(log).toContain('Skipped the window redirect of "/p/fora-e2e"')
+})
+
 test('draft mode refuses a preview target that is not a path of this site', async ({ request }) => {
-  for (const target of ['//evil.example/entrar', '/\\evil.example', 'https://evil.example/']) {
+  for (const target of [
+    '//evil.example/entrar',
+    '/\\evil.example',
+    'https://evil.example/',
+    ...DOT_SEGMENT_TARGETS,
+  ]) {
     const response = await request.get(
       `/api/draft-mode/enable?sanity-preview-secret=x&sanity-preview-pathname=${encodeURIComponent(target)}`,
       { maxRedirects: 0 },
@@ -372,6 +604,42 @@ test.describe('the demo form', () => {
     await expectThankYou(page)
     expect(await rows('dados_cliente')).toEqual([])
   })
+
+  test('a script sending the Next-Action header without a genuine signed time stores nothing (issue 38)', async () => {
+    const genuine = await pageFormToken()
+    for (const formToken of [undefined, '', `${Date.now() - 60_000}.${'A'.repeat(43)}`]) {
+      const { status, text } = await postAction({ formToken }, freshAddress())
+      expect(status, String(formToken)).toBe(200)
+      expect(text, String(formToken)).toContain('"status":"success"')
+    }
+    expect(await rows('dados_cliente')).toEqual([])
+    // The page's own token, as the form sends it: stored.
+    const { text } = await postAction({ formToken: genuine, ...ownContact() }, freshAddress())
+    expect(text).toContain('"status":"success"')
+    expect(await rows('dados_cliente')).toHaveLength(1)
+  })
+
+  test('an expired signed time asks the visitor to send again, keeping what they typed (issue 38)', async ({
+    page,
+  }) => {
+    const values = { ...VALID, ...ownContact() }
+    const openedAt = await openDemoForm(page)
+    await fillDemoForm(page, values)
+    // The page was rendered 25 h ago (its cached copy, say): the token is genuine but too old.
+    const old = signedRenderTime(Date.now() - 25 * 3_600_000)
+    await page
+      .locator('input[name="formToken"]')
+      .evaluate((input: HTMLInputElement, value) => (input.value = value), old)
+    await waitLikeAPerson(page, openedAt)
+    await submitButton(page).click()
+    await expect(demoForm(page).getByText(/ficou aberto por muito tempo e expirou/)).toBeVisible()
+    await expectValuesKept(page, values)
+    expect(await rows('dados_cliente')).toEqual([])
+    // The answer carried a fresh token: sending again is stored.
+    await submitButton(page).click()
+    await expectThankYou(page)
+    expect(await rows('dados_cliente')).toHaveLength(1)
+  })
 })
 
 test.describe('without JavaScript', () => {
@@ -411,5 +679,55 @@ test.describe('without JavaScript', () => {
       ).toBeVisible()
     }
     expect(await rows('dados_cliente')).toEqual([])
+  })
+})
+
+// --- rate limits ------------------------------------------------------------------------------
+// Last: the instance's ceiling is spent here for a minute. The same limits on a real redis-server,
+// shared by two instances: tests/unit/rate-limit-redis.test.ts.
+
+test.describe('rate limits (issue 38)', () => {
+  test.beforeEach(async () => {
+    await json(`${postgrest.url}/__reset`, {})
+  })
+
+  test('one phone or e-mail is stored at most its hourly allowance, whatever the address', async () => {
+    const formToken = await pageFormToken()
+    const phone = `(21) 9${randomInt(1000, 9999)}-${randomInt(1000, 9999)}`
+    const answers: string[] = []
+    for (let i = 0; i <= LIMITS.perContact; i++) {
+      const { text } = await postAction(
+        { formToken, phone, email: `contato-${i}-${randomUUID()}@frota.com.br` },
+        freshAddress(),
+      )
+      answers.push(text)
+    }
+    for (const text of answers.slice(0, LIMITS.perContact))
+      expect(text).toContain('"status":"success"')
+    expect(answers.at(-1)).toContain('Já recebemos várias solicitações com este telefone ou e-mail')
+    expect(answers.at(-1)).toContain('"reason":"rate_limited"')
+    expect(await rows('dados_cliente')).toHaveLength(LIMITS.perContact)
+  })
+
+  test('one instance stores at most its ceiling per minute from many addresses and contacts', async () => {
+    const formToken = await pageFormToken()
+    // Twice the ceiling and one: a refusal whatever the window the other tests left.
+    const answers: string[] = []
+    for (let i = 0; i <= 2 * LIMITS.global; i++) {
+      const { text } = await postAction(
+        {
+          formToken,
+          phone: `(31) 9${randomInt(1000, 9999)}-${randomInt(1000, 9999)}`,
+          email: `teto-${i}-${randomUUID()}@frota.com.br`,
+        },
+        `192.0.2.${(i % 250) + 1}`,
+      )
+      answers.push(text)
+    }
+    const refused = answers.filter((text) =>
+      text.includes('Estamos recebendo muitas solicitações agora'),
+    )
+    expect(refused.length).toBeGreaterThan(0)
+    expect(await rows('dados_cliente')).toHaveLength(answers.length - refused.length)
   })
 })

@@ -440,6 +440,25 @@ describe('campaign pages and redirects: addresses and blocks', () => {
       ])
     })
 
+    it('refuses a destination that resolves to another host (issue 38), as the site does', async () => {
+      for (const to of [
+        '/.//evil.example/entrar',
+        '/%2e//evil.example/entrar',
+        '/a/..//evil.example/entrar',
+      ]) {
+        expect(await studioErrors(make('/entrar', to)), to).toEqual([
+          expect.stringMatching(/caminho simples deste site/),
+        ])
+        expect(await studioErrors({ ...withSlug('feira'), hiddenRedirect: to }), to).toEqual([
+          expect.stringMatching(/^campaignPage-nova hiddenRedirect: .*caminho simples deste site/),
+        ])
+      }
+      // Dot segments that stay on the site are judged by where they land.
+      expect(await studioErrors(make('/volta', '/x/../volta'))).toEqual([
+        expect.stringMatching(/levaria a si mesmo/),
+      ])
+    })
+
     it('refuses a second redirect from the same path', async () => {
       expect(await studioErrors(make('/onibus', '/p/outra'))).toEqual([
         expect.stringMatching(/Já existe um redirecionamento de \/onibus/),

@@ -26,9 +26,16 @@ beforeAll(async () => {
     req.on('end', () => {
       const token = new URLSearchParams(body).get('response') ?? ''
       verified.push(token)
-      res
-        .writeHead(200, { 'content-type': 'application/json' })
-        .end(JSON.stringify({ success: token === 'human-token' }))
+      // A siteverify that never answers: the action's own time-out must end the wait.
+      if (token === 'hanging-token') return
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          success: token.startsWith('human-token'),
+          // What the widget was solved for (Cloudflare's answer names both).
+          hostname: token === 'human-token-other-host' ? 'evil.example' : 'www.vigia.test',
+          action: token === 'human-token-other-action' ? 'login' : 'demo-request',
+        }),
+      )
     })
   })
   await new Promise<void>((resolve) => siteverify.listen(0, '127.0.0.1', resolve))
@@ -49,11 +56,22 @@ async function action(env: Record<string, string>) {
   vi.stubEnv('REDIS_URL', '')
   vi.stubEnv('SUPABASE_URL', '')
   vi.stubEnv('SUPABASE_ANON_KEY', '')
+  vi.stubEnv('NEXT_PUBLIC_SITE_URL', 'https://www.vigia.test')
+  vi.stubEnv('FORM_SIGNING_SECRET', 'test-signing-secret')
   for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value)
-  return (await import('@/app/actions/demo-request')).submitDemoRequest
+  const { submitDemoRequest } = await import('@/app/actions/demo-request')
+  renderToken = await signed()
+  return submitDemoRequest
+}
+
+/** The token the page was rendered with, `age` ms ago (the action module must be loaded). */
+async function signed(age = 60_000) {
+  const { signFormTimestamp } = await import('@/lib/security/form-token')
+  return signFormTimestamp(Date.now() - age)
 }
 
 let address = 0
+let renderToken = ''
 function post(fields: Record<string, string>, { withScript = true } = {}) {
   requestHeaders.current = new Headers({
     'x-forwarded-for': `192.0.2.${++address}`,
@@ -69,6 +87,7 @@ function post(fields: Record<string, string>, { withScript = true } = {}) {
     message: 'Rotas noturnas.',
     startedAt: String(Date.now() - 5000),
     chaveEnvio: crypto.randomUUID(),
+    formToken: renderToken,
     ...fields,
   }
   for (const [key, value] of Object.entries(values)) form.append(key, value)
@@ -142,7 +161,9 @@ describe('submitDemoRequest and its bot trap', () => {
     const submit = await action({ FORM_SIGNING_SECRET: 'test-signing-secret' })
     const { signFormTimestamp } = await import('@/lib/security/form-token')
     // No token, or a forged one: automated.
-    await submit(IDLE_STATE, post({}, { withScript: false }))
+    const without = post({}, { withScript: false })
+    without.delete('formToken')
+    await submit(IDLE_STATE, without)
     await submit(
       IDLE_STATE,
       post({ formToken: `${Date.now() - 60_000}.${'A'.repeat(43)}` }, { withScript: false }),
@@ -167,4 +188,88 @@ describe('submitDemoRequest and its bot trap', () => {
     expect(first?.dadosCliente.chave_envio).toMatch(/^[0-9a-f]{64}$/)
     expect(second?.dadosCliente.chave_envio).toBe(first?.dadosCliente.chave_envio)
   })
+})
+
+describe('issue 38: the signed render time and Turnstile’s answer', () => {
+  it('needs the signed render time with the Next-Action header too', async () => {
+    const submit = await action({})
+    const without = post({})
+    without.delete('formToken')
+    expect(await submit(IDLE_STATE, without)).toEqual({ status: 'success' })
+    for (const formToken of ['', `${Date.now() - 60_000}.${'A'.repeat(43)}`, 'x']) {
+      expect(await submit(IDLE_STATE, post({ formToken })), formToken).toEqual({
+        status: 'success',
+      })
+    }
+    expect(insertLead).not.toHaveBeenCalled()
+    expect(await submit(IDLE_STATE, post({}))).toEqual({ status: 'success' })
+    expect(insertLead).toHaveBeenCalledTimes(1)
+  })
+
+  it('refuses a token older than its maximum age on both paths, with a fresh one and the values kept', async () => {
+    const submit = await action({})
+    const { FORM_TOKEN_MAX_AGE_MS, verifyFormTimestamp } = await import('@/lib/security/form-token')
+    for (const withScript of [true, false]) {
+      const formToken = await signed(FORM_TOKEN_MAX_AGE_MS + 60_000)
+      const result = await submit(IDLE_STATE, post({ formToken }, { withScript }))
+      expect(result, `withScript: ${withScript}`).toMatchObject({
+        status: 'error',
+        reason: 'expired',
+        message: expect.stringMatching(/expirou.*enviar de novo/),
+        values: expect.objectContaining({
+          name: 'Maria Souza',
+          company: 'Transportadora Horizonte',
+        }),
+      })
+      const fresh = (result as { formToken?: string }).formToken ?? ''
+      expect(Date.now() - (verifyFormTimestamp(fresh) ?? 0)).toBeLessThan(60_000)
+    }
+    expect(insertLead).not.toHaveBeenCalled()
+    // Just inside the maximum age: accepted.
+    const inside = await signed(FORM_TOKEN_MAX_AGE_MS - 60_000)
+    expect(await submit(IDLE_STATE, post({ formToken: inside }))).toEqual({ status: 'success' })
+  })
+
+  it('refuses a Turnstile token solved for another host or another action', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    const submit = await action({ ...TURNSTILE, TURNSTILE_VERIFY_URL: verifyUrl })
+    for (const token of ['human-token-other-host', 'human-token-other-action']) {
+      expect(
+        await submit(IDLE_STATE, post({ 'cf-turnstile-response': token })),
+        token,
+      ).toMatchObject({ status: 'error', reason: 'verification' })
+    }
+    expect(insertLead).not.toHaveBeenCalled()
+    expect(warn).toHaveBeenCalledTimes(2)
+    expect(await submit(IDLE_STATE, post({ 'cf-turnstile-response': 'human-token' }))).toEqual({
+      status: 'success',
+    })
+  })
+
+  it(
+    'answers a siteverify that hangs with a clear message in Portuguese, keeping what was typed',
+    {
+      timeout: 15_000,
+    },
+    async () => {
+      vi.spyOn(console, 'error').mockImplementation(() => {})
+      const submit = await action({ ...TURNSTILE, TURNSTILE_VERIFY_URL: verifyUrl })
+      const result = await submit(IDLE_STATE, post({ 'cf-turnstile-response': 'hanging-token' }))
+      expect(result).toMatchObject({
+        status: 'error',
+        reason: 'verification',
+        message: expect.stringMatching(/^A verificação contra robôs não respondeu agora/),
+        values: {
+          name: 'Maria Souza',
+          company: 'Transportadora Horizonte',
+          phone: '(11) 99999-8888',
+          fleetSize: '51-100',
+          message: 'Rotas noturnas.',
+          email: expect.stringMatching(/@transportadora\.com\.br$/),
+        },
+      })
+      expect(verified).toEqual(['hanging-token'])
+      expect(insertLead).not.toHaveBeenCalled()
+    },
+  )
 })

@@ -5,6 +5,7 @@ import {
   buildRedirectMap,
   createRedirectMapCache,
   isSitePath,
+  sitePath,
   redirectFor,
   redirectProblem,
   redirectTarget,
@@ -228,5 +229,78 @@ describe('redirects under the articles section', () => {
     for (const from of ['/conteudos', '/conteudos/pagina', '/conteudos/categoria', '/revisao']) {
       expect(redirectProblem({ from, to: '/' }, RULES), from).toMatch(/reserved/)
     }
+  })
+})
+
+describe('issue 38: targets judged by the URL they resolve to', () => {
+  it.each([
+    '/.//evil.example/entrar',
+    '/%2e//evil.example/entrar',
+    '/%2E%2E//evil.example/entrar',
+    '/a/..//evil.example/entrar',
+    '/a/%2e%2e//evil.example/entrar',
+    '/./%2Fevil.example/entrar',
+  ])('refuses %j, whose resolved path starts with //', (to) => {
+    expect(sitePath(to)).toBeUndefined()
+    expect(redirectProblem({ from: '/promo', to }, RULES)).toMatch(/plain path/)
+    expect(
+      redirectProblem({ from: '/promo', to: `https://www.example.com.br${to}` }, RULES),
+      `on the site's own host: ${to}`,
+    ).toMatch(/plain path/)
+    const log = vi.fn()
+    expect(addWindowRedirects({}, [{ path: '/p/feira', to, window: {} }], RULES, log)).toEqual({})
+    expect(log).toHaveBeenCalledTimes(1)
+  })
+
+  it('emits the normalised path, query and hash, and answers with it', () => {
+    expect(sitePath('/a/../p/onibus?x=1#y')).toBe('/p/onibus?x=1#y')
+    expect(sitePath('/./p/onibus')).toBe('/p/onibus')
+    const map = buildRedirectMap(
+      [
+        { from: '/ponto', to: '/x/../p/onibus-rodoviarios?ref=a#b' },
+        { from: '/absoluto', to: 'https://www.example.com.br/./p/onibus-rodoviarios' },
+      ],
+      RULES,
+    )
+    expect(map['/ponto']?.to).toBe('/p/onibus-rodoviarios?ref=a#b')
+    expect(map['/absoluto']?.to).toBe('/p/onibus-rodoviarios')
+  })
+
+  it('refuses a loop through absolute URLs to the site itself', () => {
+    const log = vi.fn()
+    const map = buildRedirectMap(
+      [
+        { from: '/a', to: 'https://www.example.com.br/b' },
+        { from: '/b', to: 'https://www.example.com.br/a' },
+      ],
+      RULES,
+      log,
+    )
+    expect(Object.keys(map)).toHaveLength(1)
+    expect(log.mock.calls.join('\n')).toMatch(/part of a loop/)
+  })
+
+  it('refuses window redirects that point at each other, or back through a redirect document', () => {
+    const log = vi.fn()
+    const pair = addWindowRedirects(
+      {},
+      [
+        { path: '/p/ida', to: '/p/volta', window: {} },
+        { path: '/p/volta', to: 'https://www.example.com.br/p/ida?x=1', window: {} },
+      ],
+      RULES,
+      log,
+    )
+    expect(Object.keys(pair)).toHaveLength(1)
+    expect(log.mock.calls.join('\n')).toMatch(/window redirect of .* part of a loop/)
+
+    const through = addWindowRedirects(
+      buildRedirectMap([{ from: '/velha', to: '/p/feira' }], RULES),
+      [{ path: '/p/feira', to: '/velha', window: {} }],
+      RULES,
+      () => {},
+    )
+    // The page's own redirect goes; the redirect document keeps working while the page is live.
+    expect(Object.keys(through)).toEqual(['/velha'])
   })
 })

@@ -34,12 +34,29 @@ describe('review link tokens', () => {
 
   it('work until they expire or are revoked', () => {
     const now = Date.parse('2026-12-01T12:00:00Z')
-    const link = { expiresAt: '2026-12-08T12:00:00Z', revoked: false }
+    const link = {
+      expiresAt: '2026-12-08T12:00:00Z',
+      revoked: false,
+      createdAt: '2026-12-01T11:00:00Z',
+    }
     expect(isReviewLinkUsable(link, now)).toBe(true)
     expect(isReviewLinkUsable(link, Date.parse(link.expiresAt))).toBe(false)
     expect(isReviewLinkUsable({ ...link, revoked: true }, now)).toBe(false)
     expect(isReviewLinkUsable({ expiresAt: null }, now)).toBe(false)
     expect(isReviewLinkUsable(null, now)).toBe(false)
+  })
+
+  it('are refused when their lifetime exceeds 30 days from their creation, whatever set it', () => {
+    const createdAt = '2026-12-01T12:00:00Z'
+    const now = Date.parse('2026-12-02T12:00:00Z')
+    const days = (n: number) => new Date(Date.parse(createdAt) + n * 86_400_000).toISOString()
+    expect(isReviewLinkUsable({ createdAt, expiresAt: days(30) }, now)).toBe(true)
+    // The editor's clock a few minutes ahead of the Content Lake's still counts as 30 days.
+    expect(isReviewLinkUsable({ createdAt, expiresAt: days(30.01) }, now)).toBe(true)
+    expect(isReviewLinkUsable({ createdAt, expiresAt: days(31) }, now)).toBe(false)
+    expect(isReviewLinkUsable({ createdAt, expiresAt: days(36_500) }, now)).toBe(false)
+    // No creation time: nothing to count from, refused.
+    expect(isReviewLinkUsable({ createdAt: null, expiresAt: days(7) }, now)).toBe(false)
   })
 })
 
@@ -63,7 +80,9 @@ describe('the reviewLink document the Studio writes', () => {
       revoked: false,
       createdBy: 'Ana',
     })
-    expect(isReviewLinkUsable(doc, now + 7 * 86_400_000 - 1)).toBe(true)
-    expect(isReviewLinkUsable(doc, now + 7 * 86_400_000)).toBe(false)
+    // As the Content Lake stores it, with its own creation time.
+    const stored = { ...doc, createdAt: new Date(now).toISOString() }
+    expect(isReviewLinkUsable(stored, now + 7 * 86_400_000 - 1)).toBe(true)
+    expect(isReviewLinkUsable(stored, now + 7 * 86_400_000)).toBe(false)
   })
 })

@@ -25,6 +25,9 @@ beforeAll(async () => {
       res.writeHead(200, { 'content-type': 'application/json' }).end(
         JSON.stringify({
           success,
+          // Where and for what the widget was solved.
+          hostname: 'www.vigia.test',
+          action: 'demo-request',
           'error-codes': success
             ? []
             : form.get('secret') === 'good-secret'
@@ -48,6 +51,7 @@ beforeEach(() => {
 })
 
 const config = (secretKey = 'good-secret') => ({ siteKey: 'site', secretKey, verifyUrl: url })
+const SITE = { hostname: 'www.vigia.test', action: 'demo-request' }
 
 describe('verifyTurnstileToken against a siteverify double', () => {
   it('passes everything when Turnstile is not configured, without calling anyone', async () => {
@@ -56,7 +60,7 @@ describe('verifyTurnstileToken against a siteverify double', () => {
   })
 
   it('passes a token siteverify accepts, sending the secret, the token and the address', async () => {
-    expect(await verifyTurnstileToken('good-token', '203.0.113.7', config())).toBe('passed')
+    expect(await verifyTurnstileToken('good-token', '203.0.113.7', config(), SITE)).toBe('passed')
     expect(received).toHaveLength(1)
     expect(Object.fromEntries(received[0]!)).toEqual({
       secret: 'good-secret',
@@ -89,5 +93,17 @@ describe('verifyTurnstileToken against a siteverify double', () => {
         verifyUrl: 'http://127.0.0.1:1/siteverify',
       }),
     ).toBe('unavailable')
+  })
+
+  it('fails a genuine token solved on another host or for another action (issue 38)', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {})
+    for (const expected of [
+      { ...SITE, hostname: 'www.outro-site.test' },
+      { ...SITE, action: 'login' },
+    ]) {
+      expect(await verifyTurnstileToken('good-token', '203.0.113.7', config(), expected)).toBe(
+        'failed',
+      )
+    }
   })
 })

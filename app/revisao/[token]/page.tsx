@@ -10,7 +10,9 @@ import { formatSiteTime } from '@/lib/content/visibility'
 // article's draft, read-only, whatever its visibility window,
 // for someone without a Studio login. Rendered on every request and never stored: no ISR entry,
 // Cache-Control private/no-store (Next's answer for a dynamic page), so no other visitor and no
-// CDN ever gets it. A malformed, altered, revoked or expired token answers 404. The token only
+// CDN ever gets it. A malformed, altered, revoked or expired token answers 404, as does a link
+// that would live more than 30 days (lib/review-token.ts) or a server without the read token;
+// proxy.ts answers a malformed one and rate-limits the lookups before this runs. The token only
 // leads to this one document's draft (REVIEW_PAGE_QUERY, REVIEW_ARTICLE_QUERY). docs/campaigns.md, "Review links".
 export const dynamic = 'force-dynamic'
 
@@ -23,8 +25,10 @@ type Props = { params: Promise<{ token: string }> }
 
 export default async function ReviewPage({ params }: Props) {
   const { token } = await params
-  const [review, settings] = await Promise.all([getReviewPage(token), getSiteSettings()])
+  // The token first: a refused one answers 404 having asked for nothing else.
+  const review = await getReviewPage(token)
   if (!review) notFound()
+  const settings = await getSiteSettings()
   const expires = review.expiresAt ? Date.parse(review.expiresAt) : undefined
   return (
     <>
