@@ -5,6 +5,10 @@ import { headers } from 'next/headers'
 import { serverEnv } from '@/lib/env'
 import { ATTRIBUTION_KEYS, composeLeadRecord, type Attribution } from '@/lib/leads/compose'
 import { getLeadStore } from '@/lib/leads'
+import { getRoiCalculator } from '@/lib/content'
+import { estimateRoi } from '@/lib/roi/calculator'
+import { assumptionsFrom } from '@/lib/roi/content'
+import { decodeHandoff } from '@/lib/roi/input'
 import { clientIpFrom } from '@/lib/security/client-ip'
 import { isSubmissionKey, requestKeyDigest, verifyFormTimestamp } from '@/lib/security/form-token'
 import { checkDemoRequestLimits, type RateLimitVerdict } from '@/lib/security/rate-limit'
@@ -57,6 +61,24 @@ function looksAutomated(formData: FormData, withScript: boolean, now = Date.now(
       : null
     : verifyFormTimestamp(text(formData, FORM_TOKEN_FIELD))
   return shownAt === null || now - shownAt < MIN_FILL_MS
+}
+
+/**
+ * The savings calculator's estimate for the inputs the visitor brought (already validated by the
+ * schema), worked out here from the published assumptions: the request carries inputs, never
+ * figures. Undefined without inputs, or if the assumptions cannot be read (the lead is still
+ * stored, without the line).
+ */
+async function calculatorEstimate(handoff: string | undefined) {
+  const inputs = handoff ? decodeHandoff(handoff) : null
+  if (!inputs) return undefined
+  try {
+    const assumptions = assumptionsFrom(await getRoiCalculator())
+    return assumptions ? estimateRoi(inputs, assumptions) : undefined
+  } catch (error) {
+    console.error('[leads] Could not read the calculator assumptions:', error)
+    return undefined
+  }
 }
 
 /**
@@ -128,6 +150,7 @@ export async function submitDemoRequest(
   const record = await composeLeadRecord(parsed.data, attribution, text(formData, PAGE_FIELD), {
     phoneCountries: serverEnv.leadPhoneCountries,
     requestKey,
+    calculator: await calculatorEstimate(parsed.data.calculadora),
   })
   const result = await getLeadStore().insertLead(record)
   if (!result.ok) {

@@ -10,9 +10,10 @@ const MULTIPLIERS: Record<string, number> = { mil: 1e3, mi: 1e6, milhão: 1e6, m
 
 /** "R$ 150 mil" → 150000, "R$ 1,2 mi" → 1200000, "R$ 150.000" → 150000; null if unreadable. */
 export function parseClaimReais(value: string): number | null {
-  const match = /^R\$\s*(\d{1,3}(?:\.\d{3})+|\d+)(?:,(\d+))?\s*(mil|mi|milhão|milhões)?\s*\+?$/i.exec(
-    plainSpaces(value).trim(),
-  )
+  const match =
+    /^R\$\s*(\d{1,3}(?:\.\d{3})+|\d+)(?:,(\d+))?\s*(mil|mi|milhão|milhões)?\s*\+?$/i.exec(
+      plainSpaces(value).trim(),
+    )
   if (!match) return null
   const number = Number(`${match[1]!.replace(/\./g, '')}.${match[2] ?? '0'}`)
   return Math.round(number * (match[3] ? MULTIPLIERS[match[3].toLowerCase()]! : 1))
@@ -54,7 +55,9 @@ export function claimDisagreements(
   if (claims.savings) {
     const claimed = parseClaimReais(claims.savings)
     if (claimed === null)
-      problems.push(`Não foi possível ler o valor de economia "${claims.savings}" (use "R$ 150 mil").`)
+      problems.push(
+        `Não foi possível ler o valor de economia "${claims.savings}" (use "R$ 150 mil").`,
+      )
     else if (claimed !== estimate.yearlySavings)
       problems.push(
         `Com estas premissas, ${fleet} economizam ${plainSpaces(formatReais(estimate.yearlySavings))} por ano, mas o número de marketing diz ${claims.savings}.`,

@@ -11,7 +11,9 @@ export type RoiCalculatorContent = {
 }
 
 const finite = (assumption: Assumption): number | null =>
-  typeof assumption?.value === 'number' && Number.isFinite(assumption.value) && assumption.value >= 0
+  typeof assumption?.value === 'number' &&
+  Number.isFinite(assumption.value) &&
+  assumption.value >= 0
     ? assumption.value
     : null
 
@@ -19,7 +21,9 @@ const finite = (assumption: Assumption): number | null =>
  * The assumptions, or null when one is missing or not a number (then the page shows the claims
  * without a calculator rather than an estimate built on a hole).
  */
-export function assumptionsFrom(content: RoiCalculatorContent | null | undefined): RoiAssumptions | null {
+export function assumptionsFrom(
+  content: RoiCalculatorContent | null | undefined,
+): RoiAssumptions | null {
   if (!content) return null
   const costPerVehicle = finite(content.costPerVehicle)
   const incidentsPerVehicle = finite(content.incidentsPerVehicle)

@@ -10,8 +10,7 @@ export type CalculatorErrors = Partial<Record<CalculatorField, string>>
 export type CalculatorValues = Record<CalculatorField, string>
 
 export type ParsedCalculator =
-  | { ok: true; inputs: RoiInputs }
-  | { ok: false; errors: CalculatorErrors }
+  { ok: true; inputs: RoiInputs } | { ok: false; errors: CalculatorErrors }
 
 const thousands = new Intl.NumberFormat('pt-BR')
 
@@ -108,7 +107,11 @@ export function parseCalculator(
   if (Object.keys(errors).length > 0) return { ok: false, errors }
   return {
     ok: true,
-    inputs: { fleet: read.frota!, incidents: read.sinistros ?? null, incidentCost: read.custo ?? null },
+    inputs: {
+      fleet: read.frota!,
+      incidents: read.sinistros ?? null,
+      incidentCost: read.custo ?? null,
+    },
   }
 }
 

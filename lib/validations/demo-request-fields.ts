@@ -39,6 +39,7 @@ export const EMPTY_DEMO_REQUEST: DemoRequestInput = {
   phone: '',
   fleetSize: '',
   message: '',
+  calculadora: '',
 }
 
 export type DemoRequestField = keyof DemoRequestInput
@@ -71,5 +72,7 @@ export const FORM_TOKEN_FIELD = 'formToken'
 export const SUBMISSION_KEY_FIELD = 'chaveEnvio'
 /** The campaign page the form is on (its slug), absent on the home page. */
 export const PAGE_FIELD = 'pagina'
+/** The savings calculator's inputs, when the visitor came from it (lib/roi/input.ts). */
+export const CALCULATOR_FIELD = 'calculadora'
 /** A person needs more than this to fill in the form; a script usually does not. */
 export const MIN_FILL_MS = 2000
