@@ -205,6 +205,7 @@ export function DemoForm({
   // hydrates later, announced to one already hydrated. Its fleet band is chosen for the visitor,
   // unless they chose one themselves before the form was ready.
   const [handoff, setHandoff] = useState(initialValues.calculadora ?? '')
+  const [handedByServer] = useState(handoff !== '')
   useEffect(() => {
     const apply = (value: string, chosen: boolean) => {
       const inputs = value ? decodeHandoff(value) : null
@@ -212,12 +213,13 @@ export function DemoForm({
       if (inputs && (chosen || !getValues('fleetSize')))
         setValue('fleetSize', fleetBand(inputs.fleet), { shouldValidate: true })
     }
-    const stored = readHandoff()
+    // The server's own (/calculadora) wins over an older one kept in this tab.
+    const stored = handedByServer ? '' : readHandoff()
     if (stored) apply(stored, false)
     const onHandoff = (event: Event) => apply((event as CustomEvent<string>).detail, true)
     window.addEventListener(HANDOFF_EVENT, onHandoff)
     return () => window.removeEventListener(HANDOFF_EVENT, onHandoff)
-  }, [getValues, setValue])
+  }, [getValues, setValue, handedByServer])
   const handoffInputs = handoff ? decodeHandoff(handoff) : null
 
   // Cloudflare Turnstile, when configured: this code runs only once the form nears the screen
