@@ -81,16 +81,11 @@ export function RoiCalculatorPanel({
           investimento por veículo, pago no início. Payback = investimento ÷ economia por mês. ROI
           em 2 anos = (2 × economia por ano − investimento) ÷ investimento.
         </p>
-        <dl className="mt-3 grid gap-3 text-sm">
+        <ul className="mt-3 list-disc space-y-2 pl-5 text-sm text-slate-700">
           {listed.map(([label, value, note]) => (
-            <div key={label}>
-              <dt className="font-semibold text-navy-950">
-                {label}: {value}
-              </dt>
-              {note ? <dd className="text-slate-600">{note}</dd> : null}
-            </div>
+            <li key={label}>{`${label}: ${value}. ${note ?? ''}`}</li>
           ))}
-        </dl>
+        </ul>
       </details>
     </div>
   )

@@ -91,9 +91,10 @@ export function RoiCalculator({
 
   const field = (name: CalculatorField, hint?: string) => {
     const error = errors[name]
-    const describedBy = [hint ? `${fieldId(name)}-dica` : '', `${fieldId(name)}-erro`]
-      .filter(Boolean)
-      .join(' ')
+    const describedBy =
+      [hint ? `${fieldId(name)}-dica` : '', error ? `${fieldId(name)}-erro` : '']
+        .filter(Boolean)
+        .join(' ') || undefined
     return (
       <div>
         <label
@@ -121,12 +122,11 @@ export function RoiCalculator({
             {hint}
           </p>
         ) : null}
-        <p
-          id={`${fieldId(name)}-erro`}
-          className="mt-1.5 text-sm font-medium text-red-700 empty:mt-0"
-        >
-          {error}
-        </p>
+        {error ? (
+          <p id={`${fieldId(name)}-erro`} className="mt-1.5 text-sm font-medium text-red-700">
+            {error}
+          </p>
+        ) : null}
       </div>
     )
   }
@@ -161,19 +161,17 @@ export function RoiCalculator({
         className="grid gap-4 rounded-xl bg-brand-50 p-4 sm:grid-cols-3"
       >
         {figures.map((figure) => (
-          <span key={figure.label} className="flex flex-col">
-            <span className="order-2 text-sm font-medium text-slate-700">
-              {figure.label}
-              <span className="sr-only">: </span>
-            </span>
-            <span
+          // The label first for a screen reader, the value drawn above it (as ClaimFigure does).
+          <span key={figure.label} className="flex flex-col-reverse text-sm font-medium">
+            {figure.label}{' '}
+            <b
               className={cn(
-                'order-1 flex min-h-9 items-end font-bold tracking-tight break-words text-brand-700 tabular-nums',
+                'flex min-h-9 items-end tracking-tight break-words text-brand-700 tabular-nums',
                 figure.value.length > 14 ? 'text-lg' : 'text-3xl',
               )}
             >
               {figure.value}
-            </span>
+            </b>
           </span>
         ))}
         {estimate ? (

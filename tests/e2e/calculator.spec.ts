@@ -100,7 +100,7 @@ test.describe('with JavaScript', () => {
     // "Como calculamos" lists every assumption with its source or note.
     const how = page.locator('details', { hasText: 'Como calculamos' })
     await how.getByText('Como calculamos').click()
-    await expect(how.getByText('Sinistros por veículo por ano: 0,2')).toBeVisible()
+    await expect(how.getByText(/^Sinistros por veículo por ano: 0,2\./)).toBeVisible()
     await expect(how.getByText(/exemplo a confirmar com a equipe de produto/i)).toHaveCount(4)
   })
 
