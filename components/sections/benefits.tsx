@@ -81,7 +81,7 @@ export function Benefits({ beneficios, id = 'beneficios', calculator }: Props) {
                     <p className="font-semibold text-navy-950">
                       {market.name}
                       {market.badge ? (
-                        <span className="ml-2 rounded-full bg-signal-400/25 px-2 py-0.5 align-middle text-xs font-semibold text-navy-900">
+                        <span className="ml-2 rounded-full bg-signal-300 px-2 py-0.5 align-middle text-xs font-semibold text-navy-900">
                           {market.badge}
                         </span>
                       ) : null}
