@@ -11,7 +11,7 @@ import { Contact } from '@/components/sections/contact'
 import { Hero } from '@/components/sections/hero'
 import { HowItWorks } from '@/components/sections/how-it-works'
 import { Technology } from '@/components/sections/technology'
-import { getLandingPage, getSiteSettings } from '@/lib/content'
+import { getLandingPage, getRoiCalculator, getSiteSettings } from '@/lib/content'
 import { jsonLdScript, organizationJsonLd } from '@/lib/site-metadata'
 
 // Prerendered at build time; regenerated when a webhook revalidates a content tag, or at the
@@ -19,7 +19,11 @@ import { jsonLdScript, organizationJsonLd } from '@/lib/site-metadata'
 export const revalidate = 3600
 
 export default async function HomePage() {
-  const [settings, page] = await Promise.all([getSiteSettings(), getLandingPage()])
+  const [settings, page, calculator] = await Promise.all([
+    getSiteSettings(),
+    getLandingPage(),
+    getRoiCalculator(),
+  ])
   return (
     <>
       <script
@@ -34,7 +38,7 @@ export default async function HomePage() {
         <About sobre={page?.sobre ?? null} />
         <HowItWorks comoFunciona={page?.comoFunciona ?? null} />
         <Technology tecnologia={page?.tecnologia ?? null} />
-        <Benefits beneficios={page?.beneficios ?? null} />
+        <Benefits beneficios={page?.beneficios ?? null} calculator={calculator} />
         <Contact
           contato={page?.contato ?? null}
           contact={settings?.contact ?? null}

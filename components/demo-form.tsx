@@ -18,6 +18,9 @@ import { Button, ButtonLink } from '@/components/ui/button'
 import { Field, fieldA11y } from '@/components/ui/field'
 import { Input, Select, Textarea } from '@/components/ui/input'
 import { firstTouchAttribution } from '@/lib/attribution'
+import { fleetBand } from '@/lib/roi/calculator'
+import { HANDOFF_EVENT, readHandoff, saveHandoff } from '@/lib/roi/handoff'
+import { decodeHandoff, describeInputs, HANDOFF_INVALID_MESSAGE } from '@/lib/roi/input'
 import type { Attribution } from '@/lib/leads/compose'
 import type { DemoRequestInput } from '@/lib/validations/demo-request'
 import {
@@ -32,6 +35,8 @@ import {
   TURNSTILE_ACTION,
   SUBMISSION_KEY_FIELD,
   FORM_TOKEN_FIELD,
+  CALCULATOR_FIELD,
+  type FleetSize,
 } from '@/lib/validations/demo-request-fields'
 import { loadTurnstile } from '@/lib/turnstile-client'
 
@@ -115,6 +120,10 @@ type Props = {
   phoneCountries?: readonly string[]
   /** Cloudflare Turnstile's site key; unset, no Turnstile. */
   turnstileSiteKey?: string
+  /** The fleet band chosen beforehand (/calculadora: the calculator's fleet). */
+  fleetSize?: FleetSize
+  /** The savings calculator's inputs the request carries along (lib/roi/input.ts). */
+  calculator?: string
 }
 
 export function DemoForm({
@@ -124,6 +133,8 @@ export function DemoForm({
   formToken,
   phoneCountries,
   turnstileSiteKey,
+  fleetSize,
+  calculator,
 }: Props) {
   const pagePath = page ? `/p/${page}` : '/'
   // Without JavaScript the <form> posts to the action and the page comes back rendered with its
@@ -152,7 +163,10 @@ export function DemoForm({
 
   // Also written into the markup (defaultValue), because register() fills the fields only once
   // hydrated: with JavaScript off, the refused values must come back in the HTML itself.
-  const initialValues = 'values' in serverState ? serverState.values : EMPTY_DEMO_REQUEST
+  const initialValues: DemoRequestInput =
+    'values' in serverState
+      ? serverState.values
+      : { ...EMPTY_DEMO_REQUEST, fleetSize: fleetSize ?? '', calculadora: calculator ?? '' }
   const serverErrors = serverState.status === 'invalid' ? serverState.fieldErrors : {}
 
   const resolver = useMemo<Resolver<DemoRequestInput>>(
@@ -166,6 +180,8 @@ export function DemoForm({
     handleSubmit,
     reset,
     setFocus,
+    setValue,
+    getValues,
     formState: { errors },
   } = useForm<DemoRequestInput>({
     resolver,
@@ -187,6 +203,27 @@ export function DemoForm({
   useEffect(() => {
     if (submitted) thanksRef.current?.focus()
   }, [submitted])
+
+  // The savings calculator's inputs (components/roi-calculator.tsx): kept for a form that
+  // hydrates later, announced to one already hydrated. Its fleet band is chosen for the visitor,
+  // unless they chose one themselves before the form was ready.
+  const [handoff, setHandoff] = useState(initialValues.calculadora ?? '')
+  const [handedByServer] = useState(handoff !== '')
+  useEffect(() => {
+    const apply = (value: string, chosen: boolean) => {
+      const inputs = value ? decodeHandoff(value) : null
+      setHandoff(inputs ? value : '')
+      if (inputs && (chosen || !getValues('fleetSize')))
+        setValue('fleetSize', fleetBand(inputs.fleet), { shouldValidate: true })
+    }
+    // The server's own (/calculadora) wins over an older one kept in this tab.
+    const stored = handedByServer ? '' : readHandoff()
+    if (stored) apply(stored, false)
+    const onHandoff = (event: Event) => apply((event as CustomEvent<string>).detail, true)
+    window.addEventListener(HANDOFF_EVENT, onHandoff)
+    return () => window.removeEventListener(HANDOFF_EVENT, onHandoff)
+  }, [getValues, setValue, handedByServer])
+  const handoffInputs = handoff ? decodeHandoff(handoff) : null
 
   // Cloudflare Turnstile, when configured: this code runs only once the form nears the screen
   // (components/demo-form-island.tsx), so the widget's script is fetched then, not with the page.
@@ -240,6 +277,8 @@ export function DemoForm({
       const result = await withTimeout(submitDemoRequest(IDLE_STATE, new FormData(form)))
       if (result.status === 'success') {
         setToastToShow('success')
+        // Sent along once: a new request starts without it.
+        if (handoff) saveHandoff('')
         reset(EMPTY_DEMO_REQUEST)
         setSubmitted(true)
         return
@@ -407,6 +446,34 @@ export function DemoForm({
               ))}
             </Select>
           </Field>
+
+          {handoff ? (
+            <div className="rounded-lg border border-brand-100 bg-brand-50 px-4 py-3 text-sm text-slate-700">
+              {handoffInputs ? (
+                <p>
+                  Sua simulação da calculadora vai junto com o pedido:{' '}
+                  {describeInputs(handoffInputs)}.
+                </p>
+              ) : (
+                <p className="font-medium text-red-700">{HANDOFF_INVALID_MESSAGE}</p>
+              )}
+              {!hydrated && serverErrors.calculadora && handoffInputs ? (
+                <p className="font-medium text-red-700">{serverErrors.calculadora}</p>
+              ) : null}
+              {/* A link, so that it also works without JavaScript (a fresh form, without it). */}
+              <a
+                href={page ? `/p/${page}#contato` : '/#contato'}
+                onClick={(event) => {
+                  event.preventDefault()
+                  saveHandoff('')
+                }}
+                className="inline-flex min-h-11 items-center font-semibold text-brand-700 underline underline-offset-4"
+              >
+                Enviar sem a simulação
+              </a>
+              <input type="hidden" name={CALCULATOR_FIELD} value={handoff} />
+            </div>
+          ) : null}
 
           <Field id="demo-message" label="Mensagem" error={errorOf('message')}>
             <Textarea

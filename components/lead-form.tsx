@@ -3,11 +3,15 @@ import type { ReactNode } from 'react'
 import { DemoFormIsland } from '@/components/demo-form-island'
 import { serverEnv } from '@/lib/env'
 import { signFormTimestamp } from '@/lib/security/form-token'
+import type { FleetSize } from '@/lib/validations/demo-request-fields'
 
 type Props = {
   title?: string | null
   notice?: ReactNode
   page?: string
+  /** Chosen beforehand: the fleet band and the calculator's inputs (app/calculadora). */
+  fleetSize?: FleetSize
+  calculator?: string
 }
 
 /**
@@ -15,7 +19,7 @@ type Props = {
  * JavaScript must bring back (lib/security/form-token.ts), the phone countries the site accepts
  * and Turnstile's public site key (lib/env.ts). Rendered with the page, so into its ISR cache.
  */
-export function LeadForm({ title, notice, page }: Props) {
+export function LeadForm({ title, notice, page, fleetSize, calculator }: Props) {
   // Props travel in the page's RSC payload, which has a byte budget (scripts/lib/page-weight.mjs):
   // the defaults (Brazil only, no Turnstile) are left out, and the form falls back to them.
   const countries = serverEnv.leadPhoneCountries
@@ -25,6 +29,8 @@ export function LeadForm({ title, notice, page }: Props) {
       title={title}
       notice={notice}
       page={page}
+      {...(fleetSize ? { fleetSize } : {})}
+      {...(calculator ? { calculator } : {})}
       formToken={signFormTimestamp()}
       {...(onlyBrazil ? {} : { phoneCountries: countries })}
       {...(serverEnv.turnstile ? { turnstileSiteKey: serverEnv.turnstile.siteKey } : {})}

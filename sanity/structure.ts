@@ -10,6 +10,7 @@ export const SINGLETON_TYPES: ReadonlySet<string> = new Set([
   'landingPage',
   'siteSettings',
   'announcement',
+  'roiCalculator',
 ])
 
 // An editor can publish, discard and restore a singleton, never delete, duplicate or unpublish
@@ -35,6 +36,8 @@ export const structure: StructureResolver = (S) =>
       S.divider(),
       // Listed by their value and label (the claim type's preview).
       S.documentTypeListItem('claim').title('Números de marketing'),
+      // The calculator's assumptions, which must reproduce the ROI figures above.
+      singleton(S, 'roiCalculator', 'Premissas da calculadora de economia'),
       S.documentTypeListItem('legalPage').title('Páginas legais'),
       S.divider(),
       // Pages marketing builds from blocks, and the redirects that keep old links working.

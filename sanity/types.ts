@@ -31,6 +31,13 @@ export type Visual = {
   _type: 'image'
 }
 
+export type RoiCalculatorBlock = {
+  _type: 'roiCalculatorBlock'
+  eyebrow?: string
+  heading?: string
+  intro?: string
+}
+
 export type CategoryReference = {
   _ref: string
   _type: 'reference'
@@ -504,6 +511,9 @@ export type CampaignPage = {
     | ({
         _key: string
       } & LatestArticlesBlock)
+    | ({
+        _key: string
+      } & RoiCalculatorBlock)
   >
   seo?: {
     title?: string
@@ -553,6 +563,37 @@ export type LegalPage = {
   }>
   showDataProtectionContacts?: boolean
   seoDescription?: string
+}
+
+export type RoiCalculator = {
+  _id: string
+  _type: 'roiCalculator'
+  _createdAt: string
+  _updatedAt: string
+  _rev: string
+  title?: string
+  intro?: string
+  disclaimer?: string
+  referenceFleet?: number
+  savingsClaim?: ClaimReference
+  paybackClaim?: ClaimReference
+  roiClaim?: ClaimReference
+  costPerVehicle?: {
+    value?: number
+    note?: string
+  }
+  incidentsPerVehicle?: {
+    value?: number
+    note?: string
+  }
+  incidentCost?: {
+    value?: number
+    note?: string
+  }
+  avoidedPercent?: {
+    value?: number
+    note?: string
+  }
 }
 
 export type Claim = {
@@ -836,6 +877,7 @@ export type Geopoint = {
 export type AllSanitySchemaTypes =
   | SanityImageAssetReference
   | Visual
+  | RoiCalculatorBlock
   | CategoryReference
   | LatestArticlesBlock
   | RichTextBlock
@@ -866,6 +908,7 @@ export type AllSanitySchemaTypes =
   | Redirect
   | CampaignPage
   | LegalPage
+  | RoiCalculator
   | Claim
   | SiteSettings
   | LandingPage
@@ -1344,8 +1387,34 @@ export type LANDING_PAGE_QUERY_RESULT = {
 } | null
 
 // Source: sanity/lib/queries.ts
+// Variable: ROI_CALCULATOR_QUERY
+// Query: *[_type == "roiCalculator" && _id == "roiCalculator"][0]{  title, intro, disclaimer, referenceFleet,  costPerVehicle{value, note},  incidentsPerVehicle{value, note},  incidentCost{value, note},  avoidedPercent{value, note}}
+export type ROI_CALCULATOR_QUERY_RESULT = {
+  title: string | null
+  intro: string | null
+  disclaimer: string | null
+  referenceFleet: number | null
+  costPerVehicle: {
+    value: number | null
+    note: string | null
+  } | null
+  incidentsPerVehicle: {
+    value: number | null
+    note: string | null
+  } | null
+  incidentCost: {
+    value: number | null
+    note: string | null
+  } | null
+  avoidedPercent: {
+    value: number | null
+    note: string | null
+  } | null
+} | null
+
+// Source: sanity/lib/queries.ts
 // Variable: CAMPAIGN_PAGE_QUERY
-// Query: *[_type == "campaignPage" && slug.current == $slug][0]{    _id,    title,    "slug": slug.current,    visibleFrom, visibleUntil, hiddenRedirect,    seo{title, description, noindex, shareImage{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}},    blocks[]{      _key,      _type,      _type == "heroBlock" => {  eyebrow, headline, description,  primaryCta{label, href},  secondaryCta{label, href},  "stats": stats[]->{_id, value, label, sourceNote},  "visual": coalesce(visual, *[_type == "landingPage" && _id == "landingPage"][0].hero.visual){  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}},      _type == "stepsBlock" => {  eyebrow, heading, intro,  steps[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}},      _type == "cardGridBlock" => {  eyebrow, heading, intro,  cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},  specTitle,  "specs": specs[]->{_id, value, label, sourceNote}},      _type == "benefitsBlock" => {  eyebrow, heading, intro,  cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},  roiTitle, roiDescription,  "roiFigures": roiFigures[]->{_id, value, label, sourceNote},  marketsTitle,  markets[]{_key, icon, name, description, badge}},      _type == "ctaBandBlock" => {  heading, text,  primaryCta{label, href},  secondaryCta{label, href}},      _type == "demoFormBlock" => {  eyebrow, heading, intro, formTitle, detailsTitle, offerTitle, offers, whatsappCta},      _type == "faqBlock" => {  eyebrow, heading, intro,  items[]{_key, question, answer}},      _type == "richTextBlock" => {  heading,  body[]{    ...,    _type == "image" => {_type, _key,   alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}  }},      _type == "latestArticlesBlock" => {  eyebrow, heading, intro, count,  "category": category->{title, "slug": slug.current},  "articles": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && (!defined(^.category) || references(^.category._ref))]    | order(publishedAt desc, _id asc)[0...12]{  _id, title, "slug": slug.current, description, publishedAt, visibleFrom, visibleUntil,  cover{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},  "categories": categories[]->{_id, title, "slug": slug.current}}}    }}
+// Query: *[_type == "campaignPage" && slug.current == $slug][0]{    _id,    title,    "slug": slug.current,    visibleFrom, visibleUntil, hiddenRedirect,    seo{title, description, noindex, shareImage{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}},    blocks[]{      _key,      _type,      _type == "heroBlock" => {  eyebrow, headline, description,  primaryCta{label, href},  secondaryCta{label, href},  "stats": stats[]->{_id, value, label, sourceNote},  "visual": coalesce(visual, *[_type == "landingPage" && _id == "landingPage"][0].hero.visual){  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}},      _type == "stepsBlock" => {  eyebrow, heading, intro,  steps[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}},      _type == "cardGridBlock" => {  eyebrow, heading, intro,  cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},  specTitle,  "specs": specs[]->{_id, value, label, sourceNote}},      _type == "benefitsBlock" => {  eyebrow, heading, intro,  cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},  roiTitle, roiDescription,  "roiFigures": roiFigures[]->{_id, value, label, sourceNote},  marketsTitle,  markets[]{_key, icon, name, description, badge}},      _type == "ctaBandBlock" => {  heading, text,  primaryCta{label, href},  secondaryCta{label, href}},      _type == "demoFormBlock" => {  eyebrow, heading, intro, formTitle, detailsTitle, offerTitle, offers, whatsappCta},      _type == "faqBlock" => {  eyebrow, heading, intro,  items[]{_key, question, answer}},      _type == "richTextBlock" => {  heading,  body[]{    ...,    _type == "image" => {_type, _key,   alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}  }},      _type == "latestArticlesBlock" => {  eyebrow, heading, intro, count,  "category": category->{title, "slug": slug.current},  "articles": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && (!defined(^.category) || references(^.category._ref))]    | order(publishedAt desc, _id asc)[0...12]{  _id, title, "slug": slug.current, description, publishedAt, visibleFrom, visibleUntil,  cover{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},  "categories": categories[]->{_id, title, "slug": slug.current}}},      _type == "roiCalculatorBlock" => {  eyebrow, heading, intro,  "calculator": *[_type == "roiCalculator" && _id == "roiCalculator"][0]{  title, intro, disclaimer, referenceFleet,  costPerVehicle{value, note},  incidentsPerVehicle{value, note},  incidentCost{value, note},  avoidedPercent{value, note}}}    }}
 export type CAMPAIGN_PAGE_QUERY_RESULT = {
   _id: string
   title: string | null
@@ -1676,6 +1745,35 @@ export type CAMPAIGN_PAGE_QUERY_RESULT = {
       }
     | {
         _key: string
+        _type: 'roiCalculatorBlock'
+        eyebrow: string | null
+        heading: string | null
+        intro: string | null
+        calculator: {
+          title: string | null
+          intro: string | null
+          disclaimer: string | null
+          referenceFleet: number | null
+          costPerVehicle: {
+            value: number | null
+            note: string | null
+          } | null
+          incidentsPerVehicle: {
+            value: number | null
+            note: string | null
+          } | null
+          incidentCost: {
+            value: number | null
+            note: string | null
+          } | null
+          avoidedPercent: {
+            value: number | null
+            note: string | null
+          } | null
+        } | null
+      }
+    | {
+        _key: string
         _type: 'stepsBlock'
         eyebrow: string | null
         heading: string | null
@@ -1773,7 +1871,7 @@ export type REVIEW_LINK_QUERY_RESULT = {
 
 // Source: sanity/lib/queries.ts
 // Variable: REVIEW_PAGE_QUERY
-// Query: coalesce(    *[_type == "campaignPage" && _id == "drafts." + $id][0],    *[_type == "campaignPage" && _id == $id][0]  ){    _id,    title,    "slug": slug.current,    visibleFrom, visibleUntil, hiddenRedirect,    seo{title, description, noindex, shareImage{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}},    blocks[]{      _key,      _type,      _type == "heroBlock" => {  eyebrow, headline, description,  primaryCta{label, href},  secondaryCta{label, href},  "stats": stats[]->{_id, value, label, sourceNote},  "visual": coalesce(visual, *[_type == "landingPage" && _id == "landingPage"][0].hero.visual){  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}},      _type == "stepsBlock" => {  eyebrow, heading, intro,  steps[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}},      _type == "cardGridBlock" => {  eyebrow, heading, intro,  cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},  specTitle,  "specs": specs[]->{_id, value, label, sourceNote}},      _type == "benefitsBlock" => {  eyebrow, heading, intro,  cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},  roiTitle, roiDescription,  "roiFigures": roiFigures[]->{_id, value, label, sourceNote},  marketsTitle,  markets[]{_key, icon, name, description, badge}},      _type == "ctaBandBlock" => {  heading, text,  primaryCta{label, href},  secondaryCta{label, href}},      _type == "demoFormBlock" => {  eyebrow, heading, intro, formTitle, detailsTitle, offerTitle, offers, whatsappCta},      _type == "faqBlock" => {  eyebrow, heading, intro,  items[]{_key, question, answer}},      _type == "richTextBlock" => {  heading,  body[]{    ...,    _type == "image" => {_type, _key,   alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}  }},      _type == "latestArticlesBlock" => {  eyebrow, heading, intro, count,  "category": category->{title, "slug": slug.current},  "articles": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && (!defined(^.category) || references(^.category._ref))]    | order(publishedAt desc, _id asc)[0...12]{  _id, title, "slug": slug.current, description, publishedAt, visibleFrom, visibleUntil,  cover{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},  "categories": categories[]->{_id, title, "slug": slug.current}}}    }}
+// Query: coalesce(    *[_type == "campaignPage" && _id == "drafts." + $id][0],    *[_type == "campaignPage" && _id == $id][0]  ){    _id,    title,    "slug": slug.current,    visibleFrom, visibleUntil, hiddenRedirect,    seo{title, description, noindex, shareImage{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}},    blocks[]{      _key,      _type,      _type == "heroBlock" => {  eyebrow, headline, description,  primaryCta{label, href},  secondaryCta{label, href},  "stats": stats[]->{_id, value, label, sourceNote},  "visual": coalesce(visual, *[_type == "landingPage" && _id == "landingPage"][0].hero.visual){  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}},      _type == "stepsBlock" => {  eyebrow, heading, intro,  steps[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}},      _type == "cardGridBlock" => {  eyebrow, heading, intro,  cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},  specTitle,  "specs": specs[]->{_id, value, label, sourceNote}},      _type == "benefitsBlock" => {  eyebrow, heading, intro,  cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},  roiTitle, roiDescription,  "roiFigures": roiFigures[]->{_id, value, label, sourceNote},  marketsTitle,  markets[]{_key, icon, name, description, badge}},      _type == "ctaBandBlock" => {  heading, text,  primaryCta{label, href},  secondaryCta{label, href}},      _type == "demoFormBlock" => {  eyebrow, heading, intro, formTitle, detailsTitle, offerTitle, offers, whatsappCta},      _type == "faqBlock" => {  eyebrow, heading, intro,  items[]{_key, question, answer}},      _type == "richTextBlock" => {  heading,  body[]{    ...,    _type == "image" => {_type, _key,   alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}  }},      _type == "latestArticlesBlock" => {  eyebrow, heading, intro, count,  "category": category->{title, "slug": slug.current},  "articles": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && (!defined(^.category) || references(^.category._ref))]    | order(publishedAt desc, _id asc)[0...12]{  _id, title, "slug": slug.current, description, publishedAt, visibleFrom, visibleUntil,  cover{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},  "categories": categories[]->{_id, title, "slug": slug.current}}},      _type == "roiCalculatorBlock" => {  eyebrow, heading, intro,  "calculator": *[_type == "roiCalculator" && _id == "roiCalculator"][0]{  title, intro, disclaimer, referenceFleet,  costPerVehicle{value, note},  incidentsPerVehicle{value, note},  incidentCost{value, note},  avoidedPercent{value, note}}}    }}
 export type REVIEW_PAGE_QUERY_RESULT = {
   _id: string
   title: string | null
@@ -2101,6 +2199,35 @@ export type REVIEW_PAGE_QUERY_RESULT = {
               _key: string
             }
         > | null
+      }
+    | {
+        _key: string
+        _type: 'roiCalculatorBlock'
+        eyebrow: string | null
+        heading: string | null
+        intro: string | null
+        calculator: {
+          title: string | null
+          intro: string | null
+          disclaimer: string | null
+          referenceFleet: number | null
+          costPerVehicle: {
+            value: number | null
+            note: string | null
+          } | null
+          incidentsPerVehicle: {
+            value: number | null
+            note: string | null
+          } | null
+          incidentCost: {
+            value: number | null
+            note: string | null
+          } | null
+          avoidedPercent: {
+            value: number | null
+            note: string | null
+          } | null
+        } | null
       }
     | {
         _key: string
@@ -2654,13 +2781,14 @@ declare module '@sanity/client' {
     '\n  *[_type == "legalPage" && slug.current == $slug][0]{\n    title,\n    "slug": slug.current,\n    summary,\n    updatedAt,\n    body,\n    showDataProtectionContacts,\n    seoDescription\n  }\n': LEGAL_PAGE_QUERY_RESULT
     '\n  *[_type == "legalPage" && defined(slug.current)] | order(slug.current asc){\n    "slug": slug.current,\n    updatedAt\n  }\n': LEGAL_PAGE_SLUGS_QUERY_RESULT
     '\n  *[_type == "landingPage" && _id == "landingPage"][0]{\n    hero{\n      eyebrow, headline, description, primaryCta, secondaryCta,\n      visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n      "stats": stats[]->{_id, value, label, sourceNote}\n    },\n    sobre{eyebrow, heading, intro, visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}, points[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}},\n    comoFunciona{eyebrow, heading, intro, visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}, steps[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}},\n    tecnologia{\n      eyebrow, heading, intro, visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n      cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n      specTitle,\n      "specs": specs[]->{_id, value, label, sourceNote}\n    },\n    beneficios{\n      eyebrow, heading, intro, visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n      cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n      roiTitle, roiDescription,\n      "roiFigures": roiFigures[]->{_id, value, label, sourceNote},\n      marketsTitle,\n      markets[]{_key, icon, name, description, badge}\n    },\n    contato{eyebrow, heading, intro, visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}, formTitle, detailsTitle, offerTitle, offers, whatsappCta}\n  }\n': LANDING_PAGE_QUERY_RESULT
-    '\n  *[_type == "campaignPage" && slug.current == $slug][0]{\n    _id,\n    title,\n    "slug": slug.current,\n    visibleFrom, visibleUntil, hiddenRedirect,\n    seo{title, description, noindex, shareImage{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n    blocks[]{\n      _key,\n      _type,\n      _type == "heroBlock" => {\n  eyebrow, headline, description,\n  primaryCta{label, href},\n  secondaryCta{label, href},\n  "stats": stats[]->{_id, value, label, sourceNote},\n  "visual": coalesce(visual, *[_type == "landingPage" && _id == "landingPage"][0].hero.visual){\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}\n},\n      _type == "stepsBlock" => {\n  eyebrow, heading, intro,\n  steps[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}\n},\n      _type == "cardGridBlock" => {\n  eyebrow, heading, intro,\n  cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n  specTitle,\n  "specs": specs[]->{_id, value, label, sourceNote}\n},\n      _type == "benefitsBlock" => {\n  eyebrow, heading, intro,\n  cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n  roiTitle, roiDescription,\n  "roiFigures": roiFigures[]->{_id, value, label, sourceNote},\n  marketsTitle,\n  markets[]{_key, icon, name, description, badge}\n},\n      _type == "ctaBandBlock" => {\n  heading, text,\n  primaryCta{label, href},\n  secondaryCta{label, href}\n},\n      _type == "demoFormBlock" => {\n  eyebrow, heading, intro, formTitle, detailsTitle, offerTitle, offers, whatsappCta\n},\n      _type == "faqBlock" => {\n  eyebrow, heading, intro,\n  items[]{_key, question, answer}\n},\n      _type == "richTextBlock" => {\n  heading,\n  body[]{\n    ...,\n    _type == "image" => {_type, _key, \n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}\n  }\n},\n      _type == "latestArticlesBlock" => {\n  eyebrow, heading, intro, count,\n  "category": category->{title, "slug": slug.current},\n  "articles": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && (!defined(^.category) || references(^.category._ref))]\n    | order(publishedAt desc, _id asc)[0...12]{\n  _id, title, "slug": slug.current, description, publishedAt, visibleFrom, visibleUntil,\n  cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n  "categories": categories[]->{_id, title, "slug": slug.current}\n}\n}\n    }\n}\n': CAMPAIGN_PAGE_QUERY_RESULT
+    '\n  *[_type == "roiCalculator" && _id == "roiCalculator"][0]{\n  title, intro, disclaimer, referenceFleet,\n  costPerVehicle{value, note},\n  incidentsPerVehicle{value, note},\n  incidentCost{value, note},\n  avoidedPercent{value, note}\n}\n': ROI_CALCULATOR_QUERY_RESULT
+    '\n  *[_type == "campaignPage" && slug.current == $slug][0]{\n    _id,\n    title,\n    "slug": slug.current,\n    visibleFrom, visibleUntil, hiddenRedirect,\n    seo{title, description, noindex, shareImage{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n    blocks[]{\n      _key,\n      _type,\n      _type == "heroBlock" => {\n  eyebrow, headline, description,\n  primaryCta{label, href},\n  secondaryCta{label, href},\n  "stats": stats[]->{_id, value, label, sourceNote},\n  "visual": coalesce(visual, *[_type == "landingPage" && _id == "landingPage"][0].hero.visual){\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}\n},\n      _type == "stepsBlock" => {\n  eyebrow, heading, intro,\n  steps[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}\n},\n      _type == "cardGridBlock" => {\n  eyebrow, heading, intro,\n  cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n  specTitle,\n  "specs": specs[]->{_id, value, label, sourceNote}\n},\n      _type == "benefitsBlock" => {\n  eyebrow, heading, intro,\n  cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n  roiTitle, roiDescription,\n  "roiFigures": roiFigures[]->{_id, value, label, sourceNote},\n  marketsTitle,\n  markets[]{_key, icon, name, description, badge}\n},\n      _type == "ctaBandBlock" => {\n  heading, text,\n  primaryCta{label, href},\n  secondaryCta{label, href}\n},\n      _type == "demoFormBlock" => {\n  eyebrow, heading, intro, formTitle, detailsTitle, offerTitle, offers, whatsappCta\n},\n      _type == "faqBlock" => {\n  eyebrow, heading, intro,\n  items[]{_key, question, answer}\n},\n      _type == "richTextBlock" => {\n  heading,\n  body[]{\n    ...,\n    _type == "image" => {_type, _key, \n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}\n  }\n},\n      _type == "latestArticlesBlock" => {\n  eyebrow, heading, intro, count,\n  "category": category->{title, "slug": slug.current},\n  "articles": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && (!defined(^.category) || references(^.category._ref))]\n    | order(publishedAt desc, _id asc)[0...12]{\n  _id, title, "slug": slug.current, description, publishedAt, visibleFrom, visibleUntil,\n  cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n  "categories": categories[]->{_id, title, "slug": slug.current}\n}\n},\n      _type == "roiCalculatorBlock" => {\n  eyebrow, heading, intro,\n  "calculator": *[_type == "roiCalculator" && _id == "roiCalculator"][0]{\n  title, intro, disclaimer, referenceFleet,\n  costPerVehicle{value, note},\n  incidentsPerVehicle{value, note},\n  incidentCost{value, note},\n  avoidedPercent{value, note}\n}\n}\n    }\n}\n': CAMPAIGN_PAGE_QUERY_RESULT
     '\n  *[_type == "campaignPage" && defined(slug.current)] | order(slug.current asc){\n    "slug": slug.current,\n    "noindex": coalesce(seo.noindex, false),\n    _updatedAt,\n    visibleFrom, visibleUntil, hiddenRedirect\n  }\n': CAMPAIGN_PAGE_SLUGS_QUERY_RESULT
     '\n  *[_type == "redirect" && defined(from) && defined(to)] | order(from asc){from, to, permanent}\n': REDIRECTS_QUERY_RESULT
     '\n  *[_type == "redirect" && defined(from)] | order(from asc).from\n': REDIRECT_PATHS_QUERY_RESULT
     '\n  *[_type == "announcement" && _id == "announcement"][0]{\n    _id,\n    _rev,\n    text,\n    tone,\n    link{label, href},\n    visibleFrom, visibleUntil\n  }\n': ANNOUNCEMENT_QUERY_RESULT
     '\n  *[_type == "reviewLink" && tokenHash == $hash && _id in path("review-links.**")][0]{\n    "pageId": page._ref,\n    expiresAt,\n    revoked,\n    // When the Content Lake made it (not the editor\'s browser): the 30-day ceiling counts from it.\n    "createdAt": coalesce(_createdAt, _updatedAt)\n  }\n': REVIEW_LINK_QUERY_RESULT
-    '\n  coalesce(\n    *[_type == "campaignPage" && _id == "drafts." + $id][0],\n    *[_type == "campaignPage" && _id == $id][0]\n  ){\n    _id,\n    title,\n    "slug": slug.current,\n    visibleFrom, visibleUntil, hiddenRedirect,\n    seo{title, description, noindex, shareImage{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n    blocks[]{\n      _key,\n      _type,\n      _type == "heroBlock" => {\n  eyebrow, headline, description,\n  primaryCta{label, href},\n  secondaryCta{label, href},\n  "stats": stats[]->{_id, value, label, sourceNote},\n  "visual": coalesce(visual, *[_type == "landingPage" && _id == "landingPage"][0].hero.visual){\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}\n},\n      _type == "stepsBlock" => {\n  eyebrow, heading, intro,\n  steps[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}\n},\n      _type == "cardGridBlock" => {\n  eyebrow, heading, intro,\n  cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n  specTitle,\n  "specs": specs[]->{_id, value, label, sourceNote}\n},\n      _type == "benefitsBlock" => {\n  eyebrow, heading, intro,\n  cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n  roiTitle, roiDescription,\n  "roiFigures": roiFigures[]->{_id, value, label, sourceNote},\n  marketsTitle,\n  markets[]{_key, icon, name, description, badge}\n},\n      _type == "ctaBandBlock" => {\n  heading, text,\n  primaryCta{label, href},\n  secondaryCta{label, href}\n},\n      _type == "demoFormBlock" => {\n  eyebrow, heading, intro, formTitle, detailsTitle, offerTitle, offers, whatsappCta\n},\n      _type == "faqBlock" => {\n  eyebrow, heading, intro,\n  items[]{_key, question, answer}\n},\n      _type == "richTextBlock" => {\n  heading,\n  body[]{\n    ...,\n    _type == "image" => {_type, _key, \n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}\n  }\n},\n      _type == "latestArticlesBlock" => {\n  eyebrow, heading, intro, count,\n  "category": category->{title, "slug": slug.current},\n  "articles": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && (!defined(^.category) || references(^.category._ref))]\n    | order(publishedAt desc, _id asc)[0...12]{\n  _id, title, "slug": slug.current, description, publishedAt, visibleFrom, visibleUntil,\n  cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n  "categories": categories[]->{_id, title, "slug": slug.current}\n}\n}\n    }\n}\n': REVIEW_PAGE_QUERY_RESULT
+    '\n  coalesce(\n    *[_type == "campaignPage" && _id == "drafts." + $id][0],\n    *[_type == "campaignPage" && _id == $id][0]\n  ){\n    _id,\n    title,\n    "slug": slug.current,\n    visibleFrom, visibleUntil, hiddenRedirect,\n    seo{title, description, noindex, shareImage{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n    blocks[]{\n      _key,\n      _type,\n      _type == "heroBlock" => {\n  eyebrow, headline, description,\n  primaryCta{label, href},\n  secondaryCta{label, href},\n  "stats": stats[]->{_id, value, label, sourceNote},\n  "visual": coalesce(visual, *[_type == "landingPage" && _id == "landingPage"][0].hero.visual){\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}\n},\n      _type == "stepsBlock" => {\n  eyebrow, heading, intro,\n  steps[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}\n},\n      _type == "cardGridBlock" => {\n  eyebrow, heading, intro,\n  cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n  specTitle,\n  "specs": specs[]->{_id, value, label, sourceNote}\n},\n      _type == "benefitsBlock" => {\n  eyebrow, heading, intro,\n  cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n  roiTitle, roiDescription,\n  "roiFigures": roiFigures[]->{_id, value, label, sourceNote},\n  marketsTitle,\n  markets[]{_key, icon, name, description, badge}\n},\n      _type == "ctaBandBlock" => {\n  heading, text,\n  primaryCta{label, href},\n  secondaryCta{label, href}\n},\n      _type == "demoFormBlock" => {\n  eyebrow, heading, intro, formTitle, detailsTitle, offerTitle, offers, whatsappCta\n},\n      _type == "faqBlock" => {\n  eyebrow, heading, intro,\n  items[]{_key, question, answer}\n},\n      _type == "richTextBlock" => {\n  heading,\n  body[]{\n    ...,\n    _type == "image" => {_type, _key, \n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}\n  }\n},\n      _type == "latestArticlesBlock" => {\n  eyebrow, heading, intro, count,\n  "category": category->{title, "slug": slug.current},\n  "articles": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && (!defined(^.category) || references(^.category._ref))]\n    | order(publishedAt desc, _id asc)[0...12]{\n  _id, title, "slug": slug.current, description, publishedAt, visibleFrom, visibleUntil,\n  cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n  "categories": categories[]->{_id, title, "slug": slug.current}\n}\n},\n      _type == "roiCalculatorBlock" => {\n  eyebrow, heading, intro,\n  "calculator": *[_type == "roiCalculator" && _id == "roiCalculator"][0]{\n  title, intro, disclaimer, referenceFleet,\n  costPerVehicle{value, note},\n  incidentsPerVehicle{value, note},\n  incidentCost{value, note},\n  avoidedPercent{value, note}\n}\n}\n    }\n}\n': REVIEW_PAGE_QUERY_RESULT
     '\n  *[_type == "article" && slug.current == $slug][0]{\n    _id,\n    _updatedAt,\n    title,\n    "slug": slug.current,\n    description,\n    publishedAt,\n    visibleFrom, visibleUntil, hiddenRedirect,\n    cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n    "categories": categories[]->{_id, title, "slug": slug.current},\n    author->{name, kind, role, bio, photo{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n    seo{title, description, noindex, shareImage{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n    body[]{\n      ...,\n      _type == "image" => {_type, _key, caption, \n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n      _type == "claimFigure" => {_type, _key, "claim": claim->{_id, value, label, sourceNote}},\n      _type == "faqBlock" => {_type, _key, eyebrow, heading, intro, items[]{_key, question, answer}},\n      _type == "articleCta" => {_type, _key, heading, text, label}\n    },\n    "related": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && _id != ^._id && "drafts." + _id != ^._id\n      && references(^.categories[]._ref)]\n      | order(publishedAt desc, _id asc)[0...12]{\n  _id, title, "slug": slug.current, description, publishedAt, visibleFrom, visibleUntil,\n  cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n  "categories": categories[]->{_id, title, "slug": slug.current}\n}\n  }\n': ARTICLE_QUERY_RESULT
     '\n  coalesce(\n    *[_type == "article" && _id == "drafts." + $id][0],\n    *[_type == "article" && _id == $id][0]\n  ){\n    _id,\n    _updatedAt,\n    title,\n    "slug": slug.current,\n    description,\n    publishedAt,\n    visibleFrom, visibleUntil, hiddenRedirect,\n    cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n    "categories": categories[]->{_id, title, "slug": slug.current},\n    author->{name, kind, role, bio, photo{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n    seo{title, description, noindex, shareImage{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n    body[]{\n      ...,\n      _type == "image" => {_type, _key, caption, \n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n      _type == "claimFigure" => {_type, _key, "claim": claim->{_id, value, label, sourceNote}},\n      _type == "faqBlock" => {_type, _key, eyebrow, heading, intro, items[]{_key, question, answer}},\n      _type == "articleCta" => {_type, _key, heading, text, label}\n    },\n    "related": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && _id != ^._id && "drafts." + _id != ^._id\n      && references(^.categories[]._ref)]\n      | order(publishedAt desc, _id asc)[0...12]{\n  _id, title, "slug": slug.current, description, publishedAt, visibleFrom, visibleUntil,\n  cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n  "categories": categories[]->{_id, title, "slug": slug.current}\n}\n  }\n': REVIEW_ARTICLE_QUERY_RESULT
     '{\n  "articles": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**"))] | order(publishedAt desc, _id asc){\n  _id, title, "slug": slug.current, description, publishedAt, visibleFrom, visibleUntil,\n  cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n  "categories": categories[]->{_id, title, "slug": slug.current}\n},\n  "categories": *[_type == "category" && defined(slug.current)] | order(title asc){\n    _id, title, "slug": slug.current\n  }\n}': ARTICLE_LIST_QUERY_RESULT

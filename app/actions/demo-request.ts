@@ -5,6 +5,10 @@ import { headers } from 'next/headers'
 import { serverEnv } from '@/lib/env'
 import { ATTRIBUTION_KEYS, composeLeadRecord, type Attribution } from '@/lib/leads/compose'
 import { getLeadStore } from '@/lib/leads'
+import { getRoiCalculator } from '@/lib/content'
+import { estimateRoi } from '@/lib/roi/calculator'
+import { assumptionsFrom } from '@/lib/roi/content'
+import { decodeHandoff } from '@/lib/roi/input'
 import { clientIpFrom } from '@/lib/security/client-ip'
 import {
   FORM_TOKEN_MAX_AGE_MS,
@@ -74,6 +78,24 @@ function botTrap(
   if (shownAt === null || now - shownAt < MIN_FILL_MS) return 'automated'
   if (now - renderedAt > FORM_TOKEN_MAX_AGE_MS) return 'expired'
   return 'ok'
+}
+
+/**
+ * The savings calculator's estimate for the inputs the visitor brought (already validated by the
+ * schema), worked out here from the published assumptions: the request carries inputs, never
+ * figures. Undefined without inputs, or if the assumptions cannot be read (the lead is still
+ * stored, without the line).
+ */
+async function calculatorEstimate(handoff: string | undefined) {
+  const inputs = handoff ? decodeHandoff(handoff) : null
+  if (!inputs) return undefined
+  try {
+    const assumptions = assumptionsFrom(await getRoiCalculator())
+    return assumptions ? estimateRoi(inputs, assumptions) : undefined
+  } catch (error) {
+    console.error('[leads] Could not read the calculator assumptions:', error)
+    return undefined
+  }
 }
 
 /**
@@ -156,6 +178,7 @@ export async function submitDemoRequest(
   const record = await composeLeadRecord(parsed.data, attribution, text(formData, PAGE_FIELD), {
     phoneCountries: serverEnv.leadPhoneCountries,
     requestKey,
+    calculator: await calculatorEstimate(parsed.data.calculadora),
   })
   const result = await getLeadStore().insertLead(record)
   if (!result.ok) {

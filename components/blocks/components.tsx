@@ -8,6 +8,7 @@ import { FaqBlock } from './faq/component'
 import { HeroBlock } from './hero/component'
 import { LatestArticlesBlock } from './latest-articles/component'
 import { RichTextBlock } from './rich-text/component'
+import { RoiCalculatorBlock } from './roi-calculator/component'
 import { StepsBlock } from './steps/component'
 import type { BlockProps, BlockType } from './types'
 
@@ -28,4 +29,5 @@ export const BLOCK_COMPONENTS: { [T in BlockType]: ComponentType<BlockProps<T>> 
   faqBlock: FaqBlock,
   richTextBlock: RichTextBlock,
   latestArticlesBlock: LatestArticlesBlock,
+  roiCalculatorBlock: RoiCalculatorBlock,
 }

@@ -6,6 +6,7 @@ import { faqBlockType } from './faq/schema'
 import { heroBlockType } from './hero/schema'
 import { latestArticlesBlockType } from './latest-articles/schema'
 import { richTextBlockType } from './rich-text/schema'
+import { roiCalculatorBlockType } from './roi-calculator/schema'
 import { stepsBlockType } from './steps/schema'
 
 /**
@@ -24,4 +25,5 @@ export const BLOCK_SCHEMA_TYPES = [
   faqBlockType,
   richTextBlockType,
   latestArticlesBlockType,
+  roiCalculatorBlockType,
 ]

@@ -1,8 +1,10 @@
 import { ClaimFigure, presentClaims, type Claim } from '@/components/claim-figure'
 import { FeatureCardGrid, type Card } from '@/components/feature-card'
 import { Icon } from '@/components/icon'
+import { RoiCalculatorPanel } from '@/components/roi-calculator-panel'
 import { Section, type SectionIntro } from '@/components/ui/section'
-import type { LandingPage } from '@/lib/content'
+import type { LandingPage, RoiCalculatorContent } from '@/lib/content'
+import { cn } from '@/lib/utils'
 
 type Market = NonNullable<NonNullable<LandingPage['beneficios']>['markets']>[number]
 
@@ -19,9 +21,11 @@ type Props = {
     | null
   /** The section's anchor: #beneficios on the home page, the block's own on a campaign page. */
   id?: string
+  /** The savings calculator, inside the ROI block (the home page); the block then spans the row. */
+  calculator?: RoiCalculatorContent | null
 }
 
-export function Benefits({ beneficios, id = 'beneficios' }: Props) {
+export function Benefits({ beneficios, id = 'beneficios', calculator }: Props) {
   const roiFigures = presentClaims(beneficios?.roiFigures)
   const markets = (beneficios?.markets ?? []).filter((market) => Boolean(market.name))
   return (
@@ -29,8 +33,13 @@ export function Benefits({ beneficios, id = 'beneficios' }: Props) {
       <FeatureCardGrid cards={beneficios?.cards} className="sm:grid-cols-2 lg:grid-cols-3" />
 
       <div className="mt-12 grid gap-6 lg:grid-cols-5">
-        {roiFigures.length > 0 || beneficios?.roiTitle ? (
-          <div className="rounded-2xl bg-brand-700 p-6 text-white sm:p-8 lg:col-span-3">
+        {roiFigures.length > 0 || beneficios?.roiTitle || calculator ? (
+          <div
+            className={cn(
+              'rounded-2xl bg-brand-700 p-6 text-white sm:p-8',
+              calculator ? 'lg:col-span-5' : 'lg:col-span-3',
+            )}
+          >
             {beneficios?.roiTitle ? (
               <h3 className="text-xl font-semibold">{beneficios.roiTitle}</h3>
             ) : null}
@@ -44,15 +53,25 @@ export function Benefits({ beneficios, id = 'beneficios' }: Props) {
                 ))}
               </dl>
             ) : null}
+            <RoiCalculatorPanel
+              calculator={calculator}
+              headingLevel={beneficios?.roiTitle ? 'h4' : 'h3'}
+              className="mt-8"
+            />
           </div>
         ) : null}
 
         {markets.length > 0 ? (
-          <div className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8 lg:col-span-2">
+          <div
+            className={cn(
+              'rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8',
+              calculator ? 'lg:col-span-5' : 'lg:col-span-2',
+            )}
+          >
             {beneficios?.marketsTitle ? (
               <h3 className="text-xl font-semibold text-navy-950">{beneficios.marketsTitle}</h3>
             ) : null}
-            <ul className="mt-5 space-y-4">
+            <ul className={cn('mt-5 gap-4', calculator ? 'grid lg:grid-cols-3' : 'space-y-4')}>
               {markets.map((market) => (
                 <li key={market._key} className="flex gap-3">
                   <span className="grid size-10 shrink-0 place-items-center rounded-lg bg-brand-50 text-brand-700">
@@ -62,7 +81,7 @@ export function Benefits({ beneficios, id = 'beneficios' }: Props) {
                     <p className="font-semibold text-navy-950">
                       {market.name}
                       {market.badge ? (
-                        <span className="ml-2 rounded-full bg-signal-400/25 px-2 py-0.5 align-middle text-xs font-semibold text-navy-900">
+                        <span className="ml-2 rounded-full bg-signal-300 px-2 py-0.5 align-middle text-xs font-semibold text-navy-900">
                           {market.badge}
                         </span>
                       ) : null}

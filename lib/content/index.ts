@@ -21,6 +21,7 @@ import {
   REVIEW_ARTICLE_QUERY,
   REVIEW_LINK_QUERY,
   REVIEW_PAGE_QUERY,
+  ROI_CALCULATOR_QUERY,
   SITE_SETTINGS_QUERY,
 } from '@/sanity/lib/queries'
 import type {
@@ -41,6 +42,7 @@ import type {
   REVIEW_ARTICLE_QUERY_RESULT,
   REVIEW_LINK_QUERY_RESULT,
   REVIEW_PAGE_QUERY_RESULT,
+  ROI_CALCULATOR_QUERY_RESULT,
   SITE_SETTINGS_QUERY_RESULT,
 } from '@/sanity/types'
 import { serverEnv } from '@/lib/env'
@@ -122,6 +124,13 @@ export function getLandingPage() {
   ])
 }
 
+/** The savings calculator's texts and assumptions (home page's ROI block, /calculadora, leads). */
+export function getRoiCalculator() {
+  return fetchContent<ROI_CALCULATOR_QUERY_RESULT>(ROI_CALCULATOR_QUERY, {}, [
+    CONTENT_TAGS.roiCalculator,
+  ])
+}
+
 export function getLegalPage(slug: string) {
   return fetchContent<LEGAL_PAGE_QUERY_RESULT>(LEGAL_PAGE_QUERY, { slug }, [CONTENT_TAGS.legalPage])
 }
@@ -149,6 +158,8 @@ export function getCampaignPage(slug: string) {
     // The latest-articles block lists articles and their categories.
     CONTENT_TAGS.article,
     CONTENT_TAGS.category,
+    // The calculator block reads the calculator's assumptions.
+    CONTENT_TAGS.roiCalculator,
   ])
 }
 
@@ -342,3 +353,4 @@ export type Announcement = NonNullable<ANNOUNCEMENT_QUERY_RESULT>
 export type Article = NonNullable<ARTICLE_QUERY_RESULT>
 export type ArticleCard = ARTICLE_LIST_QUERY_RESULT['articles'][number]
 export type Category = NonNullable<CATEGORY_QUERY_RESULT>
+export type RoiCalculatorContent = NonNullable<ROI_CALCULATOR_QUERY_RESULT>

@@ -14,6 +14,7 @@ export const CONTENT_TAGS = {
   article: 'sanity:article',
   category: 'sanity:category',
   author: 'sanity:author',
+  roiCalculator: 'sanity:roiCalculator',
 } as const
 
 /** The types whose publish changes the articles' pages, listing, feed and sitemap. */

@@ -2,6 +2,15 @@ import { SLUG_MAX_LENGTH, SLUG_PATTERN } from '@/sanity/lib/paths'
 import { parseLeadPhone, type DemoRequest } from '@/lib/validations/demo-request'
 import { LIMITS } from '@/lib/validations/demo-request-fields'
 import { FLEET_SIZE_LABELS } from '@/lib/validations/demo-request-fields'
+import type { RoiEstimate } from '@/lib/roi/calculator'
+import {
+  formatCount,
+  formatMonths,
+  formatReais,
+  formatRoi,
+  formatWholeReais,
+  plainSpaces,
+} from '@/lib/roi/format'
 
 import type { LeadRecord } from './types'
 
@@ -103,6 +112,24 @@ export async function normalizePhone(
   return parseLeadPhone(phone, countries)
 }
 
+/**
+ * The savings calculator's inputs and estimate, as one part of the texts: "Calculadora: 120
+ * veículos, 24 sinistros/ano (estimados), ...; economia estimada R$ 360 mil/ano, ...". Only
+ * numbers the server read and worked out itself (lib/roi), so nothing in it is the visitor's text.
+ */
+export function calculatorPart(estimate: RoiEstimate): string {
+  const vehicles = `${formatCount(estimate.fleet)} ${estimate.fleet === 1 ? 'veículo' : 'veículos'}`
+  const incidents = `${formatCount(estimate.incidents)} sinistros/ano${estimate.incidentsEstimated ? ' (estimados)' : ''}`
+  const cost = `custo médio ${formatWholeReais(estimate.incidentCost)} por sinistro${estimate.incidentCostAssumed ? ' (premissa)' : ''}`
+  const result = [
+    `economia estimada ${formatReais(estimate.yearlySavings)}/ano`,
+    `investimento ${formatReais(estimate.cost)}`,
+    `payback ${formatMonths(estimate.paybackMonths)}`,
+    `ROI em 2 anos ${formatRoi(estimate.roiTwoYears)}`,
+  ].join(', ')
+  return plainSpaces(`Calculadora: ${vehicles}, ${incidents}, ${cost}; ${result}`)
+}
+
 /** A campaign page's slug as the Studio allows it (sanity/lib/paths.ts), or undefined. */
 export function leadPage(value: string | undefined): string | undefined {
   const slug = value?.trim()
@@ -117,7 +144,12 @@ export async function composeLeadRecord(
   request: DemoRequest,
   attribution?: Attribution,
   page?: string,
-  options: { phoneCountries?: readonly string[]; requestKey?: string } = {},
+  options: {
+    phoneCountries?: readonly string[]
+    requestKey?: string
+    /** The savings calculator's estimate, when the visitor came from it. */
+    calculator?: RoiEstimate
+  } = {},
 ): Promise<LeadRecord> {
   const fleetSize = request.fleetSize ? FLEET_SIZE_LABELS[request.fleetSize] : ''
   const name = neutralizeFormula(sanitizeText(request.name), LIMITS.name)
@@ -128,6 +160,8 @@ export async function composeLeadRecord(
   // Our own words (the fleet-size band) are not quoted: only what the visitor typed is.
   const fleet = `Tamanho da frota: ${fleetSize || NOT_GIVEN}`
   const message = part('Mensagem do visitante', request.message)
+  // After SPEC's fields, whose order stays as it is.
+  const calculator = options.calculator ? [calculatorPart(options.calculator)] : []
 
   const atendimentoIa = [
     `Dados do formulário do site (${VISITOR_TEXT_NOTICE})`,
@@ -135,6 +169,7 @@ export async function composeLeadRecord(
     fleet,
     part('E-mail', request.email),
     message,
+    ...calculator,
     ...origin,
   ].join(' | ')
 
@@ -144,6 +179,7 @@ export async function composeLeadRecord(
     part('E-mail', request.email),
     fleet,
     message,
+    ...calculator,
     ...origin,
   ].join(' | ')
 

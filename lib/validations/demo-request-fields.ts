@@ -39,6 +39,7 @@ export const EMPTY_DEMO_REQUEST: DemoRequestInput = {
   phone: '',
   fleetSize: '',
   message: '',
+  calculadora: '',
 }
 
 export type DemoRequestField = keyof DemoRequestInput
@@ -78,5 +79,7 @@ export const PAGE_FIELD = 'pagina'
  * server accepts only a token whose siteverify answer names it (lib/security/turnstile.ts).
  */
 export const TURNSTILE_ACTION = 'demo-request'
+/** The savings calculator's inputs, when the visitor came from it (lib/roi/input.ts). */
+export const CALCULATOR_FIELD = 'calculadora'
 /** A person needs more than this to fill in the form; a script usually does not. */
 export const MIN_FILL_MS = 2000

@@ -1,5 +1,7 @@
 import * as z from 'zod/mini'
 
+import { decodeHandoff, HANDOFF_INVALID_MESSAGE } from '@/lib/roi/input'
+
 import { FLEET_SIZES, LIMITS, MESSAGES } from './demo-request-fields'
 
 // The one schema for a demo request, used by the form's resolver in the browser and again by the
@@ -83,6 +85,14 @@ export function createDemoRequestSchema(
     ),
     fleetSize: z.union([z.literal(''), z.enum(FLEET_SIZES)], { error: MESSAGES.fleetSizeInvalid }),
     message: z.string().check(z.trim(), z.maxLength(LIMITS.message, MESSAGES.messageTooLong)),
+    // The savings calculator's inputs, when the visitor came from it ("frota=120&sinistros=&custo="):
+    // only inputs, whole numbers in the calculator's ranges; the server works the estimate out.
+    calculadora: z.optional(
+      z.string().check(
+        z.trim(),
+        z.refine((value) => value === '' || decodeHandoff(value) !== null, HANDOFF_INVALID_MESSAGE),
+      ),
+    ),
   })
 }
 

@@ -39,3 +39,17 @@ export const articleCardFields = /* groq */ `
  * draft carries its published id, so draft mode is unaffected.)
  */
 export const articleFilter = /* groq */ `_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**"))`
+
+// The savings calculator's document (sanity/schema-types/roi-calculator.ts): its texts and
+// assumptions, each with its source or note. Its claims are checked, not shown (the ROI block
+// shows them already).
+export const roiCalculatorFields = /* groq */ `
+  title, intro, disclaimer, referenceFleet,
+  costPerVehicle{value, note},
+  incidentsPerVehicle{value, note},
+  incidentCost{value, note},
+  avoidedPercent{value, note}
+`
+
+/** The calculator's one document, as a sub-query a block's fragment can embed. */
+export const roiCalculatorDocument = /* groq */ `*[_type == "roiCalculator" && _id == "roiCalculator"][0]{${roiCalculatorFields}}`

@@ -73,6 +73,7 @@ export const RESERVED_SLUGS: ReadonlyMap<string, string> = new Map([
   ['conteudos', 'é a lista de artigos (/conteudos) e o prefixo de cada artigo'],
   ['opengraph-image', 'é a imagem de compartilhamento gerada pelo site'],
   ['revisao', 'é o endereço dos links de revisão de rascunhos (/revisao/...)'],
+  ['calculadora', 'é a resposta da calculadora de economia (/calculadora)'],
 ])
 
 /** Why this slug cannot be used, in Portuguese, or undefined when it can. */

@@ -9,6 +9,7 @@ import { heroBlockFragment } from '../../components/blocks/hero/query'
 import { richTextBlockFragment } from '../../components/blocks/rich-text/query'
 import { stepsBlockFragment } from '../../components/blocks/steps/query'
 import { latestArticlesBlockFragment } from '../../components/blocks/latest-articles/query'
+import { roiCalculatorBlockFragment } from '../../components/blocks/roi-calculator/query'
 import {
   articleCardFields,
   articleFilter,
@@ -17,6 +18,7 @@ import {
   imageFields,
   linkFields,
   pageVisibilityFields,
+  roiCalculatorFields,
   sectionIntroFields,
   windowFields,
 } from './fragments'
@@ -87,6 +89,14 @@ export const LANDING_PAGE_QUERY = defineQuery(`
   }
 `)
 
+/**
+ * The savings calculator's assumptions (Studio: Premissas da calculadora de economia), for the
+ * home page's ROI block and the no-JavaScript route /calculadora.
+ */
+export const ROI_CALCULATOR_QUERY = defineQuery(`
+  *[_type == "roiCalculator" && _id == "roiCalculator"][0]{${roiCalculatorFields}}
+`)
+
 // Campaign pages (app/p/[slug]): the page's SEO fields and its blocks, each projected by its own
 // fragment (components/blocks/*/query.ts). A block type without a fragment here comes back as {_key, _type}
 // only, and the page skips it (components/blocks/render-blocks.tsx); tests/unit/block-registry.test.ts
@@ -108,7 +118,8 @@ const campaignPageProjection = /* groq */ `
       ${demoFormBlockFragment},
       ${faqBlockFragment},
       ${richTextBlockFragment},
-      ${latestArticlesBlockFragment}
+      ${latestArticlesBlockFragment},
+      ${roiCalculatorBlockFragment}
     }
 `
 

@@ -12,12 +12,14 @@ import { legalPageType } from './legal-page'
 import { featureCardType, linkType, marketType } from './objects'
 import { redirectType } from './redirect'
 import { reviewLinkType } from './review-link'
+import { roiCalculatorType } from './roi-calculator'
 import { siteSettingsType } from './site-settings'
 
 export const schemaTypes: SchemaTypeDefinition[] = [
   landingPageType,
   siteSettingsType,
   claimType,
+  roiCalculatorType,
   legalPageType,
   campaignPageType,
   redirectType,

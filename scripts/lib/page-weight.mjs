@@ -23,12 +23,17 @@
  * The payload's budget moved from 58 to 58.5 KiB, on purpose: the form now carries the server's
  * signed render time (the no-JavaScript bot trap, docs/security.md) and the header its offset
  * for the announcement bar (docs/campaigns.md), ~0.4 KiB together after leaving default props out.
+ * All four moved with the savings calculator in the ROI block (issue 37), which the page did not
+ * have: before it 505 elements, 58.1 KiB of payload, 36.9 KiB of stylesheet, 142.9 KiB of HTML;
+ * with it 542, 60.9, 37.6 and 151.6. Its server-rendered form (3 fields, the figures, 2 buttons)
+ * and "Como calculamos" are 37 elements and 5.2 KiB of markup, the panel's texts and the island's
+ * props 2.7 KiB of payload, its few new utilities 0.7 KiB of stylesheet; the same room is left.
  */
 export const PAGE_WEIGHT_BUDGET = {
-  htmlBytes: 146 * 1024,
-  rscPayloadBytes: 58.5 * 1024,
-  elements: 515,
-  stylesheetBytes: 37 * 1024,
+  htmlBytes: 153 * 1024,
+  rscPayloadBytes: 61.5 * 1024,
+  elements: 550,
+  stylesheetBytes: 37.75 * 1024,
 }
 
 /**

@@ -136,6 +136,7 @@ describe('singletons', () => {
     expect(templateTypes).toContain('claim')
     expect(templateTypes).not.toContain('landingPage')
     expect(templateTypes).not.toContain('siteSettings')
+    expect(templateTypes).not.toContain('roiCalculator')
 
     const options = source().document.resolveNewDocumentOptions({ type: 'global' })
     expect(options.map((option) => option.templateId)).toEqual([
@@ -150,7 +151,7 @@ describe('singletons', () => {
   })
 
   it('can be published, but not deleted, duplicated or unpublished', () => {
-    for (const type of ['landingPage', 'siteSettings']) {
+    for (const type of ['landingPage', 'siteSettings', 'roiCalculator']) {
       const actions = actionsFor(type)
       expect(actions, type).toContain('publish')
       expect(actions, type).not.toContain('delete')
@@ -221,6 +222,7 @@ describe('desk structure', () => {
       'announcement',
       expect.any(String),
       'claim',
+      'roiCalculator',
       'legalPage',
       expect.any(String),
       'campaignPage',
@@ -231,11 +233,16 @@ describe('desk structure', () => {
       'author',
     ])
     expect(items[2]!.title).toBe('Aviso no topo do site')
-    expect(items[5]!.title).toBe('Páginas legais')
-    expect(items[7]!.title).toBe('Páginas de campanha')
-    expect(items[8]!.title).toBe('Redirecionamentos')
+    expect(items[5]!.title).toBe('Premissas da calculadora de economia')
+    expect(items[5]!.child).toMatchObject({
+      type: 'document',
+      options: { id: 'roiCalculator', type: 'roiCalculator' },
+    })
+    expect(items[6]!.title).toBe('Páginas legais')
+    expect(items[8]!.title).toBe('Páginas de campanha')
+    expect(items[9]!.title).toBe('Redirecionamentos')
     expect(items[3]!.type).toBe('divider')
-    expect(items[10]!.title).toBe('Artigos')
+    expect(items[11]!.title).toBe('Artigos')
     expect(source().schema.get('claim')?.preview?.select).toEqual({
       title: 'value',
       subtitle: 'label',
