@@ -2,6 +2,7 @@
 // which would otherwise land on the first visitor's request) and logs where leads go; with
 // REDIS_URL, starts connecting to Redis, so that its state is logged at start-up and the first
 // demo request finds the connection open. Neither waits: a server whose Redis is down still starts.
+// It also starts the visit counter (lib/analytics), which writes its buffer on shutdown.
 // It also has the server mark each request that comes straight from this machine
 // (lib/security/direct-loopback.ts), which the health check's details need.
 export async function register() {
@@ -12,5 +13,8 @@ export async function register() {
     getLeadStore()
     const { getRedis } = await import('@/lib/redis/connection.mjs')
     getRedis()
+    // The visit counter's timer, and its last write when the server stops (docs/analytics.md).
+    const { startAnalytics } = await import('@/lib/analytics')
+    startAnalytics()
   }
 }

@@ -1,6 +1,7 @@
 import type { Metadata, Viewport } from 'next'
 import type { ReactNode } from 'react'
 
+import { BEACON_SCRIPT } from '@/lib/analytics/beacon'
 import { getSiteSettings } from '@/lib/content'
 import { metadataFromSettings } from '@/lib/site-metadata'
 
@@ -21,7 +22,11 @@ export default function RootLayout({ children }: { children: ReactNode }) {
     // The announcement bar's inline script marks <html> before hydration when the visitor closed
     // the announcement (components/announcement-bar.tsx): that attribute is expected.
     <html lang="pt-BR" className={inter.variable} suppressHydrationWarning>
-      <body className="font-sans">{children}</body>
+      <body className="font-sans">
+        {children}
+        {/* The visit beacon: counts this view without cookies (docs/analytics.md). */}
+        <script dangerouslySetInnerHTML={{ __html: BEACON_SCRIPT }} />
+      </body>
     </html>
   )
 }

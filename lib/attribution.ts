@@ -1,6 +1,9 @@
 import type { Attribution } from '@/lib/leads/compose'
 
-const STORAGE_KEY = 'vigia:first-touch'
+import { FIRST_TOUCH_KEY } from '@/lib/analytics/beacon-constants'
+
+// The visit beacon (lib/analytics/beacon.ts) writes and reads this same entry.
+const STORAGE_KEY = FIRST_TOUCH_KEY
 
 /**
  * The first touch of this browser session: the UTM tags and external referrer of the visit that

@@ -82,6 +82,31 @@ function hosts(name: string): string[] {
   return list
 }
 
+/** A postgres:// or postgresql:// connection string, or undefined. */
+function postgresUrl(name: string): string | undefined {
+  const value = optional(name)
+  if (value === undefined) return undefined
+  let protocol = ''
+  try {
+    protocol = new URL(value).protocol
+  } catch {
+    // Reported below.
+  }
+  if (protocol !== 'postgres:' && protocol !== 'postgresql:') {
+    // Not the value itself: it holds a password.
+    throw new Error(`${name} is not a postgres:// or postgresql:// connection string.`)
+  }
+  return value
+}
+
+/** A secret of at least 16 characters, or undefined. */
+function secret(name: string): string | undefined {
+  const value = optional(name)
+  if (value !== undefined && value.length < 16)
+    throw new Error(`${name} must be at least 16 characters long.`)
+  return value
+}
+
 /** Both keys set: the form uses Cloudflare Turnstile. Neither: it does not. One alone is a mistake. */
 function turnstile(): { siteKey: string; secretKey: string; verifyUrl: string } | undefined {
   const siteKey = optional('TURNSTILE_SITE_KEY')
@@ -229,4 +254,26 @@ export const serverEnv = {
    * only ever calls its own origin, so one made at start per process works with no setting.
    */
   internalApiSecret: internalApiSecret(),
+  /**
+   * Sent as `Authorization: Bearer <token>` to GET /api/analytics (compared in constant time);
+   * Studio users of the project are let in with their own Sanity token. Unset: Studio users only.
+   */
+  analyticsReadToken: secret('ANALYTICS_READ_TOKEN'),
+  /**
+   * Where the visit counts go (docs/analytics.md, "Production"): a PostgreSQL connection string for
+   * a role granted analytics_writer and analytics_reader (the Supabase project's database).
+   * Unset: the embedded PGlite beside the leads.
+   */
+  analyticsDatabaseUrl: postgresUrl('ANALYTICS_DATABASE_URL'),
+  /** How often buffered visit counts are written (at most every 10 s). */
+  analyticsFlushIntervalMs: integer('ANALYTICS_FLUSH_INTERVAL_MS', 10_000, 100, 10_000),
+  /** Beacons accepted per visitor address (an IPv6 visitor's /64) per minute, per instance. */
+  analyticsRateLimitPerMinute: integer('ANALYTICS_RATE_LIMIT_PER_MINUTE', 120, 1, 100_000),
+  /** Beacons one instance accepts per minute from everyone together. */
+  analyticsRateLimitGlobalPerMinute: integer(
+    'ANALYTICS_RATE_LIMIT_GLOBAL_PER_MINUTE',
+    120_000,
+    1,
+    10_000_000,
+  ),
 }

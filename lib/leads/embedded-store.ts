@@ -16,6 +16,8 @@ export type EmbeddedLeadStore = LeadStore & {
   dataDir: string
   /** Opens and migrates the database now, so that the first visitor does not wait for it. */
   warmUp(): Promise<void>
+  /** The open database, shared with the visit counts (lib/analytics), which live beside the leads. */
+  database(): Promise<Database>
 }
 
 // One PGlite per data folder per process. Kept on globalThis because `next dev` re-evaluates
@@ -91,6 +93,7 @@ export function createEmbeddedLeadStore(options: EmbeddedLeadStoreOptions): Embe
     warmUp: async () => {
       await open()
     },
+    database: open,
     async insertLead(record: LeadRecord): Promise<LeadWriteResult> {
       let db: Database
       try {

@@ -126,3 +126,34 @@ export async function checkReviewLinkLimits(ip: string): Promise<'ok' | 'address
   if (!(await take(reviewGlobal, 'all'))) return 'global'
   return 'ok'
 }
+
+/**
+ * Visit beacons (POST /api/analytics/view), in this process's memory only: the beacon must
+ * answer at once, so it never waits on Redis, and N instances accept at most N times these
+ * (docs/analytics.md, "Hostile input"). Per visitor address, then everyone together.
+ */
+const beaconPerAddress = new RateLimiterMemory({
+  points: serverEnv.analyticsRateLimitPerMinute,
+  duration: 60,
+  keyPrefix: 'analytics-beacon',
+})
+const beaconGlobal = new RateLimiterMemory({
+  points: serverEnv.analyticsRateLimitGlobalPerMinute,
+  duration: 60,
+  keyPrefix: 'analytics-beacon-global',
+})
+
+/** Whether this beacon may be counted: 'ok', or which limit it has reached. */
+export async function checkBeaconLimits(ip: string): Promise<'ok' | 'address' | 'global'> {
+  try {
+    await beaconPerAddress.consume(rateLimitKeyFor(ip))
+  } catch {
+    return 'address'
+  }
+  try {
+    await beaconGlobal.consume('all')
+  } catch {
+    return 'global'
+  }
+  return 'ok'
+}

@@ -1,0 +1,103 @@
+import { createHash, timingSafeEqual } from 'node:crypto'
+
+// Who may read the figures (GET /api/analytics): the holder of ANALYTICS_READ_TOKEN, or a user of
+// the Sanity project, checked with Sanity itself (docs/analytics.md, "Reading the figures").
+
+export type ReaderCheck =
+  { ok: true; who: 'token' | 'sanity-user' } | { ok: false; status: 401 | 403 | 503; error: string }
+
+export type ReaderAuthOptions = {
+  readToken?: string
+  /** The project's API: https://<projectId>.api.sanity.io, or SANITY_API_HOST. Unset: no users. */
+  sanityApiBase?: string
+  apiVersion: string
+  fetch?: typeof fetch
+  now?: () => number
+}
+
+/** A positive answer from Sanity is trusted this long, so the Studio's requests do not each ask. */
+export const USER_CACHE_MS = 60_000
+const USER_CACHE_MAX = 1000
+const SANITY_TIMEOUT_MS = 5000
+
+const MISSING =
+  'Envie o cabeçalho Authorization: Bearer <token> (o ANALYTICS_READ_TOKEN ou o token de um usuário do Studio).'
+const INVALID = 'Token inválido ou expirado.'
+const NOT_MEMBER = 'Este usuário do Sanity não é membro do projeto: sem acesso aos números.'
+
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value).digest()
+}
+
+/** Compares in constant time (both sides hashed first, so their lengths do not show either). */
+export function sameToken(given: string, expected: string): boolean {
+  return timingSafeEqual(digest(given), digest(expected))
+}
+
+/** The bearer token of an Authorization header, or undefined. */
+export function bearerToken(header: string | null | undefined): string | undefined {
+  const match = /^Bearer\s+([^\s]+)\s*$/i.exec(header ?? '')
+  return match?.[1]
+}
+
+type SanityUser = { id?: unknown; role?: unknown; roles?: unknown }
+
+export function createReaderAuth(options: ReaderAuthOptions) {
+  const now = options.now ?? Date.now
+  const doFetch = options.fetch ?? fetch
+  /** sha256(token) → when the positive answer expires. Only positives are kept. */
+  const members = new Map<string, number>()
+
+  async function askSanity(token: string): Promise<ReaderCheck> {
+    if (!options.sanityApiBase) return { ok: false, status: 401, error: INVALID }
+    const key = digest(token).toString('hex')
+    const until = members.get(key)
+    if (until !== undefined && until > now()) return { ok: true, who: 'sanity-user' }
+    members.delete(key)
+
+    let response: Response
+    try {
+      response = await doFetch(`${options.sanityApiBase}/v${options.apiVersion}/users/me`, {
+        headers: { authorization: `Bearer ${token}` },
+        cache: 'no-store',
+        signal: AbortSignal.timeout(SANITY_TIMEOUT_MS),
+      })
+    } catch {
+      return {
+        ok: false,
+        status: 503,
+        error:
+          'Não foi possível confirmar o usuário com o Sanity agora. Tente de novo em instantes.',
+      }
+    }
+    if (response.status === 401 || response.status === 403)
+      return { ok: false, status: 401, error: INVALID }
+    if (!response.ok)
+      return {
+        ok: false,
+        status: 503,
+        error: 'O Sanity não confirmou o usuário agora. Tente de novo em instantes.',
+      }
+    const user = (await response.json().catch(() => ({}))) as SanityUser
+    // An unknown token gets an empty object from users/me.
+    if (typeof user.id !== 'string' || !user.id) return { ok: false, status: 401, error: INVALID }
+    // On the project's host, users/me lists the user's roles in that project: none, no access.
+    const roles = Array.isArray(user.roles) ? user.roles : undefined
+    const member = roles ? roles.length > 0 : typeof user.role === 'string' && user.role !== ''
+    if (!member) return { ok: false, status: 403, error: NOT_MEMBER }
+    if (members.size >= USER_CACHE_MAX) members.clear()
+    members.set(key, now() + USER_CACHE_MS)
+    return { ok: true, who: 'sanity-user' }
+  }
+
+  return {
+    /** Checks the Authorization header of a request for the figures. */
+    async check(header: string | null | undefined): Promise<ReaderCheck> {
+      const token = bearerToken(header)
+      if (!token) return { ok: false, status: 401, error: MISSING }
+      if (options.readToken && sameToken(token, options.readToken))
+        return { ok: true, who: 'token' }
+      return askSanity(token)
+    },
+  }
+}

@@ -1,0 +1,184 @@
+import 'server-only'
+
+import { serverEnv } from '@/lib/env'
+import { documentPagePaths } from '@/lib/known-paths'
+import { getLeadStore } from '@/lib/leads'
+import type { Database } from '@/lib/leads/db.mjs'
+import { getRedis } from '@/lib/redis/connection.mjs'
+import { apiVersion, projectId } from '@/sanity/env'
+
+import { createReaderAuth } from './auth'
+import { createCollector, type BeaconBody, type Collector, type RecordResult } from './collect'
+import type { Report, ReportQuery } from './report-schema'
+import { createSharedState } from './shared-state'
+import { readReport as readReportFrom, writeBatch } from './store'
+
+// The one backend module of the visit counts (docs/analytics.md). Routes call these named
+// functions: recordView (the beacon), readReport (the figures), checkReader (who may read them).
+
+/** Routes the site serves that are not documents (documents: lib/known-paths.ts). */
+export const FIXED_PATHS = ['/', '/calculadora', '/conteudos'] as const
+const KNOWN_PATHS_TTL_MS = 60_000
+
+type State = {
+  config: string
+  collector: Collector
+  database: () => Promise<Database>
+  timer: ReturnType<typeof setInterval>
+}
+
+// On globalThis: Next bundles instrumentation.ts and each route apart, and they must share one
+// buffer (and one timer) per process.
+const globalForAnalytics = globalThis as typeof globalThis & { __vigiaAnalytics?: State }
+
+let knownPaths: { paths: Set<string>; until: number } | undefined
+let knownPathsLoading: Promise<Set<string>> | undefined
+
+async function isKnownPath(path: string): Promise<boolean> {
+  if ((FIXED_PATHS as readonly string[]).includes(path)) return true
+  if (!knownPaths || knownPaths.until < Date.now()) {
+    knownPathsLoading ??= documentPagePaths()
+      .then((paths) => {
+        knownPaths = { paths, until: Date.now() + KNOWN_PATHS_TTL_MS }
+        return paths
+      })
+      .catch(() => knownPaths?.paths ?? new Set<string>())
+      .finally(() => {
+        knownPathsLoading = undefined
+      })
+    // A stale list answers at once; only the very first view waits for one.
+    if (!knownPaths) await knownPathsLoading
+  }
+  return knownPaths?.paths.has(path) ?? false
+}
+
+function openDatabase(): () => Promise<Database> {
+  const url = serverEnv.analyticsDatabaseUrl
+  if (url) {
+    let pending: Promise<Database> | undefined
+    return () => {
+      pending ??= (async () => {
+        const { openPostgres } = await import('@/lib/leads/postgres.mjs')
+        const { applyMigrations } = await import('@/lib/leads/db.mjs')
+        const db = await openPostgres(url)
+        if (process.env.ANALYTICS_APPLY_MIGRATIONS === '1') await applyMigrations(db)
+        return db
+      })()
+      pending.catch(() => {
+        pending = undefined
+      })
+      return pending
+    }
+  }
+  const store = getLeadStore()
+  if (store.kind === 'embedded' && 'database' in store) {
+    return (store as { database: () => Promise<Database> }).database
+  }
+  console.warn(
+    '[analytics] Demo requests go to Supabase but ANALYTICS_DATABASE_URL is not set: visits are ' +
+      'counted in the embedded PGlite and no lead is joined to them. Set ANALYTICS_DATABASE_URL ' +
+      '(docs/analytics.md, "Production").',
+  )
+  let pending: Promise<Database> | undefined
+  return () => {
+    pending ??= (async () => {
+      const { openPglite, applyMigrations } = await import('@/lib/leads/db.mjs')
+      const db = await openPglite(`${serverEnv.leadsDataDir}-analytics`)
+      await applyMigrations(db)
+      return db
+    })()
+    pending.catch(() => {
+      pending = undefined
+    })
+    return pending
+  }
+}
+
+/** The process's counter, made on first use; writes every ANALYTICS_FLUSH_INTERVAL_MS. */
+function analytics(): State {
+  const config = JSON.stringify([
+    serverEnv.analyticsDatabaseUrl,
+    serverEnv.leadsDataDir,
+    serverEnv.redisUrl,
+    serverEnv.supabase?.url,
+  ])
+  const existing = globalForAnalytics.__vigiaAnalytics
+  if (existing?.config === config) return existing
+  if (existing) clearInterval(existing.timer)
+
+  const database = openDatabase()
+  const shared = createSharedState(serverEnv.redisUrl ? getRedis() : undefined)
+  const collector = createCollector({
+    site: serverEnv.siteUrl,
+    saltFor: shared.saltFor,
+    firstSeen: shared.firstSeen,
+    isKnownPath,
+    write: async (batchId, rows) => writeBatch(await database(), batchId, rows),
+  })
+  const timer = setInterval(() => void collector.flush(), serverEnv.analyticsFlushIntervalMs)
+  timer.unref()
+  const state = { config, collector, database, timer }
+  globalForAnalytics.__vigiaAnalytics = state
+  return state
+}
+
+/** Counts one view from the beacon. Never throws; resolves once the view is buffered. */
+export async function recordView(input: {
+  ip: string
+  userAgent: string | null
+  body: BeaconBody
+}): Promise<RecordResult | 'failed'> {
+  try {
+    return await analytics().collector.record(input)
+  } catch (error) {
+    console.error(
+      `[analytics] A view could not be counted: ${error instanceof Error ? error.message : error}`,
+    )
+    return 'failed'
+  }
+}
+
+/** Writes what is buffered now (shutdown, tests); resolves even when the database is away. */
+export async function flushAnalytics(): Promise<void> {
+  await globalForAnalytics.__vigiaAnalytics?.collector.flush()
+}
+
+/** What waits in memory for the database. */
+export function pendingAnalytics() {
+  return globalForAnalytics.__vigiaAnalytics?.collector.pending()
+}
+
+/** The figures of one validated query. */
+export async function readReport(query: ReportQuery): Promise<Report> {
+  return readReportFrom(await analytics().database(), query)
+}
+
+const readerAuth = createReaderAuth({
+  readToken: serverEnv.analyticsReadToken,
+  sanityApiBase:
+    serverEnv.sanityApiHost ?? (projectId ? `https://${projectId}.api.sanity.io` : undefined),
+  apiVersion,
+})
+
+/** Whether this Authorization header may read the figures. */
+export function checkReader(authorization: string | null) {
+  return readerAuth.check(authorization)
+}
+
+/** Starts the counter (instrumentation.ts) and writes its buffer when the server stops. */
+export function startAnalytics(): void {
+  analytics()
+  const key = Symbol.for('vigia.analytics.shutdown')
+  const store = globalThis as Record<symbol, boolean | undefined>
+  if (store[key]) return
+  store[key] = true
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      // Next closes the server on the same signal; the write usually takes milliseconds. With
+      // NEXT_MANUAL_SIG_HANDLE set, Next leaves the signal to us and we exit once written.
+      void flushAnalytics().finally(() => {
+        if (process.env.NEXT_MANUAL_SIG_HANDLE) process.exit(0)
+      })
+    })
+  }
+}
