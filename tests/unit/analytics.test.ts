@@ -1,0 +1,325 @@
+import { gzipSync } from 'node:zlib'
+
+import { afterEach, describe, expect, it, vi } from 'vitest'
+
+import { createReaderAuth, sameToken } from '@/lib/analytics/auth'
+import { BEACON_SCRIPT } from '@/lib/analytics/beacon'
+import {
+  CAP_PER_DAY,
+  createCollector,
+  isBotAgent,
+  saoPauloDay,
+  visitorHash,
+  type BatchRow,
+  type CollectorOptions,
+} from '@/lib/analytics/collect'
+import { reportCsv } from '@/lib/analytics/csv'
+import {
+  conversionRate,
+  OTHER_KEY,
+  reportQuerySchema,
+  type ReportRow,
+} from '@/lib/analytics/report-schema'
+import { createSharedState } from '@/lib/analytics/shared-state'
+
+const CHROME =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36'
+const HEADLESS =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/131.0.0.0 Safari/537.36'
+const LIGHTHOUSE =
+  'Mozilla/5.0 (Linux; Android 11; moto g power (2022)) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36 Chrome-Lighthouse'
+const KNOWN = new Set(['/', '/p/frotas', '/conteudos'])
+
+afterEach(() => {
+  vi.useRealTimers()
+})
+
+/** A collector on memory state and a fake database that keeps every batch it is given. */
+function setup(overrides: Partial<CollectorOptions> = {}) {
+  const shared = createSharedState(undefined)
+  const written: Array<{ id: string; rows: BatchRow[] }> = []
+  const collector = createCollector({
+    site: 'https://vigia.example',
+    saltFor: shared.saltFor,
+    firstSeen: shared.firstSeen,
+    isKnownPath: (path) => KNOWN.has(path),
+    write: async (id, rows) => {
+      written.push({ id, rows })
+    },
+    ...overrides,
+  })
+  /** Sums every written row of one dimension by key. */
+  const totals = (dimension: string) => {
+    const sums = new Map<string, { visits: number; visitors: Set<string> }>()
+    for (const batch of written)
+      for (const row of batch.rows) {
+        if (row.dimension !== dimension) continue
+        const entry = sums.get(row.key) ?? { visits: 0, visitors: new Set<string>() }
+        entry.visits += row.visits
+        for (const visitor of row.visitors) entry.visitors.add(visitor)
+        sums.set(row.key, entry)
+      }
+    return sums
+  }
+  return { collector, written, totals }
+}
+
+describe('bots', () => {
+  it('are headless Chrome, Lighthouse, crawlers and requests without a user agent', () => {
+    expect(isBotAgent(HEADLESS)).toBe(true)
+    expect(isBotAgent(LIGHTHOUSE)).toBe(true)
+    expect(
+      isBotAgent('Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)'),
+    ).toBe(true)
+    expect(isBotAgent('curl/8.5.0')).toBe(true)
+    expect(isBotAgent('')).toBe(true)
+    expect(isBotAgent(null)).toBe(true)
+    expect(isBotAgent(CHROME)).toBe(false)
+  })
+
+  it('are not counted', async () => {
+    const { collector, written } = setup()
+    expect(
+      await collector.record({ ip: '203.0.113.1', userAgent: HEADLESS, body: { path: '/' } }),
+    ).toBe('bot')
+    await collector.flush()
+    expect(written).toEqual([])
+  })
+})
+
+describe('the visitor hash', () => {
+  it('is the same for one visitor on one day, and holds neither the IP nor the user agent', () => {
+    const salt = Buffer.alloc(32, 7)
+    const hash = visitorHash(salt, '203.0.113.1', CHROME, 'https://vigia.example')
+    expect(hash).toMatch(/^[0-9a-f]{32}$/)
+    expect(visitorHash(salt, '203.0.113.1', CHROME, 'https://vigia.example')).toBe(hash)
+    expect(visitorHash(salt, '203.0.113.2', CHROME, 'https://vigia.example')).not.toBe(hash)
+    expect(visitorHash(salt, '203.0.113.1', CHROME, 'https://other.example')).not.toBe(hash)
+    expect(
+      visitorHash(Buffer.alloc(32, 8), '203.0.113.1', CHROME, 'https://vigia.example'),
+    ).not.toBe(hash)
+    expect(hash).not.toContain('203')
+  })
+
+  it('changes with the day, and a salt older than yesterday is forgotten', async () => {
+    const shared = createSharedState(undefined)
+    const first = await shared.saltFor('2026-03-01')
+    expect(await shared.saltFor('2026-03-01')).toEqual(first)
+    const next = await shared.saltFor('2026-03-02')
+    expect(next).not.toEqual(first)
+    // Two days later the first salt is gone: asking again for that day makes a new one.
+    await shared.saltFor('2026-03-03')
+    expect(await shared.saltFor('2026-03-01')).not.toEqual(first)
+  })
+
+  it('uses Sao Paulo days', () => {
+    // 02:00 UTC is still the day before in America/Sao_Paulo (UTC-3).
+    expect(saoPauloDay(Date.parse('2026-03-02T02:00:00Z'))).toBe('2026-03-01')
+    expect(saoPauloDay(Date.parse('2026-03-02T03:00:00Z'))).toBe('2026-03-02')
+  })
+})
+
+describe('counting', () => {
+  it('counts views and daily unique visitors per page, campaign, source, medium and referrer', async () => {
+    const { collector, totals } = setup()
+    const campaign = { utm_source: 'Google', utm_medium: 'cpc', utm_campaign: 'verao' }
+    await collector.record({
+      ip: '203.0.113.1',
+      userAgent: CHROME,
+      body: { path: '/', ...campaign },
+    })
+    await collector.record({
+      ip: '203.0.113.1',
+      userAgent: CHROME,
+      body: { path: '/p/frotas', ...campaign },
+    })
+    await collector.record({
+      ip: '203.0.113.2',
+      userAgent: CHROME,
+      body: { path: '/', referrer: 'www.bing.com' },
+    })
+    await collector.flush()
+    expect(totals('site').get('total')).toMatchObject({ visits: 3 })
+    expect(totals('site').get('total')!.visitors.size).toBe(2)
+    expect(totals('page').get('/')!.visits).toBe(2)
+    expect(totals('page').get('/p/frotas')!.visits).toBe(1)
+    expect(totals('campaign').get('verao')!.visitors.size).toBe(1)
+    expect(totals('campaign').get('(sem campanha)')!.visits).toBe(1)
+    expect(totals('source').get('google')!.visits).toBe(2)
+    expect(totals('source').get('www.bing.com')!.visits).toBe(1)
+    expect(totals('medium').get('cpc')!.visits).toBe(2)
+    expect(totals('referrer').get('www.bing.com')!.visits).toBe(1)
+  })
+
+  it('counts one visitor’s view of one page once per 10 s, however often it is replayed', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    vi.setSystemTime(Date.parse('2026-03-02T15:00:00Z'))
+    const { collector, totals } = setup()
+    const results = []
+    for (let i = 0; i < 300; i++)
+      results.push(
+        await collector.record({ ip: '203.0.113.1', userAgent: CHROME, body: { path: '/' } }),
+      )
+    expect(results.filter((result) => result === 'counted')).toHaveLength(1)
+    vi.setSystemTime(Date.parse('2026-03-02T15:00:10.001Z'))
+    expect(
+      await collector.record({ ip: '203.0.113.1', userAgent: CHROME, body: { path: '/' } }),
+    ).toBe('counted')
+    // Another page is another view.
+    expect(
+      await collector.record({
+        ip: '203.0.113.1',
+        userAgent: CHROME,
+        body: { path: '/conteudos' },
+      }),
+    ).toBe('counted')
+    await collector.flush()
+    expect(totals('page').get('/')!.visits).toBe(2)
+    expect(totals('site').get('total')!.visitors.size).toBe(1)
+  })
+
+  it('counts every path the site does not serve under one key', async () => {
+    const { collector, totals } = setup()
+    for (const [i, path] of ['/wp-admin', '/p/nao-existe', '/../etc/passwd', 'x', '/%00'].entries())
+      await collector.record({ ip: `203.0.113.${i + 1}`, userAgent: CHROME, body: { path } })
+    await collector.flush()
+    expect([...totals('page').keys()]).toEqual([OTHER_KEY])
+    expect(totals('page').get(OTHER_KEY)!.visits).toBe(5)
+  })
+
+  it('keeps campaign and source values to 100 characters and 200 distinct a day, the rest as (outras)', async () => {
+    const { collector, totals } = setup()
+    for (let i = 0; i < CAP_PER_DAY + 50; i++)
+      await collector.record({
+        ip: `10.0.${i >> 8}.${i & 255}`,
+        userAgent: CHROME,
+        body: { path: '/', utm_campaign: `c${i}-${'x'.repeat(200)}`, utm_source: `s${i}` },
+      })
+    await collector.flush()
+    const campaigns = totals('campaign')
+    expect(campaigns.size).toBe(CAP_PER_DAY + 1)
+    expect(campaigns.get(OTHER_KEY)!.visits).toBe(50)
+    expect(campaigns.get(OTHER_KEY)!.visitors.size).toBe(50)
+    expect(Math.max(...[...campaigns.keys()].map((key) => key.length))).toBe(100)
+    expect(totals('source').size).toBe(CAP_PER_DAY + 1)
+    expect(totals('source').get(OTHER_KEY)!.visits).toBe(50)
+  })
+
+  it('keeps a batch the database refused and writes it, once, when the database is back', async () => {
+    let down = true
+    const attempts: string[] = []
+    const stored: BatchRow[][] = []
+    const { collector } = setup({
+      write: async (id, rows) => {
+        attempts.push(id)
+        if (down) throw new Error('connection refused')
+        stored.push(rows)
+      },
+    })
+    vi.spyOn(console, 'warn').mockImplementation(() => {})
+    vi.spyOn(console, 'info').mockImplementation(() => {})
+    await collector.record({ ip: '203.0.113.1', userAgent: CHROME, body: { path: '/' } })
+    await collector.flush()
+    await collector.record({ ip: '203.0.113.2', userAgent: CHROME, body: { path: '/' } })
+    await collector.flush()
+    expect(collector.pending()).toMatchObject({ views: 2, batches: 2 })
+    down = false
+    await collector.flush()
+    expect(collector.pending()).toMatchObject({ views: 0, batches: 0 })
+    // The first batch was retried with its own id (the database drops an id it already has).
+    expect(attempts[0]).toBe(attempts[1])
+    const views = stored.flat().filter((row) => row.dimension === 'site')
+    expect(views.reduce((sum, row) => sum + row.visits, 0)).toBe(2)
+  })
+})
+
+describe('reading the figures', () => {
+  const fetchUser = (status: number, body: unknown) =>
+    vi.fn(async () => new Response(JSON.stringify(body), { status }))
+
+  it('lets in the read token, compared in constant time, and refuses without one', async () => {
+    const auth = createReaderAuth({ readToken: 'r'.repeat(32), apiVersion: '2025-09-01' })
+    expect(await auth.check(`Bearer ${'r'.repeat(32)}`)).toEqual({ ok: true, who: 'token' })
+    expect(await auth.check(undefined)).toMatchObject({ ok: false, status: 401 })
+    expect(await auth.check('Basic abc')).toMatchObject({ ok: false, status: 401 })
+    expect(await auth.check(`Bearer ${'r'.repeat(31)}`)).toMatchObject({ ok: false, status: 401 })
+    expect(sameToken('abc', 'abcd')).toBe(false)
+  })
+
+  it('asks Sanity about a user token, lets a member in and remembers it for a while', async () => {
+    let time = 0
+    const fetch = fetchUser(200, { id: 'u1', roles: [{ name: 'editor' }] })
+    const auth = createReaderAuth({
+      sanityApiBase: 'http://lake.test',
+      apiVersion: '2025-09-01',
+      fetch,
+      now: () => time,
+    })
+    expect(await auth.check('Bearer user-token')).toEqual({ ok: true, who: 'sanity-user' })
+    expect(await auth.check('Bearer user-token')).toEqual({ ok: true, who: 'sanity-user' })
+    expect(fetch).toHaveBeenCalledTimes(1)
+    expect(fetch.mock.calls[0]).toMatchObject([
+      'http://lake.test/v2025-09-01/users/me',
+      { headers: { authorization: 'Bearer user-token' } },
+    ])
+    time = 61_000
+    await auth.check('Bearer user-token')
+    expect(fetch).toHaveBeenCalledTimes(2)
+  })
+
+  it('answers 403 to a Sanity user who is not a member, 401 to an unknown token', async () => {
+    const options = { sanityApiBase: 'http://lake.test', apiVersion: '2025-09-01' }
+    const outsider = createReaderAuth({
+      ...options,
+      fetch: fetchUser(200, { id: 'u2', roles: [] }),
+    })
+    expect(await outsider.check('Bearer t')).toMatchObject({ ok: false, status: 403 })
+    const unknown = createReaderAuth({ ...options, fetch: fetchUser(200, {}) })
+    expect(await unknown.check('Bearer t')).toMatchObject({ ok: false, status: 401 })
+    const refused = createReaderAuth({
+      ...options,
+      fetch: fetchUser(401, { error: 'Unauthorized' }),
+    })
+    expect(await refused.check('Bearer t')).toMatchObject({ ok: false, status: 401 })
+    const nobody = createReaderAuth({ apiVersion: '2025-09-01' })
+    expect(await nobody.check('Bearer t')).toMatchObject({ ok: false, status: 401 })
+  })
+
+  it('writes CSV with a header row, quotes and formulas made harmless', () => {
+    const rows: ReportRow[] = [
+      { key: '/p/frotas', visits: 10, visitors: 4, leads: 1, conversion: 0.25 },
+      { key: '=HYPERLINK("x"),a', visits: 1, visitors: 1, leads: 0, conversion: 0 },
+    ]
+    expect(reportCsv(rows)).toBe(
+      'key,visits,visitors,leads,conversion\r\n' +
+        '/p/frotas,10,4,1,0.25\r\n' +
+        `"'=HYPERLINK(""x""),a",1,1,0,0\r\n`,
+    )
+  })
+
+  it('gives a conversion from 0 to 1', () => {
+    expect(conversionRate(1, 4)).toBe(0.25)
+    expect(conversionRate(3, 0)).toBe(0)
+    expect(conversionRate(5, 2)).toBe(1)
+  })
+
+  it('refuses a bad query in Portuguese', () => {
+    const result = reportQuerySchema.safeParse({ from: '2026-02-30', to: '2026-01-01', by: 'x' })
+    expect(result.success).toBe(false)
+    const messages = result.error!.issues.map((issue) => issue.message).join(' ')
+    expect(messages).toContain('data válida')
+    expect(messages).toContain('"by" deve ser')
+    expect(
+      reportQuerySchema.safeParse({ from: '2026-02-01', to: '2026-01-01', by: 'page' }).success,
+    ).toBe(false)
+  })
+})
+
+describe('the beacon', () => {
+  it('weighs at most 1 KiB gzip and uses no cookie and no localStorage', () => {
+    expect(gzipSync(BEACON_SCRIPT).length).toBeLessThanOrEqual(1024)
+    expect(BEACON_SCRIPT).not.toMatch(/cookie|localStorage/i)
+    expect(BEACON_SCRIPT).toContain('prerendering')
+    expect(() => new Function(BEACON_SCRIPT)).not.toThrow()
+  })
+})
