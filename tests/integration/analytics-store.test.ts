@@ -1,0 +1,320 @@
+import fs from 'node:fs'
+import net from 'node:net'
+
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+
+import { createCollector, type Collector } from '@/lib/analytics/collect'
+import { createSharedState } from '@/lib/analytics/shared-state'
+import { readReport, writeBatch } from '@/lib/analytics/store'
+import { composeLeadRecord } from '@/lib/leads/compose'
+import { applyMigrations, queryAsAnon, type Database } from '@/lib/leads/db.mjs'
+import { openPostgres } from '@/lib/leads/postgres.mjs'
+import { connect, type Connection } from '@/lib/redis/connection.mjs'
+import type { DemoRequest } from '@/lib/validations/demo-request'
+
+import { missingTools, startRedis, tempDir } from '../../scripts/lib/front-stack.cjs'
+import { tcpProxy } from '../support/tcp-proxy'
+import { backendLabel, createTestDatabase, sqlStateOf, type TestDatabase } from './helpers/database'
+
+// The visit counts in the database (supabase/migrations/*_visit_analytics.sql) on PGlite, or on a
+// real PostgreSQL when DATABASE_URL is set (CI starts a throwaway PostgreSQL 15): the roles'
+// privileges, the report joined to stored leads, two instances sharing a real redis-server, and
+// outages of Redis and of the database.
+
+const CHROME =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36'
+const KNOWN = new Set(['/', '/p/frotas', '/conteudos'])
+const missingRedis = missingTools(['redis-server'])
+if (missingRedis && process.env.CI) throw new Error(missingRedis)
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+function asRole(db: Database, role: string, sql: string, params: unknown[] = []) {
+  return db.transaction(async (tx) => {
+    await tx.exec(`set local role ${role}`)
+    return tx.query(sql, params)
+  })
+}
+
+const today = () =>
+  new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(new Date())
+
+const request: DemoRequest = {
+  name: 'Maria Souza',
+  email: 'maria@transportadora.com.br',
+  company: 'Transportadora Horizonte',
+  phone: '(11) 99999-8888',
+  fleetSize: '51-100',
+  message: 'Origem: utm_campaign="falsa" (texto do visitante)',
+}
+
+async function storeLead(db: Database, attribution: Record<string, string>, page?: string) {
+  const record = await composeLeadRecord(request, attribution, page)
+  const row = record.dadosCliente
+  const columns = Object.keys(row)
+  await queryAsAnon(
+    db,
+    `insert into public.dados_cliente (${columns.join(', ')}) values (${columns.map((_, i) => `$${i + 1}`).join(', ')})`,
+    Object.values(row),
+  )
+}
+
+function collectorOn(db: () => Database, redis?: Connection): Collector {
+  const shared = createSharedState(redis)
+  return createCollector({
+    site: 'https://vigia.example',
+    saltFor: shared.saltFor,
+    firstSeen: shared.firstSeen,
+    isKnownPath: (path) => KNOWN.has(path),
+    write: (id, rows) => writeBatch(db(), id, rows),
+  })
+}
+
+describe(`visit counts in the database (${backendLabel})`, { timeout: 60_000 }, () => {
+  let test: TestDatabase
+
+  beforeAll(async () => {
+    test = await createTestDatabase()
+    await applyMigrations(test.db)
+  }, 60_000)
+
+  afterAll(async () => {
+    await test?.close()
+  })
+
+  it('gives the writer record_views only, the reader aggregates and lead counts only, and leaves anon as it was', async () => {
+    const { db } = test
+    const denied = '42501'
+    for (const sql of [
+      'select * from analytics.daily_counts',
+      'select * from analytics.daily_visitors',
+      'select * from public.dados_cliente',
+      'select * from analytics.lead_counts(current_date, current_date)',
+    ])
+      expect(await sqlStateOf(asRole(db, 'analytics_writer', sql)), `writer: ${sql}`).toBe(denied)
+    for (const sql of [
+      'select * from analytics.daily_visitors',
+      'select * from analytics.batches',
+      'select * from public.dados_cliente',
+      'select * from public.chat_messages',
+      `select analytics.record_views(gen_random_uuid(), '[]')`,
+      `update analytics.daily_counts set visits = 0`,
+    ])
+      expect(await sqlStateOf(asRole(db, 'analytics_reader', sql)), `reader: ${sql}`).toBe(denied)
+    for (const sql of [
+      'select * from analytics.daily_counts',
+      `select analytics.record_views(gen_random_uuid(), '[]')`,
+      'select * from analytics.lead_counts(current_date, current_date)',
+      'select * from public.dados_cliente',
+    ])
+      expect(await sqlStateOf(queryAsAnon(db, sql)), `anon: ${sql}`).toBe(denied)
+  })
+
+  it('counts a scripted set of visits exactly and joins the stored leads', async () => {
+    const { db } = test
+    const collector = collectorOn(() => db)
+    const campaign = { utm_source: 'google', utm_medium: 'cpc', utm_campaign: 'verao-2026' }
+    // Four visitors on the campaign page from the campaign, two of them also on the home page;
+    // one more straight to the home page; one bot.
+    for (let i = 1; i <= 4; i++)
+      await collector.record({
+        ip: `198.51.100.${i}`,
+        userAgent: CHROME,
+        body: { path: '/p/frotas', ...campaign },
+      })
+    for (let i = 1; i <= 2; i++)
+      await collector.record({
+        ip: `198.51.100.${i}`,
+        userAgent: CHROME,
+        body: { path: '/', ...campaign },
+      })
+    await collector.record({ ip: '198.51.100.9', userAgent: CHROME, body: { path: '/' } })
+    await collector.record({
+      ip: '198.51.100.10',
+      userAgent: 'HeadlessChrome/131',
+      body: { path: '/' },
+    })
+    await collector.flush()
+    expect(collector.pending().batches).toBe(0)
+    // One lead from the campaign page (campaign), one from the home page with no tags.
+    await storeLead(db, campaign, 'frotas')
+    await storeLead(db, {})
+
+    const day = today()
+    const byPage = await readReport(db, { from: day, to: day, by: 'page', format: 'json' })
+    expect(byPage.rows).toEqual([
+      { key: '/p/frotas', visits: 4, visitors: 4, leads: 1, conversion: 0.25 },
+      { key: '/', visits: 3, visitors: 3, leads: 1, conversion: 1 / 3 },
+    ])
+    const byCampaign = await readReport(db, { from: day, to: day, by: 'campaign', format: 'json' })
+    expect(byCampaign.rows).toEqual([
+      { key: 'verao-2026', visits: 6, visitors: 4, leads: 1, conversion: 0.25 },
+      { key: '(sem campanha)', visits: 1, visitors: 1, leads: 1, conversion: 1 },
+    ])
+    const bySource = await readReport(db, { from: day, to: day, by: 'source', format: 'json' })
+    expect(bySource.rows.map((row) => [row.key, row.visitors, row.leads])).toEqual([
+      ['google', 4, 1],
+      ['(direto)', 1, 1],
+    ])
+    const yesterday = new Date(Date.parse(`${day}T12:00:00Z`) - 86_400_000)
+      .toISOString()
+      .slice(0, 10)
+    const byDay = await readReport(db, { from: yesterday, to: day, by: 'day', format: 'json' })
+    expect(byDay.rows).toEqual([
+      { key: yesterday, visits: 0, visitors: 0, leads: 0, conversion: 0 },
+      { key: day, visits: 7, visitors: 5, leads: 2, conversion: 0.4 },
+    ])
+    const onePage = await readReport(db, {
+      from: day,
+      to: day,
+      by: 'day',
+      format: 'json',
+      path: '/p/frotas',
+    })
+    expect(onePage.rows).toEqual([{ key: day, visits: 4, visitors: 4, leads: 1, conversion: 0.25 }])
+  })
+
+  it('holds campaign values to 200 a day across instances, and writes a retried batch once', async () => {
+    const { db } = test
+    const day = '2026-01-15'
+    const rows = (from: number, to: number) =>
+      Array.from({ length: to - from }, (_, i) => ({
+        day,
+        dimension: 'campaign' as const,
+        key: `c${from + i}`,
+        visits: 1,
+        visitors: [(from + i).toString(16).padStart(32, '0')],
+      }))
+    await writeBatch(db, '00000000-0000-4000-8000-000000000001', rows(0, 150))
+    await writeBatch(db, '00000000-0000-4000-8000-000000000002', rows(150, 300))
+    await writeBatch(db, '00000000-0000-4000-8000-000000000002', rows(150, 300))
+    const report = await readReport(db, { from: day, to: day, by: 'campaign', format: 'json' })
+    expect(report.rows).toHaveLength(201)
+    expect(report.rows.find((row) => row.key === '(outras)')).toMatchObject({
+      visits: 100,
+      visitors: 100,
+    })
+    expect(report.rows.reduce((sum, row) => sum + row.visits, 0)).toBe(300)
+  })
+
+  describe.skipIf(Boolean(missingRedis))('two instances sharing a real redis-server', () => {
+    let dir: string
+    let redis: { url: string; stop: () => Promise<void> }
+    let proxyPort: number
+    let proxy: ReturnType<typeof tcpProxy>
+    const connections: Connection[] = []
+
+    beforeAll(async () => {
+      dir = tempDir('vigia-analytics-')
+      const redisPort = await freePort()
+      redis = await startRedis({ port: redisPort, dir })
+      proxyPort = await freePort()
+      proxy = tcpProxy({ port: proxyPort, target: redisPort })
+      await proxy.open()
+    }, 30_000)
+
+    afterAll(async () => {
+      for (const conn of connections) await conn.client.disconnect().catch(() => {})
+      await proxy?.close()
+      await redis?.stop()
+      fs.rmSync(dir, { recursive: true, force: true })
+    })
+
+    async function instance(db: () => Database) {
+      const conn = connect(proxy.url())
+      connections.push(conn)
+      await vi.waitFor(() => expect(conn.client.isReady).toBe(true), { timeout: 5000 })
+      return collectorOn(db, conn)
+    }
+
+    it('give one exact total, a visitor counted once whichever instance saw them, replays dropped, and nothing lost while Redis is down', async () => {
+      const fresh = await createTestDatabase()
+      await applyMigrations(fresh.db)
+      try {
+        const a = await instance(() => fresh.db)
+        const b = await instance(() => fresh.db)
+        // 30 visitors: each sees / on A, the campaign page on B, and replays both on the other.
+        for (let i = 1; i <= 30; i++) {
+          const who = { ip: `203.0.113.${i}`, userAgent: CHROME }
+          expect(await a.record({ ...who, body: { path: '/' } })).toBe('counted')
+          expect(await b.record({ ...who, body: { path: '/p/frotas' } })).toBe('counted')
+          expect(await b.record({ ...who, body: { path: '/' } })).toBe('duplicate')
+          expect(await a.record({ ...who, body: { path: '/p/frotas' } })).toBe('duplicate')
+        }
+        await Promise.all([a.flush(), b.flush()])
+        const day = today()
+        let report = await readReport(fresh.db, { from: day, to: day, by: 'day', format: 'json' })
+        expect(report.rows).toEqual([
+          { key: day, visits: 60, visitors: 30, leads: 0, conversion: 0 },
+        ])
+
+        // Redis goes away: both instances keep counting views, each on its own.
+        vi.spyOn(console, 'warn').mockImplementation(() => {})
+        await proxy.close()
+        await vi.waitFor(() => expect(connections.every((c) => !c.client.isReady)).toBe(true))
+        for (let i = 31; i <= 40; i++) {
+          await a.record({ ip: `203.0.113.${i}`, userAgent: CHROME, body: { path: '/' } })
+          await b.record({ ip: `203.0.113.${i}`, userAgent: CHROME, body: { path: '/conteudos' } })
+        }
+        await Promise.all([a.flush(), b.flush()])
+        report = await readReport(fresh.db, { from: day, to: day, by: 'page', format: 'json' })
+        expect(Object.fromEntries(report.rows.map((row) => [row.key, row.visits]))).toEqual({
+          '/': 40,
+          '/p/frotas': 30,
+          '/conteudos': 10,
+        })
+        await proxy.open()
+      } finally {
+        vi.restoreAllMocks()
+        await fresh.close()
+      }
+    })
+  })
+
+  describe.skipIf(!process.env.DATABASE_URL)('the database down and back (real PostgreSQL)', () => {
+    it('keeps every count in memory while PostgreSQL is unreachable and writes them, once, when it returns', async () => {
+      const port = await freePort()
+      const target = new URL(test.url!)
+      const proxy = tcpProxy({ port, target: Number(target.port || 5432) })
+      await proxy.open()
+      const through = new URL(test.url!)
+      through.port = String(port)
+      const db = await openPostgres(through.toString())
+      const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+      vi.spyOn(console, 'info').mockImplementation(() => {})
+      try {
+        const collector = collectorOn(() => db)
+        const day = today()
+        const before = await readReport(test.db, { from: day, to: day, by: 'day', format: 'json' })
+        await proxy.close()
+        for (let i = 1; i <= 25; i++)
+          await collector.record({
+            ip: `192.0.2.${i}`,
+            userAgent: CHROME,
+            body: { path: '/conteudos' },
+          })
+        await collector.flush()
+        await collector.flush()
+        expect(collector.pending()).toMatchObject({ views: 25 })
+        expect(warn.mock.calls.flat().join(' ')).toMatch(/kept in memory/)
+        await proxy.open()
+        await collector.flush()
+        expect(collector.pending()).toMatchObject({ views: 0, batches: 0 })
+        const after = await readReport(test.db, { from: day, to: day, by: 'day', format: 'json' })
+        expect(after.rows[0]!.visits - before.rows[0]!.visits).toBe(25)
+        expect(after.rows[0]!.visitors - before.rows[0]!.visitors).toBe(25)
+      } finally {
+        vi.restoreAllMocks()
+        await db.close()
+        await proxy.close()
+      }
+    })
+  })
+})
