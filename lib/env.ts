@@ -269,6 +269,11 @@ export const serverEnv = {
   analyticsFlushIntervalMs: integer('ANALYTICS_FLUSH_INTERVAL_MS', 10_000, 100, 10_000),
   /** Beacons accepted per visitor address (an IPv6 visitor's /64) per minute, per instance. */
   analyticsRateLimitPerMinute: integer('ANALYTICS_RATE_LIMIT_PER_MINUTE', 120, 1, 100_000),
+  /**
+   * Next leaves SIGTERM and SIGINT to the app (Next's own variable): the visit counter then writes
+   * its buffer and exits (lib/analytics, docs/analytics.md).
+   */
+  manualSignalHandling: optional('NEXT_MANUAL_SIG_HANDLE') !== undefined,
   /** Beacons one instance accepts per minute from everyone together. */
   analyticsRateLimitGlobalPerMinute: integer(
     'ANALYTICS_RATE_LIMIT_GLOBAL_PER_MINUTE',

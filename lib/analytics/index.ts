@@ -58,11 +58,9 @@ function openDatabase(): () => Promise<Database> {
     let pending: Promise<Database> | undefined
     return () => {
       pending ??= (async () => {
+        // The migrations are applied with `supabase db push`, as the leads' are.
         const { openPostgres } = await import('@/lib/leads/postgres.mjs')
-        const { applyMigrations } = await import('@/lib/leads/db.mjs')
-        const db = await openPostgres(url)
-        if (process.env.ANALYTICS_APPLY_MIGRATIONS === '1') await applyMigrations(db)
-        return db
+        return openPostgres(url)
       })()
       pending.catch(() => {
         pending = undefined
@@ -177,7 +175,7 @@ export function startAnalytics(): void {
       // Next closes the server on the same signal; the write usually takes milliseconds. With
       // NEXT_MANUAL_SIG_HANDLE set, Next leaves the signal to us and we exit once written.
       void flushAnalytics().finally(() => {
-        if (process.env.NEXT_MANUAL_SIG_HANDLE) process.exit(0)
+        if (serverEnv.manualSignalHandling) process.exit(0)
       })
     })
   }

@@ -64,6 +64,7 @@ describe('the embedded lead store', () => {
       { name: '20261122000000_demo_requests.sql' },
       { name: '20261210000000_lead_page.sql' },
       { name: '20261230000000_lead_request_key.sql' },
+      { name: '20270110000000_visit_analytics.sql' },
     ])
     expect(rows.dados).toEqual([record.dadosCliente, { ...record.dadosCliente, telefone: null }])
     expect(rows.chat).toEqual([record.chatMessage, { ...record.chatMessage, phone: null }])
