@@ -54,6 +54,7 @@ const SERVER_BOUND_SPECS = [
   /campaign-lifecycle\.spec\.ts/,
   /articles-publishing\.spec\.ts/,
   /scheduled-head\.spec\.ts/,
+  /analytics\.spec\.ts/,
 ]
 
 export default defineConfig({

@@ -107,6 +107,7 @@ export function importAssets(documents, { datasetDir, baseUrl, projectId, datase
 }
 const QUERY_PATH = /^\/v(?:X|\d{4}-\d{2}-\d{2}|1)\/data\/query\/([^/]+)\/?$/
 const MUTATE_PATH = /^\/v(?:X|\d{4}-\d{2}-\d{2}|1)\/data\/mutate\/([^/]+)\/?$/
+const USERS_ME_PATH = /^\/v(?:X|\d{4}-\d{2}-\d{2}|1)\/users\/me\/?$/
 /** How the query API fails on demand (POST /__fail): not at all, 503 at once, or never answering. */
 const FAILURE_MODES = new Set(['none', '503', 'hang'])
 
@@ -261,8 +262,11 @@ async function readBody(req) {
  *   token?: string,
  *   imageFiles?: Map<string, string>,
  *   consistencyDelayMs?: number,
+ *   users?: LakeUser[],
  *   log?: (line: string) => void,
  * }} LakeOptions
+ * @typedef {{ token: string, id: string, name?: string, email?: string, roles: string[] }} LakeUser
+ *   A Studio user's session token; `roles` empty for someone who is not a member of the project.
  */
 
 /**
@@ -278,6 +282,7 @@ export async function startContentLakeDouble({
   token = DEFAULT_TOKEN,
   imageFiles = new Map(),
   consistencyDelayMs = 0,
+  users = [],
   log = () => {},
 } = {}) {
   // Revisions fixed once, so that a reset brings back the very revisions the double started with.
@@ -436,6 +441,23 @@ export async function startContentLakeDouble({
           return send(res, 400, { error: { description: error.message, type: 'mutationError' } })
         }
       }
+      if (USERS_ME_PATH.test(url.pathname) && req.method === 'GET') {
+        // The project's users/me, as the site's analytics endpoint asks it: the user of a known
+        // token with their roles in this project (none for a non-member); an unknown token gets
+        // 401 like the real API's "Session not found", no token an empty object.
+        const bearer = req.headers.authorization?.replace(/^Bearer /, '')
+        if (!bearer) return send(res, 200, {})
+        const user = users.find((candidate) => candidate.token === bearer)
+        if (!user) return send(res, 401, { error: 'Unauthorized', message: 'Session not found' })
+        return send(res, 200, {
+          id: user.id,
+          name: user.name ?? user.id,
+          email: user.email ?? `${user.id}@example.com`,
+          provider: 'sanity',
+          role: user.roles[0] ?? null,
+          roles: user.roles.map((name) => ({ name, title: name })),
+        })
+      }
       if (url.pathname === '/__fail' && req.method === 'POST') {
         const { mode } = await readBody(req)
         try {
@@ -540,7 +562,11 @@ function parseArgs(argv) {
     else if (name === 'project-id') options.projectId = value()
     else if (name === 'set') options.sets.push(value())
     else if (name === 'consistency-delay-ms') options.consistencyDelayMs = Number(value())
-    else throw new Error(`Unknown argument "${arg}"`)
+    // --user <token>:<id>[:<role>] (no role: a signed-in Sanity user who is not a member)
+    else if (name === 'user') {
+      const [token, id, role] = value().split(':')
+      ;(options.users ??= []).push({ token, id, roles: role ? [role] : [] })
+    } else throw new Error(`Unknown argument "${arg}"`)
   }
   return options
 }
@@ -579,6 +605,7 @@ if (isMain) {
     token: options.token,
     imageFiles,
     consistencyDelayMs: options.consistencyDelayMs,
+    users: options.users,
     log: (line) => console.error(line),
   })
   console.log(

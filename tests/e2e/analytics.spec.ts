@@ -1,0 +1,329 @@
+import fs from 'node:fs'
+import path from 'node:path'
+
+import { request, type APIRequestContext, type Browser } from '@playwright/test'
+
+import {
+  copyBuild,
+  skipWithout,
+  startContentLakeDouble,
+  startInstance,
+  startNginx,
+  tempDir,
+} from '../../scripts/lib/front-stack.cjs'
+import { BUILDS, portFor } from '../../scripts/e2e-builds.cjs'
+import type { Report } from '../../lib/analytics/report-schema'
+import {
+  expectThankYou,
+  fillDemoForm,
+  openDemoForm,
+  submitButton,
+  test,
+  expect,
+  waitLikeAPerson,
+} from './demo-fixtures'
+
+/*
+ * Visit counts end to end (docs/analytics.md): real browsers with ordinary user agents load pages
+ * through nginx (deploy/nginx.conf) in front of one instance of the lake build, whose visits and
+ * leads go to its embedded PGlite. Headless Chrome's own user agent is a bot on purpose, so each
+ * visitor here gets a desktop Chrome one. Runs in the Playwright project "analytics", in order.
+ */
+
+const missing = skipWithout(['nginx', 'openssl'])
+test.skip(Boolean(missing), missing ?? '')
+test.describe.configure({ mode: 'serial' })
+
+const PORTS = {
+  double: portFor(62).port,
+  instance: portFor(12).port,
+  https: portFor(73).port,
+  http: portFor(74).port,
+}
+const READ_TOKEN = 'analytics-read-token-for-tests'
+const MEMBER_TOKEN = 'studio-member-token'
+const OUTSIDER_TOKEN = 'studio-outsider-token'
+const CAMPAIGN_PAGE = '/p/onibus-rodoviarios'
+const chrome = (n: number) =>
+  `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.${n}.0 Safari/537.36`
+const HEADLESS =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/131.0.0.0 Safari/537.36'
+
+type Running = { url: string; stop: () => Promise<void>; log: () => string }
+let dir: string
+let build: { distDir: string; remove: () => void }
+let lake: Running
+let instance: Running
+let front: Running
+let env: Record<string, string>
+
+const today = () =>
+  new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(new Date())
+
+function startSite() {
+  return startInstance({
+    distDir: build.distDir,
+    port: PORTS.instance,
+    env,
+    logFile: path.join('test-results', 'analytics-instance.log'),
+  })
+}
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000)
+  fs.mkdirSync('test-results', { recursive: true })
+  build = copyBuild(BUILDS.lake.distDir, 'analytics')
+  dir = tempDir('vigia-analytics-')
+  lake = await startContentLakeDouble({
+    port: PORTS.double,
+    args: [
+      '--token',
+      'test-read-token',
+      '--user',
+      `${MEMBER_TOKEN}:u-editor:editor`,
+      '--user',
+      `${OUTSIDER_TOKEN}:u-outsider`,
+    ],
+  })
+  env = {
+    ...BUILDS.lake.env,
+    SANITY_API_HOST: lake.url,
+    SANITY_IMAGE_HOST: lake.url,
+    LEADS_DATA_DIR: path.join(dir, 'leads'),
+    ANALYTICS_READ_TOKEN: READ_TOKEN,
+    // The cap test sends a few hundred beacons from this one address.
+    ANALYTICS_RATE_LIMIT_PER_MINUTE: '1000',
+    // The buffer is written on SIGTERM before the server exits (the shutdown test).
+    NEXT_MANUAL_SIG_HANDLE: '1',
+  }
+  instance = await startSite()
+  front = await startNginx({
+    httpsPort: PORTS.https,
+    httpPort: PORTS.http,
+    upstreams: [new URL(instance.url).host],
+    dir,
+  })
+})
+
+test.afterAll(async () => {
+  await Promise.all([front?.stop(), instance?.stop(), lake?.stop()])
+  if (dir) fs.rmSync(dir, { recursive: true, force: true })
+  build?.remove()
+})
+
+async function api(): Promise<APIRequestContext> {
+  return request.newContext({ ignoreHTTPSErrors: true })
+}
+
+async function report(query: string, token = READ_TOKEN): Promise<Report> {
+  const context = await api()
+  try {
+    const response = await context.get(`${front.url}/api/analytics?${query}`, {
+      headers: { authorization: `Bearer ${token}` },
+    })
+    expect(response.status(), await response.text()).toBe(200)
+    return (await response.json()) as Report
+  } finally {
+    await context.dispose()
+  }
+}
+
+const rowsByKey = (r: Report) =>
+  Object.fromEntries(r.rows.map(({ key, ...figures }) => [key, figures]))
+
+/** A browser of a visitor of its own (a user agent of its own, so a visitor hash of its own). */
+async function visitor(browser: Browser, userAgent: string) {
+  return browser.newContext({ userAgent, ignoreHTTPSErrors: true, baseURL: front.url })
+}
+
+async function waitForBeacon(
+  page: import('@playwright/test').Page,
+  action: () => Promise<unknown>,
+) {
+  const beacon = page.waitForResponse((response) => response.url().endsWith('/api/analytics/view'))
+  await action()
+  expect((await beacon).status()).toBe(202)
+}
+
+test('counts a scripted set of visits and leads exactly, without cookies, and no bot', async ({
+  browser,
+}) => {
+  test.setTimeout(120_000)
+  const day = today()
+
+  // Visitor A lands on the home page from a newsletter, goes to the campaign page and asks for a
+  // demo there, then opens the articles.
+  const a = await visitor(browser, chrome(1))
+  const pageA = await a.newPage()
+  await waitForBeacon(pageA, () =>
+    pageA.goto('/?utm_source=newsletter&utm_medium=email&utm_campaign=lancamento'),
+  )
+  let openedAt = 0
+  await waitForBeacon(pageA, async () => {
+    openedAt = await openDemoForm(pageA, CAMPAIGN_PAGE)
+  })
+  await fillDemoForm(pageA)
+  await waitLikeAPerson(pageA, openedAt)
+  await submitButton(pageA).click()
+  await expectThankYou(pageA)
+  await waitForBeacon(pageA, () => pageA.goto('/conteudos'))
+  // No cookie and nothing in localStorage; the first touch in sessionStorage holds no identifier.
+  expect(await a.cookies()).toEqual([])
+  expect(await pageA.evaluate(() => window.localStorage.length)).toBe(0)
+  expect(
+    JSON.parse((await pageA.evaluate(() => sessionStorage.getItem('vigia:first-touch'))) ?? '{}'),
+  ).toEqual({ utm_source: 'newsletter', utm_medium: 'email', utm_campaign: 'lancamento' })
+
+  // Visitor B goes straight to the campaign page, then to an address the site does not serve.
+  const b = await visitor(browser, chrome(2))
+  const pageB = await b.newPage()
+  await waitForBeacon(pageB, () => pageB.goto(CAMPAIGN_PAGE))
+  await waitForBeacon(pageB, () => pageB.goto('/nao-existe-esta-pagina'))
+
+  // Headless Chrome as it comes: a bot, so its beacon is answered and not counted.
+  const bot = await visitor(browser, HEADLESS)
+  const pageBot = await bot.newPage()
+  await waitForBeacon(pageBot, () => pageBot.goto('/'))
+
+  await expect
+    .poll(async () => rowsByKey(await report(`from=${day}&to=${day}&by=page`)), {
+      timeout: 20_000,
+      intervals: [1000],
+    })
+    .toEqual({
+      '/': { visits: 1, visitors: 1, leads: 0, conversion: 0 },
+      [CAMPAIGN_PAGE]: { visits: 2, visitors: 2, leads: 1, conversion: 0.5 },
+      '/conteudos': { visits: 1, visitors: 1, leads: 0, conversion: 0 },
+      '(outras)': { visits: 1, visitors: 1, leads: 0, conversion: 0 },
+    })
+  const campaigns = rowsByKey(await report(`from=${day}&to=${day}&by=campaign`))
+  expect(campaigns.lancamento).toEqual({ visits: 3, visitors: 1, leads: 1, conversion: 1 })
+  expect(campaigns['(sem campanha)']).toEqual({ visits: 2, visitors: 1, leads: 0, conversion: 0 })
+  const sources = rowsByKey(await report(`from=${day}&to=${day}&by=source`))
+  expect(sources.newsletter).toEqual({ visits: 3, visitors: 1, leads: 1, conversion: 1 })
+  const days = await report(`from=${day}&to=${day}&by=day`)
+  expect(days.rows).toEqual([{ key: day, visits: 5, visitors: 2, leads: 1, conversion: 0.5 }])
+  const onePage = await report(`from=${day}&to=${day}&by=day&path=${CAMPAIGN_PAGE}`)
+  expect(onePage.rows).toEqual([{ key: day, visits: 2, visitors: 2, leads: 1, conversion: 0.5 }])
+  await Promise.all([a.close(), b.close(), bot.close()])
+})
+
+test('a replayed beacon counts once, and hostile bodies, methods and types get a 4xx', async () => {
+  const context = await api()
+  const day = today()
+  const before = rowsByKey(await report(`from=${day}&to=${day}&by=page`))['/calculadora']
+  const beacon = (data: unknown, headers: Record<string, string> = {}) =>
+    context.post(`${front.url}/api/analytics/view`, {
+      headers: { 'content-type': 'application/json', 'user-agent': chrome(3), ...headers },
+      data: typeof data === 'string' ? data : JSON.stringify(data),
+    })
+  try {
+    // Through nginx, which lets a burst of 20 through on /api/: all answered at once, one counted.
+    const answers = []
+    for (let i = 0; i < 10; i++) answers.push((await beacon({ path: '/calculadora' })).status())
+    expect(answers.every((status) => status === 202)).toBe(true)
+
+    expect((await beacon('{"path":"/"}', { 'content-type': 'text/plain' })).status()).toBe(415)
+    expect((await beacon({ path: '/', pad: 'x'.repeat(3000) })).status()).toBe(413)
+    expect((await beacon('not json')).status()).toBe(400)
+    const get = await context.get(`${front.url}/api/analytics/view`)
+    expect(get.status()).toBe(405)
+    const answer = await beacon({ path: '/' })
+    expect(answer.headers()['set-cookie']).toBeUndefined()
+  } finally {
+    await context.dispose()
+  }
+  await expect
+    .poll(
+      async () => rowsByKey(await report(`from=${day}&to=${day}&by=page`))['/calculadora']?.visits,
+      { timeout: 20_000, intervals: [1000] },
+    )
+    .toBe((before?.visits ?? 0) + 1)
+})
+
+test('campaign values past 200 distinct a day count under (outras)', async () => {
+  test.setTimeout(90_000)
+  const day = today()
+  // Straight to the instance: nginx holds one address to 5 API requests a second.
+  for (let i = 0; i < 205; i++) {
+    const response = await fetch(`${instance.url}/api/analytics/view`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'user-agent': chrome(100 + i) },
+      body: JSON.stringify({ path: '/', utm_campaign: `flood-${i}-${'x'.repeat(150)}` }),
+    })
+    expect(response.status).toBe(202)
+  }
+  await expect
+    .poll(
+      async () => {
+        const rows = (await report(`from=${day}&to=${day}&by=campaign`)).rows
+        return {
+          flood: rows.filter((row) => row.key.startsWith('flood-')).length,
+          longest: Math.max(...rows.map((row) => row.key.length)),
+          others: rows.find((row) => row.key === '(outras)')?.visits ?? 0,
+        }
+      },
+      { timeout: 20_000, intervals: [1000] },
+    )
+    // lancamento and (sem campanha) are two of the day's 200.
+    .toEqual({ flood: 198, longest: 100, others: 7 })
+})
+
+test('refuses the figures without a valid token, answers 403 to a non-member, serves CSV', async () => {
+  const context = await api()
+  const day = today()
+  const url = `${front.url}/api/analytics?from=${day}&to=${day}&by=page`
+  try {
+    const refusals: Array<Record<string, string>> = [
+      {},
+      { authorization: 'Bearer wrong-token' },
+      { authorization: 'Basic x' },
+    ]
+    for (const headers of refusals) {
+      const response = await context.get(url, { headers })
+      expect(response.status()).toBe(401)
+      expect(((await response.json()) as { error: string }).error).toMatch(/token/i)
+    }
+    const outsider = await context.get(url, {
+      headers: { authorization: `Bearer ${OUTSIDER_TOKEN}` },
+    })
+    expect(outsider.status()).toBe(403)
+    expect(((await outsider.json()) as { error: string }).error).toContain('não é membro')
+    expect(
+      (await report(`from=${day}&to=${day}&by=page`, MEMBER_TOKEN)).rows.length,
+    ).toBeGreaterThan(0)
+
+    const bad = await context.get(`${front.url}/api/analytics?from=ontem&to=${day}&by=page`, {
+      headers: { authorization: `Bearer ${READ_TOKEN}` },
+    })
+    expect(bad.status()).toBe(400)
+    expect(((await bad.json()) as { error: string }).error).toContain('AAAA-MM-DD')
+
+    const csv = await context.get(`${url}&format=csv`, {
+      headers: { authorization: `Bearer ${READ_TOKEN}` },
+    })
+    expect(csv.status()).toBe(200)
+    expect(csv.headers()['content-type']).toContain('text/csv')
+    const lines = (await csv.text()).trimEnd().split('\r\n')
+    expect(lines[0]).toBe('key,visits,visitors,leads,conversion')
+    expect(lines).toContain(`${CAMPAIGN_PAGE},2,2,1,0.5`)
+  } finally {
+    await context.dispose()
+  }
+})
+
+test('the buffer is written when the server stops', async ({ browser }) => {
+  test.setTimeout(120_000)
+  const day = today()
+  const before = rowsByKey(await report(`from=${day}&to=${day}&by=page`))['/conteudos']!.visits
+  const c = await visitor(browser, chrome(4))
+  const page = await c.newPage()
+  await waitForBeacon(page, () => page.goto('/conteudos'))
+  await c.close()
+  // At once, before the 10 s flush: only the shutdown can have written it.
+  await instance.stop()
+  instance = await startSite()
+  expect(rowsByKey(await report(`from=${day}&to=${day}&by=page`))['/conteudos']!.visits).toBe(
+    before + 1,
+  )
+})
