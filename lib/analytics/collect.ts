@@ -11,7 +11,8 @@ import { DIRECT_KEY, NO_CAMPAIGN_KEY, OTHER_KEY, REPORT_TIME_ZONE } from './repo
 export const DIMENSIONS = ['site', 'page', 'campaign', 'source', 'medium', 'referrer'] as const
 export type Dimension = (typeof DIMENSIONS)[number]
 /** The key of the whole-site row (daily unique visitors of the site). */
-export const SITE_KEY = 'total'
+export { SITE_KEY } from './report-db.mjs'
+import { SITE_KEY } from './report-db.mjs'
 /** Dimensions whose values visitors choose, held to CAP_PER_DAY distinct values a day. */
 const CAPPED: ReadonlySet<Dimension> = new Set(['campaign', 'source', 'medium', 'referrer'])
 export const CAP_PER_DAY = 200

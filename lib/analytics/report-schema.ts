@@ -93,11 +93,7 @@ export type Report = z.infer<typeof reportSchema>
 export const reportErrorSchema = z.object({ error: z.string() })
 export type ReportError = z.infer<typeof reportErrorSchema>
 
-/** leads ÷ visitors in [0, 1]: 0 with no visitors, 1 at most (more leads than visitors happens). */
-export function conversionRate(leads: number, visitors: number): number {
-  if (!(visitors > 0) || !(leads > 0)) return 0
-  return Math.min(1, leads / visitors)
-}
+export { conversionRate } from './report-db.mjs'
 
 /** The query string for a report (the Studio builds its requests with this). */
 export function reportSearchParams(query: {

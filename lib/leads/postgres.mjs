@@ -1,7 +1,8 @@
-// A real PostgreSQL server (a Supabase project's connection string works) for `npm run leads`
-// and the integration tests, behind the same Database interface as the embedded store. Apart from
-// lib/leads/db.mjs because the site itself never opens one: it writes leads through Supabase's
-// REST API or to PGlite, so node-postgres is a development dependency.
+// A real PostgreSQL server (a Supabase project's connection string works) for `npm run leads`,
+// `npm run stats`, the integration tests and the visit counts in production
+// (ANALYTICS_DATABASE_URL, lib/analytics), behind the same Database interface as the embedded
+// store. Apart from lib/leads/db.mjs because leads are never written through it: they go through
+// Supabase's REST API or to PGlite.
 
 /**
  * @typedef {import('./db.mjs').Database} Database

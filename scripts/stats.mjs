@@ -1,0 +1,170 @@
+#!/usr/bin/env node
+// `npm run stats`: the visit figures in the terminal, as the Studio's Desempenho tool shows them
+// (docs/analytics.md): visits, daily unique visitors, leads and conversion by page, campaign and
+// source, for the last 30 days unless told otherwise. The same query as GET /api/analytics
+// (lib/analytics/report-db.mjs), read as the role analytics_reader.
+//
+//   npm run stats                                  # last 30 days, the three tables
+//   npm run stats -- --days 7                      # last 7 days
+//   npm run stats -- --from 2026-11-01 --to 2026-11-30 --by day
+//   npm run stats -- --csv --by campaign           # one table as CSV
+//   npm run stats -- --json                        # the reports as JSON
+//
+// Reads the embedded store (a copy of the PGlite in LEADS_DATA_DIR, default .data/leads: the live
+// folder may belong to a running server) or, with ANALYTICS_DATABASE_URL or DATABASE_URL set, that
+// PostgreSQL database.
+
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { parseArgs } from 'node:util'
+
+import { queryReport } from '../lib/analytics/report-db.mjs'
+import { openPglite } from '../lib/leads/db.mjs'
+import { openPostgres } from '../lib/leads/postgres.mjs'
+
+const GROUPS = ['page', 'campaign', 'source', 'day']
+const TITLES = {
+  page: 'Por página',
+  campaign: 'Por campanha',
+  source: 'Por origem',
+  day: 'Por dia',
+}
+
+const { values } = parseArgs({
+  options: {
+    days: { type: 'string' },
+    from: { type: 'string' },
+    to: { type: 'string' },
+    by: { type: 'string', multiple: true },
+    path: { type: 'string' },
+    csv: { type: 'boolean', default: false },
+    json: { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
+  },
+})
+if (values.help) {
+  console.log(
+    'Usage: npm run stats [-- --days N | --from AAAA-MM-DD --to AAAA-MM-DD] [--by page|campaign|source|day] [--path /p/x] [--csv | --json]',
+  )
+  process.exit(0)
+}
+
+function fail(message) {
+  console.error(message)
+  process.exit(2)
+}
+
+const saoPauloDay = (time) =>
+  new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(new Date(time))
+const isDate = (value) =>
+  /^\d{4}-\d{2}-\d{2}$/.test(value) &&
+  new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) === value
+
+const days = values.days === undefined ? 30 : Number(values.days)
+if (!Number.isInteger(days) || days < 1 || days > 400)
+  fail(`--days deve ser um número inteiro de 1 a 400, não "${values.days}".`)
+const to = values.to ?? saoPauloDay(Date.now())
+const from = values.from ?? saoPauloDay(Date.parse(`${to}T12:00:00Z`) - (days - 1) * 86_400_000)
+if (!isDate(from) || !isDate(to) || from > to)
+  fail('--from e --to devem ser datas AAAA-MM-DD, com --from antes de --to.')
+const groups = values.by ?? ['page', 'campaign', 'source']
+for (const by of groups)
+  if (!GROUPS.includes(by)) fail(`--by deve ser um destes: ${GROUPS.join(', ')}.`)
+if (values.csv && groups.length !== 1) fail('Com --csv, escolha uma tabela com --by.')
+
+async function withDatabase(fn) {
+  const url = process.env.ANALYTICS_DATABASE_URL?.trim() || process.env.DATABASE_URL?.trim()
+  if (url) {
+    const db = await openPostgres(url)
+    try {
+      return await fn(db, 'PostgreSQL')
+    } finally {
+      await db.close()
+    }
+  }
+  const dataDir = path.resolve(process.env.LEADS_DATA_DIR?.trim() || '.data/leads')
+  if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) return fn(undefined, dataDir)
+  const snapshot = fs.mkdtempSync(path.join(os.tmpdir(), 'vigia-stats-'))
+  try {
+    const copy = path.join(snapshot, 'data')
+    fs.cpSync(dataDir, copy, { recursive: true })
+    const db = await openPglite(copy)
+    try {
+      const ready = await db.query(`select to_regclass('analytics.daily_counts') as t`)
+      return await fn(ready.rows[0]?.t ? db : undefined, `embedded store ${dataDir}`)
+    } finally {
+      await db.close()
+    }
+  } finally {
+    fs.rmSync(snapshot, { recursive: true, force: true })
+  }
+}
+
+const percent = (value) => `${(value * 100).toLocaleString('pt-BR', { maximumFractionDigits: 1 })}%`
+
+function printTable(report) {
+  const header = [
+    report.by === 'day' ? 'dia' : 'chave',
+    'visitas',
+    'visitantes',
+    'leads',
+    'conversão',
+  ]
+  const lines = report.rows.map((row) => [
+    row.key,
+    String(row.visits),
+    String(row.visitors),
+    String(row.leads),
+    percent(row.conversion),
+  ])
+  const widths = header.map((title, i) =>
+    Math.max(title.length, ...lines.map((line) => line[i].length)),
+  )
+  const format = (cells) =>
+    cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ')
+  console.log(`${TITLES[report.by]} (${report.from} a ${report.to})`)
+  console.log(format(header))
+  console.log(widths.map((width) => '-'.repeat(width)).join('  '))
+  if (lines.length === 0) console.log('(nenhuma visita nem lead no período)')
+  for (const line of lines) console.log(format(line))
+  console.log('')
+}
+
+function csv(report) {
+  const field = (value) => {
+    let text = String(value)
+    if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`
+    return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
+  }
+  const columns = ['key', 'visits', 'visitors', 'leads', 'conversion']
+  return [
+    columns.join(','),
+    ...report.rows.map((row) => columns.map((c) => field(row[c])).join(',')),
+  ]
+    .map((line) => `${line}\r\n`)
+    .join('')
+}
+
+try {
+  await withDatabase(async (db, source) => {
+    if (!db) {
+      console.log(`Nenhuma visita contada ainda (${source} não tem as tabelas de visitas).`)
+      return
+    }
+    const reports = []
+    for (const by of groups)
+      reports.push(
+        await queryReport(db, { from, to, by, ...(values.path ? { path: values.path } : {}) }),
+      )
+    if (values.json) console.log(JSON.stringify(reports, null, 2))
+    else if (values.csv) process.stdout.write(csv(reports[0]))
+    else {
+      console.log(`Visitas e leads de ${source}; dias em America/Sao_Paulo.\n`)
+      for (const report of reports) printTable(report)
+    }
+  })
+} catch (error) {
+  console.error('Não foi possível ler as visitas:', error instanceof Error ? error.message : error)
+  process.exitCode = 1
+}
