@@ -1,0 +1,155 @@
+#!/usr/bin/env node
+// `npm run bench:beacons`: how many visit beacons one instance takes (docs/analytics.md, "Speed").
+// Not a test: a figure to read, on this machine, beside its target (≥ 500 beacons/s with a p99
+// ≤ 50 ms on one instance of a 2-core machine).
+//
+//   1. serves an existing production build (default .next-test, `npm test` makes it; or
+//      --dist <folder>) with `next start` on a free port, visits going to a fresh embedded store;
+//   2. sends POST /api/analytics/view with autocannon for --seconds (default 10) over
+//      --connections (default 20), each beacon from another visitor (X-Forwarded-For varies, so
+//      neither the 10 s dedupe nor the per-address limit drops any);
+//   3. prints beacons/s and latency percentiles, then reads the figures back through
+//      GET /api/analytics and checks that every beacon answered 202 was counted.
+
+import { spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import net from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+
+import autocannon from 'autocannon'
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
+const { values } = parseArgs({
+  options: {
+    dist: { type: 'string', default: '.next-test' },
+    seconds: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '20' },
+  },
+})
+const TOKEN = 'bench-read-token-0123456789'
+const CHROME =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36'
+
+if (!existsSync(path.join(root, values.dist, 'BUILD_ID'))) {
+  console.error(`No production build in ${values.dist}: run \`npm test\` (or next build) first.`)
+  process.exit(2)
+}
+
+const port = await new Promise((resolve) => {
+  const server = net.createServer().listen(0, '127.0.0.1', () => {
+    const { port: free } = /** @type {net.AddressInfo} */ (server.address())
+    server.close(() => resolve(free))
+  })
+})
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'vigia-beacons-'))
+const child = spawn(
+  path.join(root, 'node_modules', '.bin', 'next'),
+  ['start', '-H', '127.0.0.1', '-p', String(port)],
+  {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: {
+      ...process.env,
+      NEXT_TELEMETRY_DISABLED: '1',
+      NEXT_DIST_DIR: values.dist,
+      NEXT_PUBLIC_SANITY_PROJECT_ID: '',
+      SANITY_API_HOST: '',
+      SUPABASE_URL: '',
+      SUPABASE_ANON_KEY: '',
+      REDIS_URL: '',
+      LEADS_DATA_DIR: path.join(dataDir, 'leads'),
+      ANALYTICS_READ_TOKEN: TOKEN,
+      NEXT_MANUAL_SIG_HANDLE: '1',
+    },
+  },
+)
+const url = `http://127.0.0.1:${port}`
+
+try {
+  const deadline = Date.now() + 60_000
+  for (;;) {
+    const up = await fetch(`${url}/robots.txt`).then(
+      (response) => response.ok,
+      () => false,
+    )
+    if (up) break
+    if (Date.now() > deadline) throw new Error('next start did not answer within 60 s')
+    await new Promise((resolve) => setTimeout(resolve, 500))
+  }
+  // Warm up: the embedded database, the route and the known-path list.
+  await autocannon({
+    url: `${url}/api/analytics/view`,
+    method: 'POST',
+    connections: 2,
+    amount: 50,
+    headers: {
+      'content-type': 'application/json',
+      'user-agent': CHROME,
+      'x-forwarded-for': '10.255.0.1',
+    },
+    body: JSON.stringify({ path: '/' }),
+  })
+  const day = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(new Date())
+  const counted = async () => {
+    const response = await fetch(`${url}/api/analytics?from=${day}&to=${day}&by=day`, {
+      headers: { authorization: `Bearer ${TOKEN}` },
+    })
+    return (await response.json()).rows[0].visits
+  }
+  await new Promise((resolve) => setTimeout(resolve, 11_000))
+  const before = await counted()
+
+  let n = 0
+  const result = await autocannon({
+    url: `${url}/api/analytics/view`,
+    method: 'POST',
+    connections: Number(values.connections),
+    duration: Number(values.seconds),
+    headers: { 'content-type': 'application/json', 'user-agent': CHROME },
+    requests: [
+      {
+        setupRequest: (request) => {
+          n += 1
+          return {
+            ...request,
+            headers: {
+              ...request.headers,
+              'x-forwarded-for': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`,
+            },
+            body: JSON.stringify({
+              path: n % 3 === 0 ? '/conteudos' : '/',
+              utm_campaign: `bench-${n % 50}`,
+            }),
+          }
+        },
+      },
+    ],
+  })
+  const accepted = result['2xx']
+  const rate = accepted / (result.duration || Number(values.seconds))
+  console.log(
+    `Beacons: ${accepted} answered 2xx in ${result.duration.toFixed(1)} s on one instance`,
+  )
+  console.log(`  throughput  ${rate.toFixed(0)} beacons/s (target ≥ 500)`)
+  console.log(
+    `  latency     p50 ${result.latency.p50} ms, p90 ${result.latency.p90} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms (target p99 ≤ 50 ms)`,
+  )
+  console.log(
+    `  non-2xx     ${result.non2xx}, errors ${result.errors}, timeouts ${result.timeouts}`,
+  )
+
+  // Every accepted beacon is in the database once the next write has run.
+  await new Promise((resolve) => setTimeout(resolve, 12_000))
+  const added = (await counted()) - before
+  console.log(
+    `  counted     ${added} of ${accepted} (${added === accepted ? 'none lost' : 'MISSING SOME'})`,
+  )
+  if (added !== accepted) process.exitCode = 1
+} finally {
+  child.kill('SIGTERM')
+  await new Promise((resolve) => child.once('exit', resolve))
+  rmSync(dataDir, { recursive: true, force: true })
+}
