@@ -1,7 +1,7 @@
 import type { Metadata, Viewport } from 'next'
 import type { ReactNode } from 'react'
 
-import { BEACON_SCRIPT } from '@/lib/analytics/beacon'
+import { VisitBeacon } from '@/components/visit-beacon'
 import { getSiteSettings } from '@/lib/content'
 import { metadataFromSettings } from '@/lib/site-metadata'
 
@@ -25,7 +25,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
       <body className="font-sans">
         {children}
         {/* The visit beacon: counts this view without cookies (docs/analytics.md). */}
-        <script dangerouslySetInnerHTML={{ __html: BEACON_SCRIPT }} />
+        <VisitBeacon />
       </body>
     </html>
   )

@@ -22,7 +22,7 @@ afterAll(() => {
 })
 
 function stats(...args: string[]) {
-  const env = { ...process.env, LEADS_DATA_DIR: dataDir }
+  const env: NodeJS.ProcessEnv = { ...process.env, LEADS_DATA_DIR: dataDir }
   delete env.DATABASE_URL
   delete env.ANALYTICS_DATABASE_URL
   return run(process.execPath, [script, ...args], { env, cwd: root })

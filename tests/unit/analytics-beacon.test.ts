@@ -1,11 +1,11 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 
-import { BEACON_SCRIPT } from '@/lib/analytics/beacon'
+import { resetBeacon, sendView } from '@/lib/analytics/beacon'
 
-// The inline beacon in a browser-like document: one POST per view, on load and on client-side
-// navigation, none for a prerender until it is shown, none in the Studio; the first touch kept
-// in sessionStorage in the shape lib/attribution.ts reads.
+// The visit beacon in a browser-like document: one POST per view, none for a prerender until it
+// is shown, none in the Studio; the first touch kept in sessionStorage in the shape
+// lib/attribution.ts reads.
 
 type Sent = { url: string; init: RequestInit; body: Record<string, unknown> }
 
@@ -13,6 +13,7 @@ let sent: Sent[]
 
 beforeEach(() => {
   sent = []
+  resetBeacon()
   sessionStorage.clear()
   vi.stubGlobal(
     'fetch',
@@ -29,18 +30,18 @@ afterEach(() => {
   Object.defineProperty(document, 'referrer', { value: '', configurable: true })
 })
 
-function runBeacon(url: string) {
-  window.history.replaceState(null, '', url)
-  new Function(BEACON_SCRIPT)()
-}
-
 describe('the beacon', () => {
-  it('posts the view with the first touch, then each client-side navigation once', () => {
+  it('posts the view with the first touch, then each new path once', () => {
     Object.defineProperty(document, 'referrer', {
       value: 'https://www.google.com/search?q=frota',
       configurable: true,
     })
-    runBeacon('/?utm_source=newsletter&utm_medium=email&utm_campaign=lancamento&x=1')
+    window.history.replaceState(
+      null,
+      '',
+      '/?utm_source=newsletter&utm_medium=email&utm_campaign=lancamento&x=1',
+    )
+    sendView('/')
     expect(sent).toHaveLength(1)
     expect(sent[0]!.url).toBe('/api/analytics/view')
     expect(sent[0]!.init).toMatchObject({
@@ -63,26 +64,26 @@ describe('the beacon', () => {
       referrer: 'https://www.google.com/search?q=frota',
     })
 
+    // A client-side navigation: the first touch stays that of the landing page.
     window.history.pushState(null, '', '/p/frotas')
-    window.history.pushState(null, '', '/p/frotas#contato')
-    expect(sent.map((s) => s.body.path)).toEqual(['/', '/p/frotas'])
-    // The first touch stays that of the landing page.
-    expect(sent[1]!.body.utm_campaign).toBe('lancamento')
-    window.history.replaceState(null, '', '/conteudos')
-    window.dispatchEvent(new PopStateEvent('popstate'))
+    sendView('/p/frotas')
+    sendView('/p/frotas')
+    sendView('/conteudos')
     expect(sent.map((s) => s.body.path)).toEqual(['/', '/p/frotas', '/conteudos'])
+    expect(sent[1]!.body.utm_campaign).toBe('lancamento')
   })
 
   it('waits for a prerendered page to be shown', () => {
     Object.defineProperty(document, 'prerendering', { value: true, configurable: true })
-    runBeacon('/calculadora')
+    sendView('/calculadora')
     expect(sent).toHaveLength(0)
+    Object.defineProperty(document, 'prerendering', { value: false, configurable: true })
     document.dispatchEvent(new Event('prerenderingchange'))
     expect(sent.map((s) => s.body.path)).toEqual(['/calculadora'])
   })
 
   it('counts nothing in the Studio, previews and review links', () => {
-    for (const path of ['/studio/desempenho', '/preview/p/x', '/revisao/abc']) runBeacon(path)
+    for (const path of ['/studio/desempenho', '/preview/p/x', '/revisao/abc']) sendView(path)
     expect(sent).toHaveLength(0)
   })
 })
