@@ -34,6 +34,9 @@ const EMBEDDED_DEFAULTS = {
 const E2E_LIMITS = {
   DEMO_RATE_LIMIT_PER_CONTACT_PER_HOUR: '1000',
   DEMO_RATE_LIMIT_GLOBAL_PER_MINUTE: '1000',
+  // Every page of every spec sends a visit beacon from 127.0.0.1 (docs/analytics.md); a 429 would
+  // be a console error in the specs that allow none. The limit itself: tests/e2e/analytics.spec.ts.
+  ANALYTICS_RATE_LIMIT_PER_MINUTE: '100000',
 }
 
 /** The lake build's webhook wait for consistency (production: 3000 ms). */
