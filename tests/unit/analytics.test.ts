@@ -335,3 +335,23 @@ describe('the beacon (components/visit-beacon.tsx)', () => {
     expect(code).not.toMatch(/document\.cookie|localStorage/)
   })
 })
+
+describe('the beacon’s rate limit', () => {
+  it('refuses an address past its allowance a minute, and counts IPv6 per /64', async () => {
+    vi.resetModules()
+    vi.stubEnv('REDIS_URL', '')
+    vi.stubEnv('ANALYTICS_RATE_LIMIT_PER_MINUTE', '3')
+    try {
+      const { checkBeaconLimits } = await import('@/lib/security/rate-limit')
+      const verdicts = []
+      for (let i = 0; i < 4; i++) verdicts.push(await checkBeaconLimits('203.0.113.50'))
+      expect(verdicts).toEqual(['ok', 'ok', 'ok', 'address'])
+      expect(await checkBeaconLimits('203.0.113.51')).toBe('ok')
+      for (const ip of ['2001:db8:1:1::1', '2001:db8:1:1::2', '2001:db8:1:1::3'])
+        expect(await checkBeaconLimits(ip)).toBe('ok')
+      expect(await checkBeaconLimits('2001:db8:1:1::4')).toBe('address')
+    } finally {
+      vi.unstubAllEnvs()
+    }
+  })
+})
