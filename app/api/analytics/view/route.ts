@@ -11,7 +11,7 @@ import { checkBeaconLimits } from '@/lib/security/rate-limit'
 export const dynamic = 'force-dynamic'
 
 /** The largest body accepted, in bytes. */
-export const MAX_BEACON_BYTES = 2048
+const MAX_BEACON_BYTES = 2048
 
 const NO_STORE = { 'cache-control': 'no-store' }
 
