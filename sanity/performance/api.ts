@@ -2,11 +2,16 @@
 // Studio is embedded at /studio), with the signed-in editor's Sanity token as a Bearer token. Each
 // failure becomes one ReportError whose message an editor can act on, in Portuguese.
 
-import { reportSchema, type Report, type ReportDimension } from './report-contract'
+import {
+  reportSchema,
+  reportSearchParams,
+  type Report,
+  type ReportGroup,
+} from '../../lib/analytics/report-schema'
 
 export const ANALYTICS_ENDPOINT = '/api/analytics'
 
-export type ReportQuery = { from: string; to: string; by: ReportDimension; path?: string }
+export type ReportQuery = { from: string; to: string; by: ReportGroup; path?: string }
 
 export type ReportErrorKind = 'unauthorized' | 'forbidden' | 'network' | 'server' | 'invalid'
 
@@ -29,10 +34,7 @@ export class ReportError extends Error {
 export type Fetch = typeof fetch
 
 export function reportUrl(query: ReportQuery, format?: 'csv'): string {
-  const params = new URLSearchParams({ from: query.from, to: query.to, by: query.by })
-  if (query.path) params.set('path', query.path)
-  if (format) params.set('format', format)
-  return `${ANALYTICS_ENDPOINT}?${params}`
+  return `${ANALYTICS_ENDPOINT}?${reportSearchParams({ ...query, format })}`
 }
 
 /** The message the server gave, when it sent one as JSON ({ error } or { message }). */
@@ -123,7 +125,7 @@ export async function fetchReport(
   return parsed.data
 }
 
-const DIMENSION_FILE_NAMES: Record<ReportDimension, string> = {
+const DIMENSION_FILE_NAMES: Record<ReportGroup, string> = {
   page: 'paginas',
   campaign: 'campanhas',
   source: 'origens',

@@ -16,11 +16,16 @@ import {
 } from './period'
 import { PerformanceChart } from './performance-chart'
 import { PeriodPicker, type PeriodChoice } from './period-picker'
-import type { ReportDimension, ReportRow } from './report-contract'
+import {
+  DIRECT_KEY,
+  NO_CAMPAIGN_KEY,
+  type ReportGroup,
+  type ReportRow,
+} from '../../lib/analytics/report-schema'
 import { ReportTable } from './report-table'
 import { Summary } from './summary'
 
-type Breakdown = Exclude<ReportDimension, 'day'>
+type Breakdown = Exclude<ReportGroup, 'day'>
 
 type Figures = {
   period: Period
@@ -46,13 +51,13 @@ const TABLES: ReadonlyArray<{
     by: 'campaign',
     title: 'Por campanha',
     keyHeading: 'Campanha (utm_campaign)',
-    emptyKeyLabel: '(sem campanha)',
+    emptyKeyLabel: NO_CAMPAIGN_KEY,
   },
   {
     by: 'source',
     title: 'Por origem',
     keyHeading: 'Origem',
-    emptyKeyLabel: '(acesso direto)',
+    emptyKeyLabel: DIRECT_KEY,
   },
 ]
 

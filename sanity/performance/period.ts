@@ -2,17 +2,19 @@
 // calendar dates in America/Sao_Paulo (the endpoint counts days there too), written YYYY-MM-DD
 // and added up as UTC dates so no clock change can make a day 23 or 25 hours long.
 
-import type { ReportRow } from './report-contract'
-
-export const SITE_TIME_ZONE = 'America/Sao_Paulo'
+import {
+  isReportDate,
+  REPORT_MAX_DAYS,
+  REPORT_TIME_ZONE,
+  type ReportRow,
+} from '../../lib/analytics/report-schema'
 
 /** The period buttons, in days, the last one ending today. */
 export const PRESET_DAYS = [7, 30, 90] as const
 
-/** The longest custom period: a year, leap day included. */
-export const MAX_PERIOD_DAYS = 366
+/** The longest custom period: a year, leap day included (the endpoint allows REPORT_MAX_DAYS). */
+export const MAX_PERIOD_DAYS = Math.min(366, REPORT_MAX_DAYS)
 
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/
 const DAY_MS = 86_400_000
 
 export type Period = { from: string; to: string; days: number }
@@ -21,7 +23,7 @@ export type Period = { from: string; to: string; days: number }
 export function saoPauloToday(now: Date = new Date()): string {
   // en-CA writes dates as YYYY-MM-DD.
   return new Intl.DateTimeFormat('en-CA', {
-    timeZone: SITE_TIME_ZONE,
+    timeZone: REPORT_TIME_ZONE,
     year: 'numeric',
     month: '2-digit',
     day: '2-digit',
@@ -29,12 +31,7 @@ export function saoPauloToday(now: Date = new Date()): string {
 }
 
 /** True for a real calendar date written YYYY-MM-DD (no 2026-02-30). */
-export function isIsoDate(value: string): boolean {
-  const match = ISO_DATE.exec(value)
-  if (!match) return false
-  const date = new Date(`${value}T00:00:00Z`)
-  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value
-}
+export const isIsoDate = isReportDate
 
 function toTime(date: string): number {
   if (!isIsoDate(date)) throw new RangeError(`Not a YYYY-MM-DD date: ${date}`)

@@ -5,7 +5,7 @@ import { styled } from 'styled-components'
 
 import { ReportError } from './api'
 import { formatCount, formatRate } from './period'
-import type { ReportRow } from './report-contract'
+import type { ReportRow } from '../../lib/analytics/report-schema'
 
 const Table = styled.table`
   width: 100%;

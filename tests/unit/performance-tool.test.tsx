@@ -8,7 +8,12 @@ import { act, type ReactNode } from 'react'
 import { createRoot, type Root } from 'react-dom/client'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 
-import type { Report, ReportDimension, ReportRow } from '@/sanity/performance/report-contract'
+import {
+  NO_CAMPAIGN_KEY,
+  type Report,
+  type ReportGroup,
+  type ReportRow,
+} from '@/lib/analytics/report-schema'
 
 // The Studio's client, as useClient() gives it to a signed-in editor (loginMethod 'token').
 let studioToken: string | undefined = 'editor-token'
@@ -43,7 +48,7 @@ const NOW = new Date('2026-11-26T15:00:00Z')
 const CURRENT = { from: '2026-10-28', to: '2026-11-26' }
 const PREVIOUS = { from: '2026-09-28', to: '2026-10-27' }
 
-const FIXTURES: Record<string, Partial<Record<ReportDimension, ReportRow[]>>> = {
+const FIXTURES: Record<string, Partial<Record<ReportGroup, ReportRow[]>>> = {
   [CURRENT.from]: {
     // 1.600 visitors and 40 leads: 2,5%.
     day: [row('2026-11-25', 1000, 800, 15), row('2026-11-26', 1000, 800, 25)],
@@ -52,8 +57,8 @@ const FIXTURES: Record<string, Partial<Record<ReportDimension, ReportRow[]>>> = 
       row('/p/onibus-rodoviarios', 1200, 1000, 25),
       row('/conteudos/lgpd-camera-na-cabine', 300, 200, 11),
     ],
-    campaign: [row('black-friday', 900, 640, 32), row('', 1100, 960, 8)],
-    source: [row('google', 700, 500, 9), row('newsletter', 300, 250, 20)],
+    campaign: [row('black-friday', 900, 640, 32), row(NO_CAMPAIGN_KEY, 1100, 960, 8)],
+    source: [row('google', 700, 500, 9), row('newsletter', 300, 250, 20), row('', 50, 40, 0)],
   },
   [PREVIOUS.from]: {
     // 1.000 visitors and 20 leads: 2%.
@@ -67,7 +72,7 @@ let calls: Call[]
 let answer: (call: Call) => Promise<Response>
 
 function fixtureAnswer(call: Call): Promise<Response> {
-  const by = call.url.searchParams.get('by') as ReportDimension
+  const by = call.url.searchParams.get('by') as ReportGroup
   const from = call.url.searchParams.get('from')!
   const to = call.url.searchParams.get('to')!
   if (call.url.searchParams.get('format') === 'csv')
@@ -207,6 +212,7 @@ describe('the Desempenho tool', () => {
     expect(tableRows('Por origem')).toEqual([
       ['google', '700', '500', '9', '1,8%'],
       ['newsletter', '300', '250', '20', '8%'],
+      ['(direto)', '50', '40', '0', '0%'],
     ])
   })
 
