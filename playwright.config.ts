@@ -54,6 +54,7 @@ const SERVER_BOUND_SPECS = [
   /campaign-lifecycle\.spec\.ts/,
   /articles-publishing\.spec\.ts/,
   /scheduled-head\.spec\.ts/,
+  /studio-performance\.spec\.ts/,
 ]
 
 export default defineConfig({
@@ -122,6 +123,7 @@ export default defineConfig({
         /campaign-publishing\.spec\.ts/,
         /articles-publishing\.spec\.ts/,
         /campaign-lifecycle\.spec\.ts/,
+        /studio-performance\.spec\.ts/,
       ],
       workers: 1,
       use: { viewport: { width: 1280, height: 800 } },
