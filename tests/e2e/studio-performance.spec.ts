@@ -1,4 +1,4 @@
-import { expect, test, type Page, type Route } from '@playwright/test'
+import { expect, test, type Page, type Route, type TestInfo } from '@playwright/test'
 
 import { NO_CAMPAIGN_KEY, type Report, type ReportRow } from '../../lib/analytics/report-schema'
 import { SERVERS } from './servers'
@@ -134,7 +134,9 @@ async function signedInStudio(page: Page) {
     if (path.includes('/data/listen/'))
       return route.fulfill({
         contentType: 'text/event-stream',
-        body: 'event: welcome\ndata: {"listenerName":"e2e"}\n\n',
+        // A stream cannot stay open through route.fulfill: `retry` keeps the browser from
+        // reconnecting (and the document from going back to loading) for the test's length.
+        body: 'retry: 600000\nevent: welcome\ndata: {"listenerName":"e2e"}\n\n',
       })
     if (path.endsWith('/users/me')) {
       expect(route.request().headers()['authorization']).toBe(`Bearer ${TOKEN}`)
@@ -161,6 +163,13 @@ async function signedInStudio(page: Page) {
     if (path.includes('/users/')) return route.fulfill({ json: [editor] })
     return route.fulfill({ status: 404, json: { error: 'Not Found' } })
   })
+}
+
+/** A screenshot kept in the test's output folder and attached to the report. */
+async function shot(page: Page, testInfo: TestInfo, name: string, fullPage = false) {
+  const path = testInfo.outputPath(`${name}.png`)
+  await page.screenshot({ path, fullPage })
+  await testInfo.attach(name, { path, contentType: 'image/png' })
 }
 
 test.describe('the Studio: Desempenho', () => {
@@ -190,10 +199,7 @@ test.describe('the Studio: Desempenho', () => {
         .getByRole('table', { name: 'Por página' })
         .getByRole('row', { name: /onibus-rodoviarios/ }),
     ).toContainText('2,6%')
-    await testInfo.attach('desempenho-1280', {
-      body: await page.screenshot({ fullPage: true }),
-      contentType: 'image/png',
-    })
+    await shot(page, testInfo, 'desempenho-1280', true)
 
     const download = page.waitForEvent('download')
     await page.getByRole('button', { name: 'Baixar CSV: por campanha' }).click()
@@ -207,10 +213,7 @@ test.describe('the Studio: Desempenho', () => {
     await page.getByRole('button', { name: '7 dias' }).click()
     await expect(page.getByText(/\(7 dias\), comparado com/)).toBeVisible()
     await expect(page.getByRole('table', { name: 'Por página' })).toBeVisible()
-    await testInfo.attach('desempenho-7-dias-1280', {
-      body: await page.screenshot(),
-      contentType: 'image/png',
-    })
+    await shot(page, testInfo, 'desempenho-7-dias-1280')
   })
 
   test("a campaign page's Desempenho tab shows that page's days", async ({ page }, testInfo) => {
@@ -218,8 +221,16 @@ test.describe('the Studio: Desempenho', () => {
     const asked: Asked[] = []
     await signedInStudio(page)
     await answerAnalytics(page, asked)
-    await page.goto(`${SITE}/studio/structure/campaignPage;campaignPage-onibus-rodoviarios`)
-    await page.getByRole('tab', { name: 'Desempenho' }).click({ timeout: 60_000 })
+    // The tab opened by its address (the pane's `view` parameter): with the Sanity API answered
+    // here the document header never counts as ready, so its tabs stay disabled.
+    await page.goto(
+      `${SITE}/studio/structure/campaignPage;campaignPage-onibus-rodoviarios,view=desempenho`,
+    )
+    await expect(page.getByRole('tab', { name: 'Desempenho' })).toHaveAttribute(
+      'aria-selected',
+      'true',
+      { timeout: 60_000 },
+    )
     await expect(
       page.getByRole('heading', { name: 'Desempenho de /p/onibus-rodoviarios' }),
     ).toBeVisible({ timeout: 30_000 })
@@ -228,9 +239,6 @@ test.describe('the Studio: Desempenho', () => {
       true,
     )
     await expect(page.locator('.recharts-line')).toHaveCount(2)
-    await testInfo.attach('desempenho-aba-1280', {
-      body: await page.screenshot({ fullPage: true }),
-      contentType: 'image/png',
-    })
+    await shot(page, testInfo, 'desempenho-aba-1280', true)
   })
 })
