@@ -1,0 +1,101 @@
+// Claims in docs/ that drift when the code moves on: each fails here instead of misleading a
+// newcomer. (The environment table and the block registration lists have their own tests:
+// env-docs.test.ts and block-registry.test.ts.)
+import { execFileSync } from 'node:child_process'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import path from 'node:path'
+
+import { describe, expect, it } from 'vitest'
+
+import { PAGES } from '@/scripts/bench/budgets.mjs'
+import { ARTICLE_RESERVED_SLUGS, RESERVED_SLUGS } from '@/sanity/lib/paths'
+
+const root = path.resolve(__dirname, '../..')
+const read = (file: string) => readFileSync(path.join(root, file), 'utf8')
+const DOCS = [
+  'README.md',
+  ...readdirSync(path.join(root, 'docs'))
+    .filter((file) => file.endsWith('.md'))
+    .map((file) => `docs/${file}`),
+]
+
+/** The names in backticks of one sentence or list item that contains `marker`. */
+function backticked(doc: string, marker: string): string[] {
+  const start = doc.indexOf(marker)
+  expect(start, `the doc says ${JSON.stringify(marker)}`).toBeGreaterThan(-1)
+  const end = doc.indexOf(')', start)
+  return [...doc.slice(start, end).matchAll(/`([^`]+)`/g)].map((match) => match[1] as string)
+}
+
+describe('docs claims', () => {
+  it('content.md lists every reserved top-level slug, and no other', () => {
+    const listed = backticked(read('docs/content.md'), 'one the app routes (')
+    expect(listed.filter((name) => name !== 'RESERVED_SLUGS').sort()).toEqual(
+      [...RESERVED_SLUGS.keys()].sort(),
+    )
+  })
+
+  it('security.md lists every reserved path a redirect cannot start from', () => {
+    const listed = backticked(read('docs/security.md'), 'never a reserved path (')
+    for (const slug of RESERVED_SLUGS.keys()) expect(listed).toContain(`/${slug}`)
+    for (const slug of ARTICLE_RESERVED_SLUGS.keys()) expect(listed).toContain(slug)
+  })
+
+  it('speed.md and articles.md name every page kind the bench measures', () => {
+    const speed = read('docs/speed.md')
+    const kinds = speed.slice(speed.indexOf('### The page kinds'), speed.indexOf('## The target'))
+    for (const page of PAGES) expect(kinds).toContain(`\`${page.path}\``)
+    const articles = read('docs/articles.md')
+    for (const page of PAGES.filter(({ path }) => path.startsWith('/conteudos')))
+      expect(articles).toContain(`\`${page.path}\``)
+  })
+
+  it.each(DOCS)('%s names files that exist', (doc) => {
+    const missing = [
+      ...read(doc).matchAll(
+        /`((?:app|lib|components|sanity|scripts|tests|deploy|supabase|public)\/[^`\s<*…]+)`/g,
+      ),
+    ]
+      .map((match) => (match[1] as string).split('#')[0]!.replace(/\/$/, ''))
+      .filter((file) => !file.includes('...'))
+      // The worked example of "Adding a block" is a block that does not exist yet.
+      .filter((file) => !file.startsWith('components/blocks/logos/'))
+      .filter((file) => !existsSync(path.join(root, file)))
+    expect(missing).toEqual([])
+  })
+
+  it.each(DOCS)('%s names code that exists', (doc) => {
+    const code = execFileSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8' })
+      .split('\0')
+      .filter((file) => /\.(?:[cm]?[jt]sx?|json|conf|sql)$/.test(file) || file === '.ci/run')
+      .filter((file) => existsSync(path.join(root, file)))
+      .map(read)
+      .join('\n')
+    const names = new Set(
+      [...read(doc).matchAll(/`([A-Za-z_]\w*)(?:\(\))?`/g)]
+        .map((match) => match[1] as string)
+        // Our own names: camelCase functions and constants, CONSTANT_CASE.
+        .filter(
+          (name) => /^[a-z]+[A-Z]\w*$/.test(name) || /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(name),
+        ),
+    )
+    const missing = [...names].filter(
+      (name) => !OTHER_PROJECTS_NAMES.has(name) && !new RegExp(`\\b${name}\\b`).test(code),
+    )
+    expect(missing).toEqual([])
+  })
+})
+
+/** Names the docs quote from other projects' code (Chromium, Next, webpack) or from an example. */
+const OTHER_PROJECTS_NAMES = new Set([
+  'SIGNIFICANT_DUR_THRESHOLD_MS',
+  'getRenderBlockingNodeData',
+  'kLongParserBudgetDefaultValue',
+  'priorityRoutes',
+  'requestCost',
+  'maxMergeChunkSize',
+  'minChunkSize',
+  'maxChunkCountPerGroup',
+  'remotePatterns',
+  'logosBlock',
+])
