@@ -97,5 +97,7 @@ const OTHER_PROJECTS_NAMES = new Set([
   'minChunkSize',
   'maxChunkCountPerGroup',
   'remotePatterns',
+  'cacheLife',
+  'cacheComponents',
   'logosBlock',
 ])
