@@ -50,6 +50,32 @@ describe('docs claims', () => {
       expect(articles).toContain(`\`${page.path}\``)
   })
 
+  it('upgrading-next.md lists every next/dist module the code imports', () => {
+    const sources = execFileSync(
+      'git',
+      ['ls-files', '-z', '--', '*.ts', '*.tsx', '*.mjs', '*.cjs'],
+      {
+        cwd: root,
+        encoding: 'utf8',
+      },
+    )
+      .split('\0')
+      .filter((file) => file && existsSync(path.join(root, file)))
+    const imported = new Set(
+      sources.flatMap((file) =>
+        [...read(file).matchAll(/(?:from |require\()'(next\/dist\/[^']+)'/g)].map(
+          (match) => match[1] as string,
+        ),
+      ),
+    )
+    const doc = read('docs/upgrading-next.md')
+    const listed = new Set(
+      [...doc.matchAll(/^\| `(next\/dist\/[^`]+)`/gm)].map((match) => match[1] as string),
+    )
+    expect(imported.size).toBeGreaterThan(0)
+    expect([...listed].sort()).toEqual([...imported].sort())
+  })
+
   it.each(DOCS)('%s names files that exist', (doc) => {
     const missing = [
       ...read(doc).matchAll(
