@@ -76,6 +76,33 @@ describe('docs claims', () => {
     expect([...listed].sort()).toEqual([...imported].sort())
   })
 
+  it.each(DOCS)('%s links to docs and headings that exist', (doc) => {
+    /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens. */
+    const anchorsOf = (file: string) =>
+      new Set(
+        [
+          ...read(file)
+            .replace(/```[\s\S]*?```/g, '')
+            .matchAll(/^#+ (.*)$/gm),
+        ].map((match) =>
+          (match[1] as string)
+            .trim()
+            .toLowerCase()
+            .replace(/[^\p{L}\p{M}\p{N}_\s-]/gu, '')
+            .replace(/\s/g, '-'),
+        ),
+      )
+    const broken = [...read(doc).matchAll(/\]\(([^)\s#]*)(?:#([^)\s]*))?\)/g)]
+      .filter(([, target]) => !/^[a-z]+:/.test(target as string))
+      .filter(([, target, anchor]) => {
+        const file = target ? path.join(path.dirname(doc), target as string) : doc
+        if (!existsSync(path.join(root, file))) return true
+        return anchor !== undefined && file.endsWith('.md') && !anchorsOf(file).has(anchor)
+      })
+      .map(([link]) => link)
+    expect(broken).toEqual([])
+  })
+
   it.each(DOCS)('%s names files that exist', (doc) => {
     const missing = [
       ...read(doc).matchAll(
