@@ -15,17 +15,9 @@ import {
   ROUTING_TABLE_PATH,
 } from '@/lib/security/internal-request'
 
-// Redirect documents (Studio: Redirecionamentos) are answered here, before any page or cache:
-// a page route that called redirect() would have Next store the answer in the ISR cache, and a
-// background regeneration of such an entry stores the 308 without its Location header (Next
-// 16.4), so the redirect would break an hour later. The table comes from app/api/redirects, a
-// cached route the webhook revalidates; this process keeps it for a second at most, so a
-// published redirect applies within seconds on every instance, with no deploy.
-// The same table lists the slugs that exist under /p (lib/known-paths.ts): any other slug there
-// is answered with the 404 page here, so a random address costs no Content Lake query and leaves
-// nothing in the ISR cache (docs/security.md, "Unknown addresses"). A campaign page outside its
-// visibility window whose editor chose where to send visitors is in the map too, with its
-// window: the redirect applies only while the page is not live, judged here per request.
+// Answers redirect documents and unknown addresses before any page, cache or Content Lake query,
+// from the routing table of app/api/redirects (kept a second at most). Why here rather than in the
+// pages: docs/content.md, "Campaign pages" (redirects), docs/security.md, "Unknown addresses".
 // https://nextjs.org/docs/app/api-reference/file-conventions/proxy
 
 /** This server itself (the proxy runs inside it), never the public address and its CDN. */

@@ -3,14 +3,25 @@ import type { ReactNode } from 'react'
 
 import { VisitBeacon } from '@/components/visit-beacon'
 import { getSiteSettings } from '@/lib/content'
-import { metadataFromSettings } from '@/lib/site-metadata'
+import { serverEnv } from '@/lib/env'
+import { pageMetadata } from '@/lib/site-metadata'
 
 import { inter } from './fonts/inter'
 import './globals.css'
 
-// Title, description, canonical and social cards come from the site-settings document.
+// The home page's title, description, canonical and social cards, from the site-settings
+// document; the base every page's relative URLs resolve against.
 export async function generateMetadata(): Promise<Metadata> {
-  return metadataFromSettings(await getSiteSettings())
+  const settings = await getSiteSettings()
+  return {
+    metadataBase: new URL(serverEnv.siteUrl),
+    ...pageMetadata({
+      path: '/',
+      title: settings?.seo?.title ?? settings?.brandName,
+      description: settings?.seo?.description,
+      settings,
+    }),
+  }
 }
 
 export const viewport: Viewport = {

@@ -1,5 +1,6 @@
 import { ImageResponse } from 'next/og'
 
+import { BrandMark, cardBrandName, SIGNAL_YELLOW, SocialCardFrame } from '@/components/social-card'
 import { getLandingPage, getSiteSettings } from '@/lib/content'
 import { fitInside, imageDataUrl, SOCIAL_IMAGE_SIZE, socialImageFonts } from '@/lib/social-image'
 
@@ -31,19 +32,7 @@ export default async function OpenGraphImage() {
     : null
 
   return new ImageResponse(
-    <div
-      style={{
-        width: '100%',
-        height: '100%',
-        display: 'flex',
-        alignItems: 'center',
-        gap: 48,
-        padding: 72,
-        background: 'linear-gradient(135deg, #07142b 0%, #13305c 100%)',
-        color: 'white',
-        fontFamily: 'Inter',
-      }}
-    >
+    <SocialCardFrame style={{ alignItems: 'center', gap: 48 }}>
       <div
         style={{
           flex: 1,
@@ -53,27 +42,16 @@ export default async function OpenGraphImage() {
           justifyContent: 'space-between',
         }}
       >
-        <div
-          style={{ display: 'flex', alignItems: 'center', gap: 20, fontSize: 40, fontWeight: 700 }}
-        >
-          <div
-            style={{
-              width: 72,
-              height: 72,
-              borderRadius: 16,
-              background: '#fbbf24',
-              display: 'flex',
-            }}
-          />
+        <BrandMark scale="large">
           <div style={{ display: 'flex', flexDirection: 'column' }}>
-            <span>{settings?.brandName ?? 'Vigia'}</span>
+            <span>{cardBrandName(settings)}</span>
             <span style={{ fontSize: 24, color: '#cbd5e1' }}>{settings?.tagline ?? ''}</span>
           </div>
-        </div>
+        </BrandMark>
         <div style={{ fontSize: visualSource ? 56 : 68, fontWeight: 800, lineHeight: 1.1 }}>
           {page?.hero?.headline ?? settings?.seo?.title ?? ''}
         </div>
-        <div style={{ fontSize: visualSource ? 24 : 28, color: '#fbbf24', fontWeight: 700 }}>
+        <div style={{ fontSize: visualSource ? 24 : 28, color: SIGNAL_YELLOW, fontWeight: 700 }}>
           Fadiga · Sonolência · Distração, em tempo real
         </div>
       </div>
@@ -86,7 +64,7 @@ export default async function OpenGraphImage() {
           style={{ borderRadius: 28 }}
         />
       ) : null}
-    </div>,
+    </SocialCardFrame>,
     { ...size, fonts },
   )
 }

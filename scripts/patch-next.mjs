@@ -1,27 +1,9 @@
 #!/usr/bin/env node
-// Two small patches to Next's app-page server runtimes, applied on `npm install` (postinstall).
-// Both concern `experimental.inlineCss` (next.config.ts), which writes the page's stylesheet as a
-// <style> into the HTML and, as data, into the inline RSC payload that hydrates it.
-//
-// 1. global-error: under Turbopack, Next adds a third copy of the stylesheet as the styles of its
-//    built-in global-error boundary, which imports no CSS at all. Upstream: vercel/next.js#98110
-//    (issue), #98243 and #98241 (fixes, open as of Next 16.4.6). This applies #98243's change: no
-//    styles for the built-in global-error (a custom app/global-error.tsx keeps its own).
-// 2. inline payload: the copy in the inline RSC payload (`self.__next_f.push(...)`) is never read.
-//    React hydrates a `<style precedence href>` by finding the server's element by its href
-//    (`style[data-href~=…]`) and ignores the text it was given; client navigations ask for the
-//    payload separately and get a `<link>` instead (Next's renderCssResource). So the text only
-//    made every HTML response 36 KB longer, parsed and compiled as a script string on the phone
-//    before the first paint. This empties that text row (`T<length>,<css>` → `T0,`) in the inline
-//    scripts only; the HTML's <style>, rendered from the untouched stream, keeps it. The
-//    stylesheets inlined by the render are remembered by their exact text, so nothing else can
-//    match. Upstream: the copy is inlineCss's documented cost
-//    (https://nextjs.org/docs/app/api-reference/config/next-config-js/inlineCss).
-//
-// tests/e2e/page-weight.spec.ts checks both in the served page (one <style>, no copy in the
-// payload) and tests/e2e/* that the page still hydrates. Each patch drops out by itself: when an
-// upgraded Next no longer contains the code it changes, this prints a notice and changes nothing;
-// delete that entry (and this file with the last one) then.
+// Two small patches to Next's app-page server runtimes, applied on `npm install` (postinstall),
+// both about `experimental.inlineCss`: no stylesheet for the built-in global-error, and no copy of
+// the inlined stylesheet in the inline RSC payload. Each drops out by itself (a notice, no change)
+// when an upgraded Next lacks the code it edits. Why, upstream issues, and what to do on an
+// upgrade: docs/upgrading-next.md, "The patches".
 
 import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'

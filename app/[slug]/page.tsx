@@ -11,6 +11,7 @@ import { SkipLink } from '@/components/skip-link'
 import { Container } from '@/components/ui/section'
 import { getLegalPage, getLegalPageSlugs, getSiteSettings } from '@/lib/content'
 import { formatLegalDate } from '@/lib/legal-date'
+import { pageMetadata, withBrand } from '@/lib/site-metadata'
 
 // The legal pages (/privacidade, /termos, /lgpd, /acessibilidade: legalPage documents), one
 // route over their slugs. Prerendered at build time and regenerated like the home page: the
@@ -30,23 +31,15 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { slug } = await params
   const [page, settings] = await Promise.all([getLegalPage(slug), getSiteSettings()])
   if (!page?.title) return {}
-  const title = settings?.brandName ? `${page.title} | ${settings.brandName}` : page.title
-  const description = page.seoDescription ?? page.summary ?? undefined
-  return {
-    title,
-    description,
-    alternates: { canonical: `/${slug}` },
-    openGraph: {
-      type: 'article',
-      locale: 'pt_BR',
-      url: `/${slug}`,
-      siteName: settings?.brandName ?? undefined,
-      title,
-      description,
-      modifiedTime: page.updatedAt ?? undefined,
-    },
-    twitter: { card: 'summary', title, description },
-  }
+  return pageMetadata({
+    path: `/${slug}`,
+    title: withBrand(page.title, settings),
+    description: page.seoDescription ?? page.summary,
+    settings,
+    type: 'article',
+    card: 'summary',
+    article: { modifiedTime: page.updatedAt ?? undefined },
+  })
 }
 
 export default async function LegalPageRoute({ params }: Props) {

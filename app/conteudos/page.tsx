@@ -1,8 +1,9 @@
 import type { Metadata } from 'next'
 
-import { LISTING_DESCRIPTION, LISTING_TITLE, ListingView } from '@/components/articles/listing-view'
-import { articlesMetadata, withBrand } from '@/lib/articles/metadata'
+import { LISTING_DESCRIPTION, ListingView } from '@/components/articles/listing-view'
+import { LISTING_TITLE } from '@/lib/articles/trail'
 import { getArticleListPage, getSiteSettings } from '@/lib/content'
+import { pageMetadata, withBrand } from '@/lib/site-metadata'
 import { ARTICLES_PREFIX } from '@/sanity/lib/paths'
 
 // The listing's first page: the newest articles. Regenerated like every content page: the
@@ -11,11 +12,12 @@ export const revalidate = 3600
 
 export async function generateMetadata(): Promise<Metadata> {
   const settings = await getSiteSettings()
-  return articlesMetadata({
+  return pageMetadata({
     title: withBrand(LISTING_TITLE, settings),
     description: LISTING_DESCRIPTION,
     path: ARTICLES_PREFIX,
     settings,
+    feed: true,
   })
 }
 

@@ -12,10 +12,11 @@ import {
   splitIntroduction,
   tableOfContents,
 } from '@/lib/articles/text'
+import { articlesTrail } from '@/lib/articles/trail'
 import type { Article, SiteSettings } from '@/lib/content'
 import { serverEnv } from '@/lib/env'
 import { jsonLdScript } from '@/lib/site-metadata'
-import { ARTICLES_PREFIX, articlePath, categoryPath } from '@/sanity/lib/paths'
+import { articlePath, categoryPath } from '@/sanity/lib/paths'
 
 import { ArticleBody, DEMO_HREF } from './article-body'
 import { ArticleGrid } from './article-card'
@@ -30,14 +31,12 @@ export function articleShareImagePath(slug: string): string {
 /** Início / Conteúdos / <main category> / <title>: the trail shown and published. */
 export function articleCrumbs(article: Article): Crumb[] {
   const category = article.categories?.find((candidate) => candidate?.slug && candidate.title)
-  return [
-    { name: 'Início', path: '/' },
-    { name: 'Conteúdos', path: ARTICLES_PREFIX },
+  return articlesTrail(
     ...(category?.slug && category.title
       ? [{ name: category.title, path: categoryPath(category.slug) }]
       : []),
     { name: article.title ?? '', path: articlePath(article.slug ?? '') },
-  ]
+  )
 }
 
 /**

@@ -1,12 +1,12 @@
 import type { SiteSettings, getArticleListPage } from '@/lib/content'
-import { ARTICLES_FEED_PATH, ARTICLES_PREFIX, categoryPath } from '@/sanity/lib/paths'
+import { articlesTrail, LISTING_TITLE } from '@/lib/articles/trail'
+import { ARTICLES_FEED_PATH, categoryPath } from '@/sanity/lib/paths'
 
 import { ArticleGrid } from './article-card'
 import { ArticlesShell } from './articles-shell'
 import { Breadcrumbs } from './breadcrumbs'
 import { Pagination } from './pagination'
 
-export const LISTING_TITLE = 'Conteúdos'
 export const LISTING_DESCRIPTION =
   'Artigos da equipe Vigia sobre fadiga e distração ao volante, o protocolo de resposta, segurança de frotas e LGPD.'
 
@@ -24,12 +24,7 @@ export function ListingView({
 }) {
   return (
     <ArticlesShell settings={settings}>
-      <Breadcrumbs
-        crumbs={[
-          { name: 'Início', path: '/' },
-          { name: LISTING_TITLE, path: ARTICLES_PREFIX },
-        ]}
-      />
+      <Breadcrumbs crumbs={articlesTrail()} />
       <header className="mt-6 max-w-3xl">
         <h1 className="text-3xl font-extrabold tracking-tight text-navy-950 sm:text-5xl">
           {LISTING_TITLE}

@@ -13,9 +13,10 @@ import { StepsBlock } from './steps/component'
 import type { BlockProps, BlockType } from './types'
 
 /**
- * The page half of the block registry: the component of every block type CAMPAIGN_PAGE_QUERY
- * projects. Typed over the query's block union, so a block whose fragment is in the query but
- * whose component is missing here fails `npm run typecheck`; tests/unit/block-registry.test.ts
+ * The last of a block's three registration lists (docs/content.md, "Adding a block"): the
+ * component of every block type CAMPAIGN_PAGE_QUERY projects. Typed over the query's block union,
+ * so a block whose fragment is in the query but whose component is missing here fails
+ * `npm run typecheck`; tests/unit/block-registry.test.ts
  * checks the same against the schema at run time. Server components only: a block with no
  * interaction ships no JavaScript (the form is the one island).
  */

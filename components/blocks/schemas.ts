@@ -10,9 +10,9 @@ import { roiCalculatorBlockType } from './roi-calculator/schema'
 import { stepsBlockType } from './steps/schema'
 
 /**
- * The Studio half of the block registry: every block a campaign page may hold, in the order the
- * Studio's "Adicionar bloco" menu lists them. Each block's component (blocks/components.tsx) and
- * GROQ fragment (CAMPAIGN_PAGE_QUERY in sanity/lib/queries.ts) must exist too;
+ * The first of a block's three registration lists: every block a campaign page may hold, in the
+ * order the Studio's "Adicionar bloco" menu lists them. The other two are its GROQ fragment
+ * (campaignPageProjection in sanity/lib/queries.ts) and its component (blocks/components.tsx);
  * tests/unit/block-registry.test.ts fails when one is missing. docs/content.md, "Adding a block".
  */
 export const BLOCK_SCHEMA_TYPES = [

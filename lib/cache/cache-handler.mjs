@@ -1,39 +1,8 @@
-// The ISR and data cache handler named in next.config.ts (`cacheHandler`). Pages and fetch()
-// results stay in Next's own file-system cache on each instance, exactly as without a handler.
-// With REDIS_URL set, Redis carries only what instances must agree on: when each cache tag was
-// last revalidated (the publish webhook calls revalidateTag() on one instance; every instance
-// must then treat that content as stale).
-//
-// Why not keep the pages themselves in Redis: a visitor's request then never waits on Redis, so
-// no Redis fault (down, refusing our password, slow, flushed) can slow down or fail a page; each
-// instance renders a page once itself after a publish (one Content Lake query per instance and
-// publish), which for one page and a few legal pages costs nothing. This is the "tag
-// coordination" pattern of Next's guide, without shared entries (its step 4, "not required for
-// correctness"): https://nextjs.org/docs/app/guides/how-revalidation-works#multi-instance-considerations
-//
-// How a publish travels (docs/publishing.md): a Redis hash <prefix>tag-versions, tag -> a
-// version number that the webhook raises by one (HINCRBY, in one Lua script) for every
-// revalidation of that tag, and that every instance reads once a second (HGETALL). No clock is
-// ever compared between instances: an instance that sees a tag's version go up marks the tag
-// stale with its OWN clock at that moment, so every page it rendered before then (with its own
-// clock's times) is stale, whatever the other instances' clocks say. A version only ever goes
-// up, so a late write or a write-back after an outage can never hide a newer revalidation.
-// Plain HGETALL/HSETNX/HINCRBY/EVAL: no keyspace notifications, no CONFIG, no pub/sub channel, so a
-// managed Redis at its defaults works. What an instance learns goes into Next's own tag
-// manifest, which Next consults on every cache read.
-//
-// A render that straddles the moment an instance learns of a revalidation (it fetched before,
-// stores the page after) would be kept as fresh: so every revalidation applied here is applied
-// again RECHECK_AFTER_MS later, which costs at most that many extra renders of each page a
-// visitor asks for in those seconds, per instance and publish.
-//
-// An instance that cannot read the hash (Redis down, slow, refusing us) marks the content tags
-// it has seen stale every FALLBACK_REVALIDATE_SECONDS instead, so it re-checks the content that
-// often and a publish it missed reaches it within that time. A revalidation made while Redis was
-// away is counted in Redis as soon as Redis answers again (the webhook meanwhile answered 503,
-// so Sanity retries it too), and a hash Redis lost (restarted without persistence, or flushed)
-// starts again under a new mark, which every instance notices.
-// https://nextjs.org/docs/app/api-reference/config/next-config-js/incrementalCacheHandlerPath
+// The ISR and data cache handler named in next.config.ts (`cacheHandler`). Pages stay in Next's own
+// file-system cache on each instance; with REDIS_URL, Redis carries only a version per cache tag,
+// which the webhook raises and every instance reads once a second, marking the tag stale with its
+// own clock. Why no pages in Redis, how a publish travels, straddling renders and Redis faults:
+// docs/deploying.md, "Several instances", and docs/publishing.md, "The path of a publish".
 import { randomUUID } from 'node:crypto'
 
 import FileSystemCacheModule from 'next/dist/server/lib/incremental-cache/file-system-cache.js'

@@ -1,19 +1,8 @@
 /**
- * Images in the bundled dataset are written the way `sanity dataset import` uploads them, the
- * CLI's `_sanityAsset` convention, with the path relative to the NDJSON file:
- *
- *   {"_type": "image", "_sanityAsset": "image@file://./../../public/images/x.svg", "alt": "…"}
- *
- * The import uploads each file, replaces `_sanityAsset` with `asset: {_ref}` and keeps the other
- * keys (alt, hotspot, crop). https://www.sanity.io/docs/content-lake/importing-data
- *
- * `resolveBundledAssets` does the same in memory, so the GROQ that dereferences `asset->` gives
- * the same shape on the bundled dataset (groq-js) and in the Content Lake: an asset document with
- * the id Sanity would give it (`image-<sha1>-<width>x<height>-<ext>`) and its dimensions. Only the
- * `url` differs: `assetUrl` decides it (a path under public/ for the site, the double's own image
- * host for tests/support/content-lake-double.mjs).
- *
- * Plain JavaScript with JSDoc because the Content Lake double (a Node script) uses it too.
+ * Resolves the bundled dataset's images (the import CLI's `_sanityAsset` convention) in memory, as
+ * `sanity dataset import` would: asset documents with Sanity's id scheme and dimensions, so GROQ's
+ * `asset->` gives the same shape as in the Content Lake; `assetUrl` decides only the URL. Plain
+ * JavaScript, as the Content Lake double uses it too. docs/content.md, "Images".
  */
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'

@@ -2,7 +2,7 @@ import { createImageUrlBuilder } from '@sanity/image-url'
 
 import type { SanityImageCrop, SanityImageHotspot } from '@/sanity/types'
 
-/** An image field as the page queries project it (`imageFields` in sanity/lib/queries.ts). */
+/** An image field as the page queries project it (`imageProjection` in sanity/lib/fragments.ts). */
 export type ContentImage = {
   alt: string | null
   crop: SanityImageCrop | null

@@ -1,34 +1,35 @@
 // Shared GROQ projections, used by the page queries (queries.ts) and the blocks' own fragments
-// (components/blocks/*/query.ts). The same query text runs against the Content Lake (next-sanity's client)
+// (components/blocks/*/query.ts). A projection's name ends in `Projection`, so it never shares a
+// name with the schema's field factories (sanity/schema-types: `imageField`, `windowFields`...). The same query text runs against the Content Lake (next-sanity's client)
 // and against the bundled dataset (groq-js), so keep to GROQ that both evaluate.
-export const claimFields = /* groq */ `_id, value, label, sourceNote`
+export const claimProjection = /* groq */ `_id, value, label, sourceNote`
 
-export const cardFields = /* groq */ `_key, icon, title, description, "claim": claim->{${claimFields}}`
+export const cardProjection = /* groq */ `_key, icon, title, description, "claim": claim->{${claimProjection}}`
 
 // An image as components/content-image.tsx needs it: the editor's crop and hotspot, the alt text,
 // and from the asset document its URL (the bundled path's local file), size and blur placeholder.
-export const imageFields = /* groq */ `
+export const imageProjection = /* groq */ `
   alt, crop, hotspot,
   "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}
 `
 
-export const sectionIntroFields = /* groq */ `eyebrow, heading, intro, visual{${imageFields}}`
+export const sectionIntroProjection = /* groq */ `eyebrow, heading, intro, visual{${imageProjection}}`
 
-export const linkFields = /* groq */ `label, href`
+export const linkProjection = /* groq */ `label, href`
 
 // A document's visibility window (lib/content/visibility.ts): campaign pages, the announcement
 // bar, and any type that adopts sanity/schema-types/visibility.ts.
-export const windowFields = /* groq */ `visibleFrom, visibleUntil`
+export const windowProjection = /* groq */ `visibleFrom, visibleUntil`
 
 // A page's window plus where visitors go outside it.
-export const pageVisibilityFields = /* groq */ `${windowFields}, hiddenRedirect`
+export const pageVisibilityProjection = /* groq */ `${windowProjection}, hiddenRedirect`
 
 // An article as the listing, a category page, the related list and the latest-articles block
 // show it: title, summary, date, cover and categories.
 // Its window comes along: every list drops articles outside it at render time (lib/content).
-export const articleCardFields = /* groq */ `
-  _id, title, "slug": slug.current, description, publishedAt, ${windowFields},
-  cover{${imageFields}},
+export const articleCardProjection = /* groq */ `
+  _id, title, "slug": slug.current, description, publishedAt, ${windowProjection},
+  cover{${imageProjection}},
   "categories": categories[]->{_id, title, "slug": slug.current}
 `
 
@@ -43,7 +44,7 @@ export const articleFilter = /* groq */ `_type == "article" && defined(slug.curr
 // The savings calculator's document (sanity/schema-types/roi-calculator.ts): its texts and
 // assumptions, each with its source or note. Its claims are checked, not shown (the ROI block
 // shows them already).
-export const roiCalculatorFields = /* groq */ `
+export const roiCalculatorProjection = /* groq */ `
   title, intro, disclaimer, referenceFleet,
   costPerVehicle{value, note},
   incidentsPerVehicle{value, note},
@@ -52,4 +53,4 @@ export const roiCalculatorFields = /* groq */ `
 `
 
 /** The calculator's one document, as a sub-query a block's fragment can embed. */
-export const roiCalculatorDocument = /* groq */ `*[_type == "roiCalculator" && _id == "roiCalculator"][0]{${roiCalculatorFields}}`
+export const roiCalculatorDocument = /* groq */ `*[_type == "roiCalculator" && _id == "roiCalculator"][0]{${roiCalculatorProjection}}`

@@ -11,23 +11,23 @@ import { stepsBlockFragment } from '../../components/blocks/steps/query'
 import { latestArticlesBlockFragment } from '../../components/blocks/latest-articles/query'
 import { roiCalculatorBlockFragment } from '../../components/blocks/roi-calculator/query'
 import {
-  articleCardFields,
+  articleCardProjection,
   articleFilter,
-  cardFields,
-  claimFields,
-  imageFields,
-  linkFields,
-  pageVisibilityFields,
-  roiCalculatorFields,
-  sectionIntroFields,
-  windowFields,
+  cardProjection,
+  claimProjection,
+  imageProjection,
+  linkProjection,
+  pageVisibilityProjection,
+  roiCalculatorProjection,
+  sectionIntroProjection,
+  windowProjection,
 } from './fragments'
 
 export const SITE_SETTINGS_QUERY = defineQuery(`
   *[_type == "siteSettings" && _id == "siteSettings"][0]{
     brandName,
     tagline,
-    logo{${imageFields}},
+    logo{${imageProjection}},
     navigation[]{_key, label, anchor},
     headerCta,
     contact{email, phone, hours, whatsappNumber, whatsappGreeting, location, coverage},
@@ -36,7 +36,7 @@ export const SITE_SETTINGS_QUERY = defineQuery(`
       legalLinks[]{_key, label, href},
       socialLinks[]{_key, platform, href}
     },
-    seo{title, description, shareImage{${imageFields}}},
+    seo{title, description, shareImage{${imageProjection}}},
     controller{legalName, cnpj},
     dataProtectionOfficer{name, email}
   }
@@ -66,26 +66,26 @@ export const LANDING_PAGE_QUERY = defineQuery(`
   *[_type == "landingPage" && _id == "landingPage"][0]{
     hero{
       eyebrow, headline, description, primaryCta, secondaryCta,
-      visual{${imageFields}},
-      "stats": stats[]->{${claimFields}}
+      visual{${imageProjection}},
+      "stats": stats[]->{${claimProjection}}
     },
-    sobre{${sectionIntroFields}, points[]{${cardFields}}},
-    comoFunciona{${sectionIntroFields}, steps[]{${cardFields}}},
+    sobre{${sectionIntroProjection}, points[]{${cardProjection}}},
+    comoFunciona{${sectionIntroProjection}, steps[]{${cardProjection}}},
     tecnologia{
-      ${sectionIntroFields},
-      cards[]{${cardFields}},
+      ${sectionIntroProjection},
+      cards[]{${cardProjection}},
       specTitle,
-      "specs": specs[]->{${claimFields}}
+      "specs": specs[]->{${claimProjection}}
     },
     beneficios{
-      ${sectionIntroFields},
-      cards[]{${cardFields}},
+      ${sectionIntroProjection},
+      cards[]{${cardProjection}},
       roiTitle, roiDescription,
-      "roiFigures": roiFigures[]->{${claimFields}},
+      "roiFigures": roiFigures[]->{${claimProjection}},
       marketsTitle,
       markets[]{_key, icon, name, description, badge}
     },
-    contato{${sectionIntroFields}, formTitle, detailsTitle, offerTitle, offers, whatsappCta}
+    contato{${sectionIntroProjection}, formTitle, detailsTitle, offerTitle, offers, whatsappCta}
   }
 `)
 
@@ -94,7 +94,7 @@ export const LANDING_PAGE_QUERY = defineQuery(`
  * home page's ROI block and the no-JavaScript route /calculadora.
  */
 export const ROI_CALCULATOR_QUERY = defineQuery(`
-  *[_type == "roiCalculator" && _id == "roiCalculator"][0]{${roiCalculatorFields}}
+  *[_type == "roiCalculator" && _id == "roiCalculator"][0]{${roiCalculatorProjection}}
 `)
 
 // Campaign pages (app/p/[slug]): the page's SEO fields and its blocks, each projected by its own
@@ -105,8 +105,8 @@ const campaignPageProjection = /* groq */ `
     _id,
     title,
     "slug": slug.current,
-    ${pageVisibilityFields},
-    seo{title, description, noindex, shareImage{${imageFields}}},
+    ${pageVisibilityProjection},
+    seo{title, description, noindex, shareImage{${imageProjection}}},
     blocks[]{
       _key,
       _type,
@@ -137,7 +137,7 @@ export const CAMPAIGN_PAGE_SLUGS_QUERY = defineQuery(`
     "slug": slug.current,
     "noindex": coalesce(seo.noindex, false),
     _updatedAt,
-    ${pageVisibilityFields}
+    ${pageVisibilityProjection}
   }
 `)
 
@@ -161,8 +161,8 @@ export const ANNOUNCEMENT_QUERY = defineQuery(`
     _rev,
     text,
     tone,
-    link{${linkFields}},
-    ${windowFields}
+    link{${linkProjection}},
+    ${windowProjection}
   }
 `)
 
@@ -208,21 +208,21 @@ const articleProjection = /* groq */ `
     "slug": slug.current,
     description,
     publishedAt,
-    ${pageVisibilityFields},
-    cover{${imageFields}},
+    ${pageVisibilityProjection},
+    cover{${imageProjection}},
     "categories": categories[]->{_id, title, "slug": slug.current},
-    author->{name, kind, role, bio, photo{${imageFields}}},
-    seo{title, description, noindex, shareImage{${imageFields}}},
+    author->{name, kind, role, bio, photo{${imageProjection}}},
+    seo{title, description, noindex, shareImage{${imageProjection}}},
     body[]{
       ...,
-      _type == "image" => {_type, _key, caption, ${imageFields}},
-      _type == "claimFigure" => {_type, _key, "claim": claim->{${claimFields}}},
+      _type == "image" => {_type, _key, caption, ${imageProjection}},
+      _type == "claimFigure" => {_type, _key, "claim": claim->{${claimProjection}}},
       _type == "faqBlock" => {_type, _key, eyebrow, heading, intro, items[]{_key, question, answer}},
       _type == "articleCta" => {_type, _key, heading, text, label}
     },
     "related": *[${articleFilter} && _id != ^._id && "drafts." + _id != ^._id
       && references(^.categories[]._ref)]
-      | order(publishedAt desc, _id asc)[0...12]{${articleCardFields}}
+      | order(publishedAt desc, _id asc)[0...12]{${articleCardProjection}}
   `
 
 export const ARTICLE_QUERY = defineQuery(`
@@ -247,7 +247,7 @@ export const REVIEW_ARTICLE_QUERY = defineQuery(`
  * live changes with the clock, while this answer is cached.
  */
 export const ARTICLE_LIST_QUERY = defineQuery(`{
-  "articles": *[${articleFilter}] | order(publishedAt desc, _id asc){${articleCardFields}},
+  "articles": *[${articleFilter}] | order(publishedAt desc, _id asc){${articleCardProjection}},
   "categories": *[_type == "category" && defined(slug.current)] | order(title asc){
     _id, title, "slug": slug.current
   }
@@ -261,7 +261,7 @@ export const CATEGORY_QUERY = defineQuery(`
     "slug": slug.current,
     description,
     "articles": *[${articleFilter} && references(^._id)]
-      | order(publishedAt desc, _id asc)[0...100]{${articleCardFields}}
+      | order(publishedAt desc, _id asc)[0...100]{${articleCardProjection}}
   }
 `)
 
@@ -275,7 +275,7 @@ export const ARTICLE_SLUGS_QUERY = defineQuery(`
     "noindex": coalesce(seo.noindex, false),
     publishedAt,
     _updatedAt,
-    ${pageVisibilityFields}
+    ${pageVisibilityProjection}
   }
 `)
 
@@ -299,6 +299,6 @@ export const ARTICLE_FEED_QUERY = defineQuery(`
     _updatedAt,
     "author": author->name,
     "categories": categories[]->title,
-    ${windowFields}
+    ${windowProjection}
   }
 `)

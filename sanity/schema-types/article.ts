@@ -1,8 +1,9 @@
 import { defineArrayMember, defineField, defineType } from 'sanity'
 
 import { articlePath } from '../lib/paths'
-import { ALT_MAX_LENGTH, imageField, requiredString, seoField } from './objects'
+import { ctaTextFields, imageField, requiredString, seoField } from './objects'
 import { articleSlugField } from './path-rules'
+import { textBlock, textImage } from './portable-text'
 import { pageVisibilityFields, VISIBILITY_GROUP, visibilitySubtitle } from './visibility'
 
 // An article at /conteudos/<slug>: the listing, its categories' pages, the feed and the sitemap
@@ -15,14 +16,7 @@ export const articleCtaType = defineType({
   type: 'object',
   description: 'Um destaque com um botão que leva ao formulário de demonstração (/#contato).',
   fields: [
-    requiredString('heading', 'Título', 90),
-    defineField({
-      name: 'text',
-      title: 'Texto (opcional)',
-      type: 'text',
-      rows: 2,
-      validation: (rule) => rule.max(240),
-    }),
+    ...ctaTextFields,
     defineField({
       name: 'label',
       title: 'Texto do botão',
@@ -62,26 +56,6 @@ export const claimFigureType = defineType({
       subtitle: 'Número de marketing',
     }),
   },
-})
-
-const linkAnnotation = defineArrayMember({
-  name: 'link',
-  title: 'Link',
-  type: 'object',
-  fields: [
-    defineField({
-      name: 'href',
-      title: 'Endereço',
-      description:
-        'Um caminho do site ("/conteudos/outro-artigo"), "/#contato", https:// ou mailto:.',
-      type: 'string',
-      validation: (rule) =>
-        rule
-          .required()
-          .max(300)
-          .regex(/^(https:\/\/|\/|#|mailto:)/, { name: 'caminho, https:// ou mailto:' }),
-    }),
-  ],
 })
 
 export const articleType = defineType({
@@ -151,51 +125,18 @@ export const articleType = defineType({
       group: 'content',
       type: 'array',
       of: [
-        defineArrayMember({
-          type: 'block',
-          // The title is the h1; the text's sections are h2 (they make the table of contents).
+        // The title is the h1; the text's sections are h2 (they make the table of contents).
+        textBlock({
           styles: [
             { title: 'Parágrafo', value: 'normal' },
             { title: 'Seção (h2)', value: 'h2' },
             { title: 'Subseção (h3)', value: 'h3' },
             { title: 'Citação', value: 'blockquote' },
           ],
-          lists: [
-            { title: 'Lista', value: 'bullet' },
-            { title: 'Lista numerada', value: 'number' },
-          ],
-          marks: {
-            decorators: [
-              { title: 'Negrito', value: 'strong' },
-              { title: 'Itálico', value: 'em' },
-            ],
-            annotations: [linkAnnotation],
-          },
+          linkDescription:
+            'Um caminho do site ("/conteudos/outro-artigo"), "/#contato", https:// ou mailto:.',
         }),
-        defineArrayMember({
-          type: 'image',
-          name: 'image',
-          title: 'Imagem',
-          options: { hotspot: true },
-          fields: [
-            defineField({
-              name: 'alt',
-              title: 'Texto alternativo',
-              description: 'Em português: o que a imagem mostra, para quem não pode vê-la.',
-              type: 'string',
-              validation: (rule) => [
-                rule.required().error('Descreva a imagem: o texto alternativo é obrigatório.'),
-                rule.max(ALT_MAX_LENGTH),
-              ],
-            }),
-            defineField({
-              name: 'caption',
-              title: 'Legenda (opcional)',
-              type: 'string',
-              validation: (rule) => rule.max(200),
-            }),
-          ],
-        }),
+        textImage({ caption: true }),
         defineArrayMember({ type: 'articleCta' }),
         defineArrayMember({ type: 'faqBlock' }),
         defineArrayMember({ type: 'claimFigure' }),

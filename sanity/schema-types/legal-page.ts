@@ -1,47 +1,23 @@
-import { defineArrayMember, defineField, defineType, type SlugValue } from 'sanity'
+import { defineField, defineType, type SlugValue } from 'sanity'
 
 import { requiredString } from './objects'
 import { slugRule } from './path-rules'
+import { textBlock } from './portable-text'
 
 const REVIEW_NOTICE =
   'Texto jurídico: antes de publicar qualquer alteração, peça a revisão do advogado ou do jurídico responsável pela LGPD na empresa.'
 
 // What a legal text may use: subheadings, lists, bold and links. No h1 (the page title is the
 // only one), no italics, underline, code or images, so every page reads and looks the same.
-const legalBodyBlock = defineArrayMember({
-  type: 'block',
+const legalBodyBlock = textBlock({
   styles: [
     { title: 'Parágrafo', value: 'normal' },
     { title: 'Subtítulo', value: 'h2' },
     { title: 'Subtítulo menor', value: 'h3' },
   ],
-  lists: [
-    { title: 'Lista', value: 'bullet' },
-    { title: 'Lista numerada', value: 'number' },
-  ],
-  marks: {
-    decorators: [{ title: 'Negrito', value: 'strong' }],
-    annotations: [
-      defineArrayMember({
-        name: 'link',
-        title: 'Link',
-        type: 'object',
-        fields: [
-          defineField({
-            name: 'href',
-            title: 'Endereço',
-            description: 'Um caminho do site ("/privacidade"), uma URL https:// ou mailto:.',
-            type: 'string',
-            validation: (rule) =>
-              rule
-                .required()
-                .max(300)
-                .regex(/^(https:\/\/|\/|mailto:)/, { name: 'caminho, https:// ou mailto:' }),
-          }),
-        ],
-      }),
-    ],
-  },
+  italic: false,
+  linkDescription: 'Um caminho do site ("/privacidade"), uma URL https:// ou mailto:.',
+  anchors: false,
 })
 
 type Block = {

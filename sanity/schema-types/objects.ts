@@ -115,6 +115,30 @@ export const linkType = defineType({
   ],
 })
 
+/** A call to action's words: a heading and an optional line (the CTA band, an article's call). */
+export const ctaTextFields = [
+  requiredString('heading', 'Título', 90),
+  defineField({
+    name: 'text',
+    title: 'Texto (opcional)',
+    type: 'text',
+    rows: 2,
+    validation: (rule) => rule.max(240),
+  }),
+]
+
+/** A block's buttons (the hero, the CTA band): a required main one and an optional second. */
+export const ctaButtonFields = [
+  defineField({
+    name: 'primaryCta',
+    title: 'Botão principal',
+    description: '"#contato" leva ao formulário desta página.',
+    type: 'link',
+    validation: (rule) => rule.required(),
+  }),
+  defineField({ name: 'secondaryCta', title: 'Botão secundário (opcional)', type: 'link' }),
+]
+
 export const claimListField = (name: string, title: string, max: number) =>
   defineField({
     name,

@@ -13,7 +13,8 @@ import { SITE_PATH_MESSAGE } from './path-rules'
 
 // The visibility window's fields, one set for every type that has a window (campaign pages and
 // articles; the announcement bar uses the two dates: docs/campaigns.md).
-// The site reads them with the `visibilityFields` GROQ fragment and lib/content/visibility.ts.
+// The site reads them with the `windowProjection` and `pageVisibilityProjection` GROQ fragments
+// (sanity/lib/fragments.ts) and judges them in lib/content/visibility.ts.
 
 /** The group a type with a window shows these fields in. */
 export const VISIBILITY_GROUP = { name: 'visibility', title: 'Período no ar' }

@@ -1,33 +1,7 @@
 #!/usr/bin/env node
-// `npm run bench`: the speed budgets of every public page kind, judged against a floor in the
-// same run (docs/speed.md).
-//
-//   1. builds the production site into .next-bench (embedded defaults: bundled content,
-//      embedded lead store) and the floor app (./floor-app.mjs: a bare page built with the same
-//      next, react and react-dom) into .bench-floor, unless `-- --no-build` and both builds are
-//      already there;
-//   2. serves each with `next start` on a free port, behind the same HTTPS + HTTP/2 proxy
-//      (./h2-proxy.mjs says why), leads going to a fresh .bench/leads, and fails at once when a
-//      page kind of PAGES (./budgets.mjs) does not answer 200;
-//   3. measures first-load JS and page weight of every page kind and of the floor (the same code
-//      as the guards in `npm test`), calibrates the emulated phone, runs Lighthouse 12 mobile
-//      (applied, then simulated throttling) and desktop with the pages' and the floor's runs
-//      alternated (median of 7 each), throughput of `/` from the ISR cache (autocannon, 50
-//      connections, 10 s) and through nginx (./front.mjs), and the demo-request Server Action
-//      (200 submissions, 20 at a time) with the rows it stored counted afterwards;
-//   4. prints one markdown table (./budgets.mjs judges it), writes .bench/results.json, and
-//      exits non-zero when a budget is missed.
-//
-// Speed budgets are relative to the floor: an absolute Lighthouse score moves with the machine
-// (and with whatever else runs on it), while the gap between two pages measured side by side on
-// the same machine does not, or much less. Absolute figures are printed, never judged.
-//
-//   npm run bench                  # build both, then measure
-//   npm run bench -- --no-build    # measure the existing builds
-//   npm run bench -- --runs 9      # Lighthouse runs per page and mode (median; default and least 7)
-//   npm run bench -- --page /      # only these page kinds (repeatable), to judge a change quickly
-//   npm run bench -- --no-build --variant .next-exp [--variant .next-exp2] --lighthouse-only
-//                                  # an experiment's build judged beside the site, same run
+// `npm run bench`: the speed budgets of every public page kind, judged against a floor (a bare
+// Next page) measured in the same run. What it builds, serves and measures, its options, and why
+// budgets are relative to the floor: docs/speed.md, "The bench".
 
 import { spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'

@@ -1,20 +1,7 @@
 // First-load JavaScript of a page: what a visitor's browser downloads and runs before the page is
-// interactive. Shared by `npm run bench` (scripts/bench/bench.mjs) and the budget test in `npm test`
-// (tests/e2e/budget.spec.ts), so both measure the same thing the same way.
-//
-// What counts: every <script src> in the served HTML except `noModule` ones (the legacy polyfill,
-// which modern browsers never download). Chunks the page imports later (the form's validation and
-// toasts, loaded on first interaction) are not referenced by the HTML and do not count. Each
-// script is fetched from the running server and gzipped at level 9 (roughly what a CDN serves).
-//
-// Framework or site: a script is the framework's when the build says so, not by guessing from its
-// name or content:
-//   - the build manifest's `rootMainFiles` (Turbopack runtime, React, React DOM, the App Router)
-//     load on every page whatever the site contains;
-//   - a chunk listed in the page's client reference manifest counts as framework only when every
-//     client module placed in it comes from `next`, `react`, `react-dom` or `scheduler` (Next's
-//     own layout router, error boundaries...).
-// Anything else, including a chunk the manifests do not mention, is the site's own code.
+// interactive, split into the framework's and the site's by the build's own manifests. Shared by
+// `npm run bench` and tests/e2e/budget.spec.ts, so both measure the same thing the same way. What
+// counts and how a script is judged the framework's: docs/speed.md, "What first-load JS counts".
 
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'

@@ -1,6 +1,6 @@
 // A block exists once: its schema, its GROQ fragment and its component, side by side in
 // components/blocks/<name>/. These fail when one of the three is missing (docs/content.md, "Adding a block").
-import { existsSync, readdirSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 
 import { describe, expect, it } from 'vitest'
@@ -61,6 +61,44 @@ describe('the block registry', () => {
         expect(existsSync(path.join(BLOCKS_DIR, folder, file)), `blocks/${folder}/${file}`).toBe(
           true,
         )
+    }
+  })
+
+  it('is registered in the three lists docs/content.md names, and imported nowhere else', () => {
+    const root = path.join(__dirname, '..', '..')
+    const sources = (dir: string): string[] =>
+      readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((entry) =>
+        entry.isDirectory()
+          ? sources(path.join(dir, entry.name))
+          : /\.(tsx?|mjs)$/.test(entry.name)
+            ? [path.join(dir, entry.name)]
+            : [],
+      )
+    const blockFolder = /^components\/blocks\/[^/]+\//
+    const importers = ['app', 'components', 'lib', 'sanity']
+      .flatMap(sources)
+      .filter((file) => !blockFolder.test(file))
+      .filter((file) =>
+        /from '[^']*\/[a-z-]+\/(schema|query|component)'/.test(
+          readFileSync(path.join(root, file), 'utf8'),
+        ),
+      )
+    const LISTS = [
+      ['BLOCK_SCHEMA_TYPES', 'components/blocks/schemas.ts'],
+      ['campaignPageProjection', 'sanity/lib/queries.ts'],
+      ['BLOCK_COMPONENTS', 'components/blocks/components.tsx'],
+    ] as const
+    expect(importers.sort()).toEqual(LISTS.map(([, file]) => file).sort())
+
+    const doc = readFileSync(path.join(root, 'docs/content.md'), 'utf8')
+    const section = doc.slice(doc.indexOf('### Adding a block'), doc.indexOf('## The savings'))
+    expect(section).toMatch(/registered\s+in three lists/)
+    for (const [list, file] of LISTS) {
+      expect(readFileSync(path.join(root, file), 'utf8'), file).toContain(list)
+      const row = section
+        .split('\n')
+        .find((line) => line.startsWith('|') && line.includes(`\`${list}\``))
+      expect(row, `docs/content.md lists ${list}`).toContain(`\`${file}\``)
     }
   })
 })

@@ -64,4 +64,23 @@ describe('docs/environment.md', () => {
     // The first cell of a row names it: `| \`NAME\` | what | default |`.
     expect(doc).toMatch(new RegExp(`^\\|[^|\\n]*\`${name}\`[^|\\n]*\\|`, 'm'))
   })
+
+  it('is the only table of them: every other doc links to it', () => {
+    const others = [
+      'README.md',
+      ...readdirSync(path.join(root, 'docs'))
+        .filter((file) => file.endsWith('.md') && file !== 'environment.md')
+        .map((file) => `docs/${file}`),
+    ]
+    const copies = others.flatMap((file) =>
+      readFileSync(path.join(root, file), 'utf8')
+        .split('\n')
+        .filter((line) => {
+          const first = line.match(/^\|\s*`([A-Z][A-Z0-9_]+)`\s*\|/)?.[1]
+          return first !== undefined && variables.includes(first)
+        })
+        .map((line) => `${file}: ${line.slice(0, 50)}`),
+    )
+    expect(copies).toEqual([])
+  })
 })

@@ -2,6 +2,7 @@ import { notFound } from 'next/navigation'
 import { ImageResponse } from 'next/og'
 import { stegaClean } from 'next-sanity'
 
+import { BrandMark, cardBrandName, SIGNAL_YELLOW, SocialCardFrame } from '@/components/social-card'
 import { getArticle, getSiteSettings } from '@/lib/content'
 import { croppedSize, isLocalAsset, type ContentImage } from '@/lib/content/image-url'
 import {
@@ -68,41 +69,18 @@ export default async function ArticleSocialImage({ params }: Props) {
   const title = stegaClean(article.title)
   const category = article.categories?.[0]?.title
   return new ImageResponse(
-    <div
-      style={{
-        width: '100%',
-        height: '100%',
-        display: 'flex',
-        flexDirection: 'column',
-        justifyContent: 'space-between',
-        padding: 72,
-        background: 'linear-gradient(135deg, #07142b 0%, #13305c 100%)',
-        color: 'white',
-        fontFamily: 'Inter',
-      }}
-    >
-      <div
-        style={{ display: 'flex', alignItems: 'center', gap: 20, fontSize: 36, fontWeight: 700 }}
-      >
-        <div
-          style={{
-            width: 56,
-            height: 56,
-            borderRadius: 14,
-            background: '#fbbf24',
-            display: 'flex',
-          }}
-        />
-        <span>{stegaClean(settings?.brandName ?? 'Vigia')}</span>
+    <SocialCardFrame style={{ flexDirection: 'column', justifyContent: 'space-between' }}>
+      <BrandMark scale="small">
+        <span>{cardBrandName(settings)}</span>
         <span style={{ color: '#cbd5e1', fontSize: 28 }}>· Conteúdos</span>
-      </div>
+      </BrandMark>
       <div style={{ fontSize: title.length > 70 ? 56 : 66, fontWeight: 800, lineHeight: 1.12 }}>
         {title}
       </div>
-      <div style={{ fontSize: 28, color: '#fbbf24', fontWeight: 700 }}>
+      <div style={{ fontSize: 28, color: SIGNAL_YELLOW, fontWeight: 700 }}>
         {category ? stegaClean(category) : ' '}
       </div>
-    </div>,
+    </SocialCardFrame>,
     { ...size, fonts },
   )
 }

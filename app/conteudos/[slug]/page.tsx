@@ -4,8 +4,8 @@ import { stegaClean } from 'next-sanity'
 
 import { ArticleView, articleShareImagePath } from '@/components/articles/article-view'
 import { visibleUpdateDate } from '@/lib/articles/dates'
-import { articlesMetadata, withBrand } from '@/lib/articles/metadata'
 import { getArticle, getArticleSlugs, getSiteSettings } from '@/lib/content'
+import { pageMetadata, withBrand } from '@/lib/site-metadata'
 import { articlePath } from '@/sanity/lib/paths'
 
 // Articles (article documents). The ones published at build time are prerendered; one published
@@ -28,31 +28,23 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { slug } = await params
   const [article, settings] = await Promise.all([getArticle(slug), getSiteSettings()])
   if (!article?.title) return {}
-  const title = article.seo?.title
-    ? stegaClean(article.seo.title)
-    : withBrand(article.title, settings)
-  const description = stegaClean(article.seo?.description ?? article.description ?? '') || undefined
-  const base = articlesMetadata({
-    title,
-    description,
+  const published = article.publishedAt ? stegaClean(article.publishedAt) : undefined
+  return pageMetadata({
     path: articlePath(slug),
+    title: article.seo?.title ?? withBrand(article.title, settings),
+    description: article.seo?.description ?? article.description,
     settings,
     type: 'article',
-  })
-  const published = article.publishedAt ? stegaClean(article.publishedAt) : undefined
-  return {
-    ...base,
-    ...(article.seo?.noindex ? { robots: { index: false, follow: true } } : {}),
-    openGraph: {
-      ...base.openGraph,
-      type: 'article',
+    noindex: article.seo?.noindex ?? false,
+    twitterImage: articleShareImagePath(slug),
+    feed: true,
+    article: {
       publishedTime: published,
       modifiedTime: visibleUpdateDate(published, article._updatedAt) ?? published,
       authors: article.author?.name ? [stegaClean(article.author.name)] : undefined,
       section: article.categories?.[0]?.title ? stegaClean(article.categories[0].title) : undefined,
     },
-    twitter: { ...base.twitter, images: [articleShareImagePath(slug)] },
-  }
+  })
 }
 
 export default async function ArticleRoute({ params }: Props) {

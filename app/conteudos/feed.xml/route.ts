@@ -1,4 +1,5 @@
-import { LISTING_DESCRIPTION, LISTING_TITLE } from '@/components/articles/listing-view'
+import { LISTING_DESCRIPTION } from '@/components/articles/listing-view'
+import { LISTING_TITLE } from '@/lib/articles/trail'
 import { rssFeed } from '@/lib/articles/feed'
 import { getArticleFeed, getSiteSettings } from '@/lib/content'
 import { serverEnv } from '@/lib/env'

@@ -1,6 +1,5 @@
 import type { Metadata } from 'next'
 import { notFound } from 'next/navigation'
-import { stegaClean } from 'next-sanity'
 
 import { CampaignPageView } from '@/components/campaign-page-view'
 import { getCampaignPage, getCampaignPageSlugs, getSiteSettings } from '@/lib/content'
@@ -8,6 +7,7 @@ import { latestArticlesWindows } from '@/lib/articles/windows'
 import { SITE_SHARE_IMAGE, shareImageUrl } from '@/lib/content/share-image'
 import { isVisible } from '@/lib/content/visibility'
 import { expireAtNextBoundary } from '@/lib/content/visibility-cache'
+import { pageMetadata, withBrand } from '@/lib/site-metadata'
 import { campaignPath } from '@/sanity/lib/paths'
 
 // Campaign pages (campaignPage documents), built by editors from blocks. The ones published at
@@ -31,27 +31,14 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { slug } = await params
   const [page, settings] = await Promise.all([getCampaignPage(slug), getSiteSettings()])
   if (!page?.title || !isVisible(page)) return {}
-  const brand = settings?.brandName ? stegaClean(settings.brandName) : undefined
-  const title = stegaClean(page.seo?.title ?? (brand ? `${page.title} | ${brand}` : page.title))
-  const description = page.seo?.description ? stegaClean(page.seo.description) : undefined
-  const path = campaignPath(slug)
-  const image = shareImageUrl(page.seo?.shareImage) ?? SITE_SHARE_IMAGE
-  return {
-    title,
-    description,
-    alternates: { canonical: path },
-    ...(page.seo?.noindex ? { robots: { index: false, follow: true } } : {}),
-    openGraph: {
-      type: 'website',
-      locale: 'pt_BR',
-      url: path,
-      siteName: brand,
-      title,
-      description,
-      images: [{ url: image, width: 1200, height: 630 }],
-    },
-    twitter: { card: 'summary_large_image', title, description, images: [image] },
-  }
+  return pageMetadata({
+    path: campaignPath(slug),
+    title: page.seo?.title ?? withBrand(page.title, settings),
+    description: page.seo?.description,
+    settings,
+    noindex: page.seo?.noindex ?? false,
+    shareImage: shareImageUrl(page.seo?.shareImage) ?? SITE_SHARE_IMAGE,
+  })
 }
 
 export default async function CampaignPageRoute({ params }: Props) {

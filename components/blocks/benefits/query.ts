@@ -1,10 +1,10 @@
-import { cardFields, claimFields } from '../../../sanity/lib/fragments'
+import { cardProjection, claimProjection } from '../../../sanity/lib/fragments'
 
 export const benefitsBlockFragment = /* groq */ `_type == "benefitsBlock" => {
   eyebrow, heading, intro,
-  cards[]{${cardFields}},
+  cards[]{${cardProjection}},
   roiTitle, roiDescription,
-  "roiFigures": roiFigures[]->{${claimFields}},
+  "roiFigures": roiFigures[]->{${claimProjection}},
   marketsTitle,
   markets[]{_key, icon, name, description, badge}
 }`

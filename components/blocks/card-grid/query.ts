@@ -1,8 +1,8 @@
-import { cardFields, claimFields } from '../../../sanity/lib/fragments'
+import { cardProjection, claimProjection } from '../../../sanity/lib/fragments'
 
 export const cardGridBlockFragment = /* groq */ `_type == "cardGridBlock" => {
   eyebrow, heading, intro,
-  cards[]{${cardFields}},
+  cards[]{${cardProjection}},
   specTitle,
-  "specs": specs[]->{${claimFields}}
+  "specs": specs[]->{${claimProjection}}
 }`

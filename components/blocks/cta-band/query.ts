@@ -1,7 +1,7 @@
-import { linkFields } from '../../../sanity/lib/fragments'
+import { linkProjection } from '../../../sanity/lib/fragments'
 
 export const ctaBandBlockFragment = /* groq */ `_type == "ctaBandBlock" => {
   heading, text,
-  primaryCta{${linkFields}},
-  secondaryCta{${linkFields}}
+  primaryCta{${linkProjection}},
+  secondaryCta{${linkProjection}}
 }`

@@ -1,6 +1,11 @@
 import { defineField, defineType } from 'sanity'
 
-import { claimListField, imageField, requiredString } from '../../../sanity/schema-types/objects'
+import {
+  claimListField,
+  ctaButtonFields,
+  imageField,
+  requiredString,
+} from '../../../sanity/schema-types/objects'
 import { blockPreview } from '../shared-schema'
 
 export const heroBlockType = defineType({
@@ -23,14 +28,7 @@ export const heroBlockType = defineType({
       rows: 3,
       validation: (rule) => rule.required().max(320),
     }),
-    defineField({
-      name: 'primaryCta',
-      title: 'Botão principal',
-      description: '"#contato" leva ao formulário desta página.',
-      type: 'link',
-      validation: (rule) => rule.required(),
-    }),
-    defineField({ name: 'secondaryCta', title: 'Botão secundário (opcional)', type: 'link' }),
+    ...ctaButtonFields,
     {
       ...claimListField('stats', 'Números em destaque', 3),
       description: 'Até três números de marketing: corrigir um número corrige em todo o site.',

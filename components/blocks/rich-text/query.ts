@@ -1,9 +1,9 @@
-import { imageFields } from '../../../sanity/lib/fragments'
+import { imageProjection } from '../../../sanity/lib/fragments'
 
 export const richTextBlockFragment = /* groq */ `_type == "richTextBlock" => {
   heading,
   body[]{
     ...,
-    _type == "image" => {_type, _key, ${imageFields}}
+    _type == "image" => {_type, _key, ${imageProjection}}
   }
 }`

@@ -1,6 +1,6 @@
-import { defineArrayMember, defineField, defineType } from 'sanity'
+import { defineField, defineType } from 'sanity'
 
-import { ALT_MAX_LENGTH } from '../../../sanity/schema-types/objects'
+import { textBlock, textImage } from '../../../sanity/schema-types/portable-text'
 
 export const richTextBlockType = defineType({
   name: 'richTextBlock',
@@ -19,65 +19,15 @@ export const richTextBlockType = defineType({
       title: 'Texto',
       type: 'array',
       of: [
-        defineArrayMember({
-          type: 'block',
-          // h2 is the heading above; inside the text, subheadings are h3.
+        // h2 is the heading above; inside the text, subheadings are h3.
+        textBlock({
           styles: [
             { title: 'Parágrafo', value: 'normal' },
             { title: 'Subtítulo', value: 'h3' },
           ],
-          lists: [
-            { title: 'Lista', value: 'bullet' },
-            { title: 'Lista numerada', value: 'number' },
-          ],
-          marks: {
-            decorators: [
-              { title: 'Negrito', value: 'strong' },
-              { title: 'Itálico', value: 'em' },
-            ],
-            annotations: [
-              defineArrayMember({
-                name: 'link',
-                title: 'Link',
-                type: 'object',
-                fields: [
-                  defineField({
-                    name: 'href',
-                    title: 'Endereço',
-                    description:
-                      'Um caminho do site ("/p/onibus"), "#contato", https:// ou mailto:.',
-                    type: 'string',
-                    validation: (rule) =>
-                      rule
-                        .required()
-                        .max(300)
-                        .regex(/^(https:\/\/|\/|#|mailto:)/, {
-                          name: 'caminho, https:// ou mailto:',
-                        }),
-                  }),
-                ],
-              }),
-            ],
-          },
+          linkDescription: 'Um caminho do site ("/p/onibus"), "#contato", https:// ou mailto:.',
         }),
-        defineArrayMember({
-          type: 'image',
-          name: 'image',
-          title: 'Imagem',
-          options: { hotspot: true },
-          fields: [
-            defineField({
-              name: 'alt',
-              title: 'Texto alternativo',
-              description: 'Em português: o que a imagem mostra, para quem não pode vê-la.',
-              type: 'string',
-              validation: (rule) => [
-                rule.required().error('Descreva a imagem: o texto alternativo é obrigatório.'),
-                rule.max(ALT_MAX_LENGTH),
-              ],
-            }),
-          ],
-        }),
+        textImage(),
       ],
       validation: (rule) => rule.required().min(1),
     }),

@@ -1,6 +1,6 @@
-import { cardFields } from '../../../sanity/lib/fragments'
+import { cardProjection } from '../../../sanity/lib/fragments'
 
 export const stepsBlockFragment = /* groq */ `_type == "stepsBlock" => {
   eyebrow, heading, intro,
-  steps[]{${cardFields}}
+  steps[]{${cardProjection}}
 }`

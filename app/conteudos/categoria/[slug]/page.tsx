@@ -1,14 +1,13 @@
 import type { Metadata } from 'next'
 import { notFound } from 'next/navigation'
-import { stegaClean } from 'next-sanity'
 
 import { ArticleGrid } from '@/components/articles/article-card'
 import { ArticlesShell } from '@/components/articles/articles-shell'
 import { Breadcrumbs } from '@/components/articles/breadcrumbs'
-import { LISTING_TITLE } from '@/components/articles/listing-view'
-import { articlesMetadata, withBrand } from '@/lib/articles/metadata'
+import { articlesTrail } from '@/lib/articles/trail'
 import { getCategory, getCategorySlugs, getSiteSettings } from '@/lib/content'
-import { ARTICLES_PREFIX, categoryPath } from '@/sanity/lib/paths'
+import { pageMetadata, withBrand } from '@/lib/site-metadata'
+import { categoryPath } from '@/sanity/lib/paths'
 
 // A category's page: its description and its articles, newest first. Revalidated by the article
 // and category tags (app/api/revalidate requests it after a publish).
@@ -27,11 +26,12 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { slug } = await params
   const [category, settings] = await Promise.all([getCategory(slug), getSiteSettings()])
   if (!category?.title) return {}
-  return articlesMetadata({
+  return pageMetadata({
     title: withBrand(category.title, settings),
-    description: category.description ? stegaClean(category.description) : undefined,
+    description: category.description,
     path: categoryPath(slug),
     settings,
+    feed: true,
   })
 }
 
@@ -41,13 +41,7 @@ export default async function CategoryRoute({ params }: Props) {
   if (!category?.title) notFound()
   return (
     <ArticlesShell settings={settings}>
-      <Breadcrumbs
-        crumbs={[
-          { name: 'Início', path: '/' },
-          { name: LISTING_TITLE, path: ARTICLES_PREFIX },
-          { name: category.title, path: categoryPath(slug) },
-        ]}
-      />
+      <Breadcrumbs crumbs={articlesTrail({ name: category.title, path: categoryPath(slug) })} />
       <header className="mt-6 max-w-3xl">
         <h1 className="text-3xl font-extrabold tracking-tight text-balance text-navy-950 sm:text-5xl">
           {category.title}

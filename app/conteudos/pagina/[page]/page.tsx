@@ -1,9 +1,10 @@
 import type { Metadata } from 'next'
 import { notFound, permanentRedirect } from 'next/navigation'
 
-import { LISTING_DESCRIPTION, LISTING_TITLE, ListingView } from '@/components/articles/listing-view'
-import { articlesMetadata, withBrand } from '@/lib/articles/metadata'
+import { LISTING_DESCRIPTION, ListingView } from '@/components/articles/listing-view'
+import { LISTING_TITLE } from '@/lib/articles/trail'
 import { getArticleListPage, getArticleSlugs, getSiteSettings } from '@/lib/content'
+import { pageMetadata, withBrand } from '@/lib/site-metadata'
 import { ARTICLES_PER_PAGE, ARTICLES_PREFIX, listingPagePath } from '@/sanity/lib/paths'
 
 // The listing's pages from 2 on, each at a real URL with its own canonical: /conteudos/pagina/2.
@@ -30,11 +31,12 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const page = pageNumber((await params).page)
   if (!page || page < 2) return {}
   const settings = await getSiteSettings()
-  return articlesMetadata({
+  return pageMetadata({
     title: withBrand(`${LISTING_TITLE}: página ${page}`, settings),
     description: LISTING_DESCRIPTION,
     path: listingPagePath(page),
     settings,
+    feed: true,
   })
 }
 
