@@ -48,7 +48,8 @@ export function PerformanceChart({ period, points }: { period: Period; points: D
             allowDecimals={false}
             tickFormatter={formatCount}
             width={48}
-            tick={{ fontSize: 12 }}
+            // Each axis in its line's colour: which scale belongs to which line.
+            tick={{ fontSize: 12, fill: VISITORS_COLOR }}
           />
           <YAxis
             yAxisId="leads"
@@ -56,7 +57,7 @@ export function PerformanceChart({ period, points }: { period: Period; points: D
             allowDecimals={false}
             tickFormatter={formatCount}
             width={36}
-            tick={{ fontSize: 12 }}
+            tick={{ fontSize: 12, fill: LEADS_COLOR }}
           />
           <Tooltip
             labelFormatter={(label) => formatDate(String(label))}

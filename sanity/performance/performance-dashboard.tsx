@@ -89,9 +89,13 @@ export function PerformanceDashboard({
   const today = useMemo(() => fixedToday ?? saoPauloToday(), [fixedToday])
   const [choice, setChoice] = useState<PeriodChoice>({ kind: 'preset', days: 30 })
   const [attempt, setAttempt] = useState(0)
-  const [state, setState] = useState<State>({ status: 'loading' })
+  // Each answer is kept with the request it answers: until the current request's answer comes,
+  // the figures are loading (no state reset inside the effect).
+  const [answer, setAnswer] = useState<{ request: string; state: State }>()
   const period = periodOf(choice, today)
   const { from, to } = period
+  const request = JSON.stringify([from, to, path ?? '', token, attempt])
+  const state: State = answer?.request === request ? answer.state : { status: 'loading' }
 
   useEffect(() => {
     const controller = new AbortController()
@@ -99,7 +103,9 @@ export function PerformanceDashboard({
     const previous = previousPeriod(current)
     const get = (query: ReportQuery) =>
       fetchReport(query, token, fetchImpl, controller.signal).then((report) => report.rows)
-    setState({ status: 'loading' })
+    const settle = (next: State) => {
+      if (!controller.signal.aborted) setAnswer({ request, state: next })
+    }
     Promise.all([
       get({ ...current, by: 'day', path }),
       get({ ...previous, by: 'day', path }),
@@ -109,14 +115,13 @@ export function PerformanceDashboard({
       .then(([days = [], previousDays = [], ...tables]) => {
         const breakdowns: Figures['breakdowns'] = {}
         if (!path) TABLES.forEach((table, index) => (breakdowns[table.by] = tables[index] ?? []))
-        setState({
+        settle({
           status: 'ready',
           figures: { period: current, previous, days, previousDays, breakdowns },
         })
       })
       .catch((error: unknown) => {
-        if (controller.signal.aborted) return
-        setState({
+        settle({
           status: 'error',
           error:
             error instanceof ReportError
@@ -125,7 +130,7 @@ export function PerformanceDashboard({
         })
       })
     return () => controller.abort()
-  }, [from, to, period.days, path, token, fetchImpl, attempt])
+  }, [request, from, to, period.days, path, token, fetchImpl])
 
   return (
     <Stack space={5}>
@@ -196,7 +201,7 @@ function Content({
 
   return (
     <Stack space={5}>
-      <Summary comparison={comparison} />
+      <Summary comparison={comparison} narrow={Boolean(path)} />
       {nothing ? (
         <Card padding={4} radius={2} tone="caution" border>
           <Text size={1}>

@@ -45,10 +45,17 @@ function Figure({
 }
 
 /** The period's totals, each beside its change from the period before. */
-export function Summary({ comparison }: { comparison: Comparison }) {
+export function Summary({
+  comparison,
+  narrow = false,
+}: {
+  comparison: Comparison
+  /** In a document's tab, beside the desk: two figures a row at most. */
+  narrow?: boolean
+}) {
   const { current, previous, changes } = comparison
   return (
-    <Grid columns={[1, 2, 4]} gap={3}>
+    <Grid columns={narrow ? [1, 2] : [1, 2, 2, 4]} gap={3}>
       <Figure
         label="Visitas"
         value={formatCount(current.visits)}

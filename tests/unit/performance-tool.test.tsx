@@ -25,7 +25,7 @@ const { PerformanceTool, PerformanceView } = await import('@/sanity/performance/
 
 ;(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true
 // The first render builds Sanity UI's and the chart's styles: seconds on a loaded 2-core machine.
-vi.setConfig({ testTimeout: 30_000 })
+vi.setConfig({ testTimeout: 60_000 })
 
 // jsdom has no layout: Sanity UI and the chart observe sizes that never change here.
 class NoResizeObserver {
@@ -125,10 +125,17 @@ async function render(node: ReactNode) {
   await settle()
 }
 
-/** Lets the fetch double's answers and React's updates run. */
+/** Lets the fetch double's answers and React's updates run, until nothing is loading. */
 async function settle() {
-  for (let i = 0; i < 5; i++)
-    await act(async () => new Promise((resolve) => setTimeout(resolve, 0)))
+  await act(async () => new Promise((resolve) => setTimeout(resolve, 0)))
+  await vi.waitFor(
+    async () => {
+      await act(async () => new Promise((resolve) => setTimeout(resolve, 0)))
+      // (The chart's tooltip is a role="status" too: the loading state is known by its text.)
+      if (container.textContent?.includes('Carregando os números')) throw new Error('Still loading')
+    },
+    { timeout: 20_000, interval: 20 },
+  )
 }
 
 const text = (element: Element | null | undefined) =>
@@ -274,6 +281,7 @@ describe('the Desempenho tool', () => {
     })
     calls = []
     await click(button('Baixar CSV: por página'))
+    await vi.waitFor(() => expect(clicked).toHaveLength(1))
     expect(calls).toHaveLength(1)
     expect(Object.fromEntries(calls[0]!.url.searchParams)).toEqual({
       ...CURRENT,
