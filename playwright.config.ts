@@ -145,6 +145,13 @@ export default defineConfig({
       use: { viewport: { width: 1280, height: 800 } },
     },
     {
+      // Visit counts (issue 36): a copy of the lake build behind nginx, with a Content Lake double
+      // of its own that knows two Studio users, all started by the spec.
+      name: 'analytics',
+      testMatch: /analytics\.spec\.ts/,
+      use: { viewport: { width: 1280, height: 800 } },
+    },
+    {
       // Every Redis fault of docs/deploying.md's "When Redis fails", on two instances of the lake build
       // sharing a real redis-server through a proxy that fails on demand, all started by the spec.
       name: 'redis-faults',

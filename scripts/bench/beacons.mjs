@@ -144,10 +144,14 @@ try {
   // Every accepted beacon is in the database once the next write has run.
   await new Promise((resolve) => setTimeout(resolve, 12_000))
   const added = (await counted()) - before
+  // autocannon stops with up to one request per connection in flight: the server may have
+  // counted those without autocannon counting their answers.
+  const inFlight = Number(values.connections)
+  const whole = added >= accepted && added <= accepted + inFlight
   console.log(
-    `  counted     ${added} of ${accepted} (${added === accepted ? 'none lost' : 'MISSING SOME'})`,
+    `  counted     ${added} for ${accepted} answered (+ at most ${inFlight} in flight at the end): ${whole ? 'none lost' : 'SOME LOST'}`,
   )
-  if (added !== accepted) process.exitCode = 1
+  if (!whole) process.exitCode = 1
 } finally {
   child.kill('SIGTERM')
   await new Promise((resolve) => child.once('exit', resolve))
