@@ -7,7 +7,8 @@ import { ArticlesShell } from '@/components/articles/articles-shell'
 import { Breadcrumbs } from '@/components/articles/breadcrumbs'
 import { LISTING_TITLE } from '@/components/articles/listing-view'
 import { articlesMetadata, withBrand } from '@/lib/articles/metadata'
-import { getCategory, getCategorySlugs, getSiteSettings } from '@/lib/content'
+import { getCategory, getSiteSettings } from '@/lib/content'
+import { staticParams } from '@/lib/routed-types'
 import { ARTICLES_PREFIX, categoryPath } from '@/sanity/lib/paths'
 
 // A category's page: its description and its articles, newest first. Revalidated by the article
@@ -17,10 +18,8 @@ export const dynamicParams = true
 
 type Props = { params: Promise<{ slug: string }> }
 
-export async function generateStaticParams() {
-  return (await getCategorySlugs()).flatMap((category) =>
-    category.slug ? [{ slug: category.slug }] : [],
-  )
+export function generateStaticParams() {
+  return staticParams('category', 'slug')
 }
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
