@@ -46,6 +46,14 @@ export type RoutedEntry = {
   hiddenRedirect?: string | null
 }
 
+/**
+ * The Sanity webhook's projection (docs/content.md, "Publishing: the webhook"): the document's
+ * type, id and slug, and its slug, date and categories before the change, so a renamed page's old
+ * address and the related lists it leaves are refreshed too.
+ */
+export const WEBHOOK_PROJECTION =
+  '{_type, _id, "slug": slug.current, "before": before(){"slug": slug.current, publishedAt, "categories": categories[]._ref}}'
+
 /** A published, unpublished or deleted document, as the webhook's projection gives it. */
 export type PublishedChange = {
   type: string
@@ -202,7 +210,8 @@ const RELATED_EVERYWHERE = 'sanity:related'
 /** Tag on every related-articles list: revalidated when a publish cannot say which it entered. */
 export const ANY_RELATED_TAG = RELATED_EVERYWHERE
 
-const validSlug = (slug: unknown): slug is string => typeof slug === 'string' && SLUG_PATTERN.test(slug)
+const validSlug = (slug: unknown): slug is string =>
+  typeof slug === 'string' && SLUG_PATTERN.test(slug)
 
 /** The routing table first: it lists the slugs that exist, and proxy.ts gates on it. */
 const ROUTING = ROUTING_TABLE_PATH
@@ -237,7 +246,10 @@ async function articlePublish(change: PublishedChange): Promise<PublishPlan> {
   const purgePrefixes: string[] = []
   let facts: Awaited<ReturnType<typeof getArticlePublishFacts>> | undefined
   try {
-    facts = await getArticlePublishFacts(change.id, (change.before?.categories ?? []).filter(Boolean))
+    facts = await getArticlePublishFacts(
+      change.id,
+      (change.before?.categories ?? []).filter(Boolean),
+    )
   } catch (error) {
     console.warn(`[revalidate] could not read what the article publish changes: ${String(error)}`)
   }

@@ -147,7 +147,11 @@ export function purgeCdnUrls(urls: string[], options: PurgeOptions = {}): Promis
  */
 export async function purgePublicPages(
   origin: string,
-  { paths = [], prefixes = [], ...options }: PurgeOptions & { paths?: string[]; prefixes?: string[] } = {},
+  {
+    paths = [],
+    prefixes = [],
+    ...options
+  }: PurgeOptions & { paths?: string[]; prefixes?: string[] } = {},
 ): Promise<PurgeResult> {
   const files = await purgeCdnUrls(
     [...new Set([...PURGED_PATHS, ...paths])].map((path) => new URL(path, origin).href),

@@ -47,7 +47,9 @@ export const WARM_CONCURRENCY = 2
 
 const text = (value: unknown) => (typeof value === 'string' ? value : undefined)
 const texts = (value: unknown) =>
-  Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : undefined
+  Array.isArray(value)
+    ? value.filter((item): item is string => typeof item === 'string')
+    : undefined
 
 /** The change as the documented projection gives it; anything else in the body is ignored. */
 function changeOf(type: string, body: WebhookPayload): PublishedChange {
