@@ -38,6 +38,8 @@ export type PurgeOptions = {
   /** Before the second attempt, doubled before each further one (a 429's Retry-After wins). */
   backoffMs?: number
   fetchImpl?: typeof fetch
+  /** How a wait between attempts is made (tests record it instead). */
+  sleep?: (ms: number) => Promise<void>
   endpoint?: string
   token?: string
 }
@@ -51,6 +53,8 @@ type PurgeBody = { files: string[] } | { prefixes: string[] }
 export function isCdnPurgeConfigured(): boolean {
   return Boolean(serverEnv.cdnPurgeUrl)
 }
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 
 /** Milliseconds a Retry-After header asks for (seconds or an HTTP date), if it says. */
 function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
@@ -104,7 +108,7 @@ async function sendPurge(body: PurgeBody, options: PurgeOptions): Promise<PurgeR
       error = caught instanceof Error ? `${caught.name}: ${caught.message}` : String(caught)
     }
     if (attempt < attempts) {
-      await new Promise((resolve) => setTimeout(resolve, wait))
+      await (options.sleep ?? defaultSleep)(wait)
       backoff *= 2
     }
   }
