@@ -79,7 +79,11 @@ export function createRedirectMapCache(load: Loader, ttlMs = REDIRECT_MAP_TTL_MS
 // obeys one (docs/security.md, "Redirect documents").
 
 /** First path segments a redirect may never start from: the app's own routes and Next's. */
-const RESERVED_FIRST_SEGMENTS = new Set([...RESERVED_SLUGS.keys(), '_next', ...REDIRECTABLE_SECTIONS])
+const RESERVED_FIRST_SEGMENTS = new Set([
+  ...RESERVED_SLUGS.keys(),
+  '_next',
+  ...REDIRECTABLE_SECTIONS,
+])
 
 export type RedirectRules = {
   /** Hosts an https destination may name (REDIRECT_ALLOWED_HOSTS); empty: only site paths. */

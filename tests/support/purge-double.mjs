@@ -83,9 +83,14 @@ export async function startPurgeDouble({
       if (recent.length >= ratePerMinute) {
         record(429)
         const retry = Math.max(1, Math.ceil((recent[0] + 60_000 - at) / 1000))
-        return send(res, 429, failure(971, 'Please wait and consider throttling your request speed'), {
-          'retry-after': String(retry),
-        })
+        return send(
+          res,
+          429,
+          failure(971, 'Please wait and consider throttling your request speed'),
+          {
+            'retry-after': String(retry),
+          },
+        )
       }
       let body
       try {
