@@ -1,7 +1,7 @@
 import type { MetadataRoute } from 'next'
 
 import { serverEnv } from '@/lib/env'
-import { ROUTED, ROUTED_TYPE_NAMES, routedPath } from '@/lib/routed-types'
+import { ROUTED, ROUTED_TYPE_NAMES, routedLists, routedPath } from '@/lib/routed-types'
 
 // Regenerated with the content; the routed types' list tags (webhook) refresh it when a page
 // changes, and the webhook requests it at once. Every routed type's live documents
@@ -10,13 +10,13 @@ import { ROUTED, ROUTED_TYPE_NAMES, routedPath } from '@/lib/routed-types'
 export const revalidate = 3600
 
 export default async function sitemap(): Promise<MetadataRoute.Sitemap> {
-  const lists = await Promise.all(ROUTED_TYPE_NAMES.map((name) => ROUTED[name].listLive()))
+  const lists = await routedLists({ live: true })
   const url = (path: string) => new URL(path, serverEnv.siteUrl).toString()
   return [
     { url: url('/'), changeFrequency: 'weekly', priority: 1 },
-    ...ROUTED_TYPE_NAMES.flatMap((name, typeIndex) => {
+    ...ROUTED_TYPE_NAMES.flatMap((name) => {
       const { sitemap } = ROUTED[name]
-      return lists[typeIndex]!.flatMap((entry, index) =>
+      return lists[name].flatMap((entry, index) =>
         // Pages marked noindex stay out: campaigns and events, not for search.
         entry.noindex
           ? []

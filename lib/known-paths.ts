@@ -1,4 +1,10 @@
-import { ROUTED, ROUTED_TYPE_NAMES, routedPath, type RoutedEntry } from '@/lib/routed-types'
+import {
+  ROUTED,
+  ROUTED_TYPE_NAMES,
+  routedLists,
+  routedPath,
+  type RoutedEntry,
+} from '@/lib/routed-types'
 import { ROUTED_TYPES, type RoutedTypeName } from '@/sanity/lib/paths'
 
 /**
@@ -11,12 +17,8 @@ import { ROUTED_TYPES, type RoutedTypeName } from '@/sanity/lib/paths'
  */
 
 /** Every routed type's published entries, each list read once. */
-export async function routedEntries(): Promise<Record<RoutedTypeName, RoutedEntry[]>> {
-  const lists = await Promise.all(ROUTED_TYPE_NAMES.map((name) => ROUTED[name].list()))
-  return Object.fromEntries(ROUTED_TYPE_NAMES.map((name, index) => [name, lists[index]])) as Record<
-    RoutedTypeName,
-    RoutedEntry[]
-  >
+export function routedEntries(): Promise<Record<RoutedTypeName, RoutedEntry[]>> {
+  return routedLists()
 }
 
 /** The published slugs under each gated prefix ('/p', '/conteudos', ...), the feed included. */

@@ -83,6 +83,11 @@ export type RoutedType = {
   list: () => Promise<RoutedEntry[]>
   /** The ones live now, for the sitemap (the answer expires at the next boundary). */
   listLive: () => Promise<RoutedEntry[]>
+  /**
+   * For a type computed from another's list (the listing's pages from the articles): its entries
+   * from that list, so a caller reading every type reads each list once (routedLists).
+   */
+  derive?: { from: RoutedTypeName; entries: (from: readonly RoutedEntry[]) => RoutedEntry[] }
   /** Names under the prefix the site serves besides its documents (the feed). */
   extraSlugs?: readonly string[]
   /** Whether its documents have a visibility window (and a redirect outside it). */
@@ -155,6 +160,7 @@ export const ROUTED: Record<RoutedTypeName, RoutedType> = {
   articleListing: {
     list: async () => listingEntries(await ROUTED.article.list()),
     listLive: async () => listingEntries(await ROUTED.article.listLive()),
+    derive: { from: 'article', entries: listingEntries },
     windowed: false,
     sitemap: { changeFrequency: 'weekly', priority: (index) => (index === 0 ? 0.8 : 0.4) },
     prerender: PRERENDERED_LISTING_PAGES,
@@ -184,6 +190,25 @@ export const ROUTED: Record<RoutedTypeName, RoutedType> = {
 }
 
 export const ROUTED_TYPE_NAMES = Object.keys(ROUTED) as RoutedTypeName[]
+
+/**
+ * Every routed type's entries, each Content Lake list read once: all published ones, or (`live`)
+ * only those inside their window now.
+ */
+export async function routedLists({ live = false } = {}): Promise<
+  Record<RoutedTypeName, RoutedEntry[]>
+> {
+  const read = ROUTED_TYPE_NAMES.filter((name) => !ROUTED[name].derive)
+  const lists = await Promise.all(
+    read.map((name) => (live ? ROUTED[name].listLive() : ROUTED[name].list())),
+  )
+  const entries = Object.fromEntries(read.map((name, index) => [name, lists[index]!]))
+  for (const name of ROUTED_TYPE_NAMES) {
+    const { derive } = ROUTED[name]
+    if (derive) entries[name] = derive.entries(entries[derive.from]!)
+  }
+  return entries as Record<RoutedTypeName, RoutedEntry[]>
+}
 
 /** The path of the document `slug` of this routed type. */
 export function routedPath(name: RoutedTypeName, slug: string): string {
