@@ -170,9 +170,16 @@ export async function getCampaignPage(slug: string, { anyWindow = false } = {}) 
     // The calculator block reads the calculator's assumptions.
     CONTENT_TAGS.roiCalculator,
   ])
-  await expireAtNextBoundary([page, ...latestArticlesWindows(page?.blocks ?? [])])
-  if (!page || (!anyWindow && !isVisible(page))) return null
-  return page
+  const now = Date.now()
+  await expireAtNextBoundary([page, ...latestArticlesWindows(page?.blocks ?? [])], now)
+  if (!page || (!anyWindow && !isVisible(page, now))) return null
+  // Its latest-articles blocks show only the articles inside their window.
+  const blocks = (page.blocks ?? []).map((block) =>
+    block._type === 'latestArticlesBlock' && block.articles
+      ? { ...block, articles: liveItems(block.articles, now) }
+      : block,
+  )
+  return { ...page, blocks }
 }
 
 /**

@@ -58,6 +58,26 @@ describe('visibility enforced in lib/content', () => {
     expect((await getCampaignPage('onibus-rodoviarios'))?.slug).toBe('onibus-rodoviarios')
   })
 
+  it('a campaign page’s latest-articles blocks: only the articles inside their window', async () => {
+    withWindows({
+      'article-como-o-celular-detecta-fadiga': { visibleFrom: iso(Date.now() + HOUR / 2) },
+    })
+    const campaign = documents.current.find((doc) => doc._id === 'campaignPage-onibus-rodoviarios')!
+    ;(campaign.blocks as unknown[]).push({
+      _type: 'latestArticlesBlock',
+      _key: 'ultimos',
+      count: 3,
+    })
+    const page = await getCampaignPage('onibus-rodoviarios')
+    const blocks = (page?.blocks ?? []).filter((block) => block._type === 'latestArticlesBlock')
+    expect(blocks.length).toBeGreaterThan(0)
+    for (const block of blocks) {
+      const slugs = ('articles' in block ? (block.articles ?? []) : []).map((a) => a.slug)
+      expect(slugs.length).toBeGreaterThan(0)
+      expect(slugs).not.toContain('como-o-celular-detecta-fadiga')
+    }
+  })
+
   it('the announcement: only inside its window', async () => {
     withWindows({ announcement: { visibleUntil: iso(Date.now() - HOUR) } })
     expect(await getAnnouncement()).toBeNull()
