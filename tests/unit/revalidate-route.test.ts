@@ -378,7 +378,7 @@ describe('POST /api/revalidate', { timeout: 30_000 }, () => {
     expect(result.body.revalidated).toEqual(tags)
   })
 
-  it('purges the CDN at once and warms the changed pages, the routing table first, two at a time', async () => {
+  it('purges the CDN at once and warms the changed pages, the routing table and the page first, two at a time', async () => {
     vi.stubEnv('__NEXT_PRIVATE_ORIGIN', 'http://127.0.0.1:3999')
     vi.stubEnv('CDN_PURGE_URL', 'https://api.cloudflare.com/client/v4/zones/z/purge_cache')
     const route = await loadRoute(SECRET)
@@ -413,7 +413,7 @@ describe('POST /api/revalidate', { timeout: 30_000 }, () => {
     const purgeAt = events.indexOf('start https://api.cloudflare.com/client/v4/zones/z/purge_cache')
     expect(purgeAt).toBeGreaterThanOrEqual(0)
     expect(purgeAt).toBeLessThan(events.indexOf(`end ${warmed.at(-1)!.slice('start '.length)}`))
-    // The routing table and one purge request, plus at most two pages at a time.
+    // One purge request, plus at most two pages at a time.
     expect(most).toBeLessThanOrEqual(1 + route.WARM_CONCURRENCY)
   })
 })

@@ -183,8 +183,8 @@ async function warm(path: string) {
 /**
  * After the response: the CDN in front (if CDN_PURGE_URL is set) is told at once to drop the
  * changed pages, and meanwhile this instance renders them (through its own origin, never the
- * public host, whose front would send the request to any instance and cache): the routing table
- * first, then at most WARM_LIMIT pages, WARM_CONCURRENCY at a time.
+ * public host, whose front would send the request to any instance and cache): at most
+ * WARM_LIMIT pages, WARM_CONCURRENCY at a time, in the plan's order.
  */
 function warmAndPurge(plan: PublishPlan) {
   after(async () => {
@@ -194,16 +194,15 @@ function warmAndPurge(plan: PublishPlan) {
           prefixes: plan.purgePrefixes,
         })
       : Promise.resolve()
-    const [first, ...rest] = plan.paths.slice(0, WARM_LIMIT)
-    const warmUp = (async () => {
-      if (first) await warm(first)
-      let next = 0
-      await Promise.all(
-        Array.from({ length: WARM_CONCURRENCY }, async () => {
-          while (next < rest.length) await warm(rest[next++]!)
-        }),
-      )
-    })()
+    // In the plan's order, WARM_CONCURRENCY at a time: the routing table (the slugs that exist)
+    // and the changed page itself go first, together.
+    const paths = plan.paths.slice(0, WARM_LIMIT)
+    let next = 0
+    const warmUp = Promise.all(
+      Array.from({ length: WARM_CONCURRENCY }, async () => {
+        while (next < paths.length) await warm(paths[next++]!)
+      }),
+    )
     await Promise.all([purge, warmUp])
   })
 }
