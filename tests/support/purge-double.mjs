@@ -23,7 +23,6 @@
  */
 import http from 'node:http'
 import path from 'node:path'
-import { pathToFileURL } from 'node:url'
 
 export const MAX_ITEMS = 100
 const KINDS = ['files', 'tags', 'prefixes', 'hosts', 'purge_everything']
@@ -139,8 +138,8 @@ export async function startPurgeDouble({
   }
 }
 
-const isMain =
-  process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href
+// Not import.meta: Playwright loads this module for the specs through its CommonJS transform.
+const isMain = path.basename(process.argv[1] ?? '') === 'purge-double.mjs'
 if (isMain) {
   const args = process.argv.slice(2)
   const option = (name, fallback) => {
