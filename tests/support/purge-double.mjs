@@ -140,7 +140,7 @@ export async function startPurgeDouble({
 
 // Not import.meta: Playwright loads this module for the specs through its CommonJS transform.
 const isMain = path.basename(process.argv[1] ?? '') === 'purge-double.mjs'
-if (isMain) {
+async function main() {
   const args = process.argv.slice(2)
   const option = (name, fallback) => {
     const index = args.indexOf(`--${name}`)
@@ -156,3 +156,6 @@ if (isMain) {
   process.on('SIGINT', stop)
   process.on('SIGTERM', stop)
 }
+
+// No top-level await either, for the same reason.
+if (isMain) void main()
