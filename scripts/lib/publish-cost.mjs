@@ -149,7 +149,7 @@ export async function measurePublishCost({
     }
   // A render those visits started in the background would query now.
   await sleep(2000)
-  const othersQueries = (await lakeRequests(lakeUrl)).count - beforeOthers
+  const othersLog = (await lakeRequests(lakeUrl)).requests.slice(beforeOthers)
 
   return {
     webhook: webhook.body,
@@ -163,7 +163,8 @@ export async function measurePublishCost({
       statuses: purges.map((p) => p.status),
       items: purges.flatMap((p) => p.items),
     },
-    othersQueries,
+    othersQueries: othersLog.length,
+    othersQueryList: othersLog.map((request) => request.query),
     othersCacheStates: cacheStates,
     editedPath: pathOf(editedDoc),
     otherPaths,
