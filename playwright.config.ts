@@ -56,6 +56,7 @@ const SERVER_BOUND_SPECS = [
   /scheduled-head\.spec\.ts/,
   /analytics\.spec\.ts/,
   /studio-performance\.spec\.ts/,
+  /publish-cost\.spec\.ts/,
 ]
 
 export default defineConfig({
@@ -164,6 +165,13 @@ export default defineConfig({
       // own, all started by the spec.
       name: 'head',
       testMatch: /scheduled-head\.spec\.ts/,
+      use: { viewport: { width: 1280, height: 800 } },
+    },
+    {
+      // What one article publish costs with 150 more articles (issue 35): a copy of the lake
+      // build with a Content Lake double and a CDN purge double of its own, started by the spec.
+      name: 'cost',
+      testMatch: /publish-cost\.spec\.ts/,
       use: { viewport: { width: 1280, height: 800 } },
     },
     {

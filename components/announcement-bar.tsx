@@ -3,8 +3,6 @@ import { cva } from 'class-variance-authority'
 import { Icon } from '@/components/icon'
 import { Container } from '@/components/ui/section'
 import { getAnnouncement } from '@/lib/content'
-import { isVisible } from '@/lib/content/visibility'
-import { expireAtNextBoundary } from '@/lib/content/visibility-cache'
 
 /** The visitor's "closed" choice: the announcement's id and revision, in localStorage (no cookie). */
 export const CLOSED_STORAGE_KEY = 'vigia:aviso-fechado'
@@ -52,9 +50,9 @@ function inlineScript(key: string): string {
  * it through the webhook's announcement tag.
  */
 export async function AnnouncementBar() {
+  // Null outside its window (lib/content), which also has the page expire at its next boundary.
   const announcement = await getAnnouncement()
-  await expireAtNextBoundary([announcement])
-  if (!announcement?.text || !isVisible(announcement)) return null
+  if (!announcement?.text) return null
   const { link } = announcement
   return (
     <>

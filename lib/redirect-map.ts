@@ -1,4 +1,11 @@
-import { ARTICLE_RESERVED_SLUGS, RESERVED_SLUGS, REDIRECT_FROM_PATTERN } from '@/sanity/lib/paths'
+import {
+  ARTICLE_RESERVED_SLUGS,
+  ARTICLES_PREFIX,
+  REDIRECT_FROM_PATTERN,
+  REDIRECTABLE_SECTIONS,
+  RESERVED_SLUGS,
+  redirectSource,
+} from '@/sanity/lib/paths'
 
 import { isVisible, type VisibilityWindow } from './content/visibility'
 import { isSitePath, landingPath, sitePath } from './site-path'
@@ -72,7 +79,11 @@ export function createRedirectMapCache(load: Loader, ttlMs = REDIRECT_MAP_TTL_MS
 // obeys one (docs/security.md, "Redirect documents").
 
 /** First path segments a redirect may never start from: the app's own routes and Next's. */
-const RESERVED_FIRST_SEGMENTS = new Set([...RESERVED_SLUGS.keys(), '_next', 'conteudos'])
+const RESERVED_FIRST_SEGMENTS = new Set([
+  ...RESERVED_SLUGS.keys(),
+  '_next',
+  ...REDIRECTABLE_SECTIONS,
+])
 
 export type RedirectRules = {
   /** Hosts an https destination may name (REDIRECT_ALLOWED_HOSTS); empty: only site paths. */
@@ -97,14 +108,13 @@ function checkRedirect(
     return { problem: 'from or to is missing' }
   if (!REDIRECT_FROM_PATTERN.test(from))
     return { problem: 'from is not a path a redirect may start from' }
-  const first = from.split('/')[1] ?? ''
-  // An old campaign page (/p/<slug>) or an old article (/conteudos/<slug>) may redirect; the
-  // sections themselves and the names the site routes under them may not.
-  const [, , second] = from.split('/')
-  const underSection = (first === 'p' || first === 'conteudos') && second !== undefined
-  if (RESERVED_FIRST_SEGMENTS.has(first) && !underSection)
+  // An old address under a redirectable section (/p/<slug>, /conteudos/<slug>: sanity/lib/paths.ts
+  // ROUTED_TYPES) may redirect; the sections themselves and the names the site routes under them
+  // may not.
+  const { section, segment } = redirectSource(from)
+  if (section === undefined && RESERVED_FIRST_SEGMENTS.has(segment))
     return { problem: `from ${from} is a reserved path of the site` }
-  if (first === 'conteudos' && second !== undefined && ARTICLE_RESERVED_SLUGS.has(second))
+  if (`/${section}` === ARTICLES_PREFIX && ARTICLE_RESERVED_SLUGS.has(segment))
     return { problem: `from ${from} is a reserved path of the site` }
   if (rules.pagePaths.has(from)) return { problem: `from ${from} is a page that exists` }
   if (to.length > 300) return { problem: 'to is longer than 300 characters' }

@@ -2276,7 +2276,7 @@ export type REVIEW_PAGE_QUERY_RESULT = {
 
 // Source: sanity/lib/queries.ts
 // Variable: ARTICLE_QUERY
-// Query: *[_type == "article" && slug.current == $slug][0]{    _id,    _updatedAt,    title,    "slug": slug.current,    description,    publishedAt,    visibleFrom, visibleUntil, hiddenRedirect,    cover{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},    "categories": categories[]->{_id, title, "slug": slug.current},    author->{name, kind, role, bio, photo{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}},    seo{title, description, noindex, shareImage{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}},    body[]{      ...,      _type == "image" => {_type, _key, caption,   alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},      _type == "claimFigure" => {_type, _key, "claim": claim->{_id, value, label, sourceNote}},      _type == "faqBlock" => {_type, _key, eyebrow, heading, intro, items[]{_key, question, answer}},      _type == "articleCta" => {_type, _key, heading, text, label}    },    "related": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && _id != ^._id && "drafts." + _id != ^._id      && references(^.categories[]._ref)]      | order(publishedAt desc, _id asc)[0...12]{  _id, title, "slug": slug.current, description, publishedAt, visibleFrom, visibleUntil,  cover{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},  "categories": categories[]->{_id, title, "slug": slug.current}}  }
+// Query: *[_type == "article" && slug.current == $slug][0]{    _id,    _updatedAt,    title,    "slug": slug.current,    description,    publishedAt,    visibleFrom, visibleUntil, hiddenRedirect,    cover{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},    "categories": categories[]->{_id, title, "slug": slug.current},    author->{name, kind, role, bio, photo{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}},    seo{title, description, noindex, shareImage{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}},    body[]{      ...,      _type == "image" => {_type, _key, caption,   alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},      _type == "claimFigure" => {_type, _key, "claim": claim->{_id, value, label, sourceNote}},      _type == "faqBlock" => {_type, _key, eyebrow, heading, intro, items[]{_key, question, answer}},      _type == "articleCta" => {_type, _key, heading, text, label}    }  }
 export type ARTICLE_QUERY_RESULT = {
   _id: string
   _updatedAt: string
@@ -2428,43 +2428,47 @@ export type ARTICLE_QUERY_RESULT = {
         _key: string
       }
   > | null
-  related: Array<{
-    _id: string
-    title: string | null
-    slug: string | null
-    description: string | null
-    publishedAt: string | null
-    visibleFrom: string | null
-    visibleUntil: string | null
-    cover: {
-      alt: string | null
-      crop: SanityImageCrop | null
-      hotspot: SanityImageHotspot | null
-      asset: {
-        _id: string
-        url: string | null
-        extension: string | null
-        metadata: {
-          lqip: string | null
-          hasAlpha: boolean | null
-          dimensions: {
-            width: number | null
-            height: number | null
-          } | null
-        } | null
-      } | null
-    } | null
-    categories: Array<{
-      _id: string
-      title: string | null
-      slug: string | null
-    }> | null
-  }>
 } | null
 
 // Source: sanity/lib/queries.ts
+// Variable: RELATED_ARTICLES_QUERY
+// Query: *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && _id != $id && "drafts." + _id != $id      && references($categories)]      | order(publishedAt desc, _id asc)[0...12]{  _id, title, "slug": slug.current, description, publishedAt, visibleFrom, visibleUntil,  cover{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},  "categories": categories[]->{_id, title, "slug": slug.current}}
+export type RELATED_ARTICLES_QUERY_RESULT = Array<{
+  _id: string
+  title: string | null
+  slug: string | null
+  description: string | null
+  publishedAt: string | null
+  visibleFrom: string | null
+  visibleUntil: string | null
+  cover: {
+    alt: string | null
+    crop: SanityImageCrop | null
+    hotspot: SanityImageHotspot | null
+    asset: {
+      _id: string
+      url: string | null
+      extension: string | null
+      metadata: {
+        lqip: string | null
+        hasAlpha: boolean | null
+        dimensions: {
+          width: number | null
+          height: number | null
+        } | null
+      } | null
+    } | null
+  } | null
+  categories: Array<{
+    _id: string
+    title: string | null
+    slug: string | null
+  }> | null
+}>
+
+// Source: sanity/lib/queries.ts
 // Variable: REVIEW_ARTICLE_QUERY
-// Query: coalesce(    *[_type == "article" && _id == "drafts." + $id][0],    *[_type == "article" && _id == $id][0]  ){    _id,    _updatedAt,    title,    "slug": slug.current,    description,    publishedAt,    visibleFrom, visibleUntil, hiddenRedirect,    cover{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},    "categories": categories[]->{_id, title, "slug": slug.current},    author->{name, kind, role, bio, photo{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}},    seo{title, description, noindex, shareImage{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}},    body[]{      ...,      _type == "image" => {_type, _key, caption,   alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},      _type == "claimFigure" => {_type, _key, "claim": claim->{_id, value, label, sourceNote}},      _type == "faqBlock" => {_type, _key, eyebrow, heading, intro, items[]{_key, question, answer}},      _type == "articleCta" => {_type, _key, heading, text, label}    },    "related": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && _id != ^._id && "drafts." + _id != ^._id      && references(^.categories[]._ref)]      | order(publishedAt desc, _id asc)[0...12]{  _id, title, "slug": slug.current, description, publishedAt, visibleFrom, visibleUntil,  cover{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},  "categories": categories[]->{_id, title, "slug": slug.current}}  }
+// Query: coalesce(    *[_type == "article" && _id == "drafts." + $id][0],    *[_type == "article" && _id == $id][0]  ){        _id,    _updatedAt,    title,    "slug": slug.current,    description,    publishedAt,    visibleFrom, visibleUntil, hiddenRedirect,    cover{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},    "categories": categories[]->{_id, title, "slug": slug.current},    author->{name, kind, role, bio, photo{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}},    seo{title, description, noindex, shareImage{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}},    body[]{      ...,      _type == "image" => {_type, _key, caption,   alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},      _type == "claimFigure" => {_type, _key, "claim": claim->{_id, value, label, sourceNote}},      _type == "faqBlock" => {_type, _key, eyebrow, heading, intro, items[]{_key, question, answer}},      _type == "articleCta" => {_type, _key, heading, text, label}    }  ,    "related": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && _id != ^._id && "drafts." + _id != ^._id      && references(^.categories[]._ref)]      | order(publishedAt desc, _id asc)[0...12]{  _id, title, "slug": slug.current, description, publishedAt, visibleFrom, visibleUntil,  cover{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},  "categories": categories[]->{_id, title, "slug": slug.current}}  }
 export type REVIEW_ARTICLE_QUERY_RESULT = {
   _id: string
   _updatedAt: string
@@ -2651,9 +2655,9 @@ export type REVIEW_ARTICLE_QUERY_RESULT = {
 } | null
 
 // Source: sanity/lib/queries.ts
-// Variable: ARTICLE_LIST_QUERY
-// Query: {  "articles": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**"))] | order(publishedAt desc, _id asc){  _id, title, "slug": slug.current, description, publishedAt, visibleFrom, visibleUntil,  cover{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},  "categories": categories[]->{_id, title, "slug": slug.current}},  "categories": *[_type == "category" && defined(slug.current)] | order(title asc){    _id, title, "slug": slug.current  }}
-export type ARTICLE_LIST_QUERY_RESULT = {
+// Variable: ARTICLE_LIST_PAGE_QUERY
+// Query: {  "articles": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && (!defined(visibleFrom) || dateTime(visibleFrom) <= dateTime($now)) && (!defined(visibleUntil) || dateTime(visibleUntil) > dateTime($now)) && !(defined(visibleFrom) && defined(visibleUntil) && dateTime(visibleUntil) <= dateTime(visibleFrom))]    | order(publishedAt desc, _id asc)[$start...$end]{  _id, title, "slug": slug.current, description, publishedAt, visibleFrom, visibleUntil,  cover{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},  "categories": categories[]->{_id, title, "slug": slug.current}},  "total": count(*[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && (!defined(visibleFrom) || dateTime(visibleFrom) <= dateTime($now)) && (!defined(visibleUntil) || dateTime(visibleUntil) > dateTime($now)) && !(defined(visibleFrom) && defined(visibleUntil) && dateTime(visibleUntil) <= dateTime(visibleFrom))]),  "nextStart": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && dateTime(visibleFrom) > dateTime($now)]    | order(visibleFrom asc)[0].visibleFrom,  "nextEnd": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && dateTime(visibleUntil) > dateTime($now)]    | order(visibleUntil asc)[0].visibleUntil,  "categories": *[_type == "category" && defined(slug.current)] | order(title asc){    _id, title, "slug": slug.current  }}
+export type ARTICLE_LIST_PAGE_QUERY_RESULT = {
   articles: Array<{
     _id: string
     title: string | null
@@ -2686,11 +2690,35 @@ export type ARTICLE_LIST_QUERY_RESULT = {
       slug: string | null
     }> | null
   }>
+  total: number
+  nextStart: string | null
+  nextEnd: string | null
   categories: Array<{
     _id: string
     title: string | null
     slug: string | null
   }>
+}
+
+// Source: sanity/lib/queries.ts
+// Variable: ARTICLE_PUBLISH_QUERY
+// Query: {  "article": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && _id == $id][0]{    "slug": slug.current,    publishedAt,    "categories": categories[]._ref,    "newer": count(*[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && (publishedAt > ^.publishedAt      || (publishedAt == ^.publishedAt && _id < ^._id))])  },  "categories": *[_type == "category" && defined(slug.current)    && (_id in $categories || _id in *[_id == $id][0].categories[]._ref)]{    _id,    "slug": slug.current,    "cutoff": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && references(^._id)]      | order(publishedAt desc, _id asc)[12]{_id, publishedAt}  },  "latestBlocks": *[_type == "campaignPage" && defined(slug.current)    && count(blocks[_type == "latestArticlesBlock"]) > 0].slug.current}
+export type ARTICLE_PUBLISH_QUERY_RESULT = {
+  article: {
+    slug: string | null
+    publishedAt: string | null
+    categories: Array<string> | null
+    newer: number
+  } | null
+  categories: Array<{
+    _id: string
+    slug: string | null
+    cutoff: {
+      _id: string
+      publishedAt: string | null
+    } | null
+  }>
+  latestBlocks: Array<string | null>
 }
 
 // Source: sanity/lib/queries.ts
@@ -2789,9 +2817,11 @@ declare module '@sanity/client' {
     '\n  *[_type == "announcement" && _id == "announcement"][0]{\n    _id,\n    _rev,\n    text,\n    tone,\n    link{label, href},\n    visibleFrom, visibleUntil\n  }\n': ANNOUNCEMENT_QUERY_RESULT
     '\n  *[_type == "reviewLink" && tokenHash == $hash && _id in path("review-links.**")][0]{\n    "pageId": page._ref,\n    expiresAt,\n    revoked,\n    // When the Content Lake made it (not the editor\'s browser): the 30-day ceiling counts from it.\n    "createdAt": coalesce(_createdAt, _updatedAt)\n  }\n': REVIEW_LINK_QUERY_RESULT
     '\n  coalesce(\n    *[_type == "campaignPage" && _id == "drafts." + $id][0],\n    *[_type == "campaignPage" && _id == $id][0]\n  ){\n    _id,\n    title,\n    "slug": slug.current,\n    visibleFrom, visibleUntil, hiddenRedirect,\n    seo{title, description, noindex, shareImage{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n    blocks[]{\n      _key,\n      _type,\n      _type == "heroBlock" => {\n  eyebrow, headline, description,\n  primaryCta{label, href},\n  secondaryCta{label, href},\n  "stats": stats[]->{_id, value, label, sourceNote},\n  "visual": coalesce(visual, *[_type == "landingPage" && _id == "landingPage"][0].hero.visual){\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}\n},\n      _type == "stepsBlock" => {\n  eyebrow, heading, intro,\n  steps[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}\n},\n      _type == "cardGridBlock" => {\n  eyebrow, heading, intro,\n  cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n  specTitle,\n  "specs": specs[]->{_id, value, label, sourceNote}\n},\n      _type == "benefitsBlock" => {\n  eyebrow, heading, intro,\n  cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n  roiTitle, roiDescription,\n  "roiFigures": roiFigures[]->{_id, value, label, sourceNote},\n  marketsTitle,\n  markets[]{_key, icon, name, description, badge}\n},\n      _type == "ctaBandBlock" => {\n  heading, text,\n  primaryCta{label, href},\n  secondaryCta{label, href}\n},\n      _type == "demoFormBlock" => {\n  eyebrow, heading, intro, formTitle, detailsTitle, offerTitle, offers, whatsappCta\n},\n      _type == "faqBlock" => {\n  eyebrow, heading, intro,\n  items[]{_key, question, answer}\n},\n      _type == "richTextBlock" => {\n  heading,\n  body[]{\n    ...,\n    _type == "image" => {_type, _key, \n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}\n  }\n},\n      _type == "latestArticlesBlock" => {\n  eyebrow, heading, intro, count,\n  "category": category->{title, "slug": slug.current},\n  "articles": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && (!defined(^.category) || references(^.category._ref))]\n    | order(publishedAt desc, _id asc)[0...12]{\n  _id, title, "slug": slug.current, description, publishedAt, visibleFrom, visibleUntil,\n  cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n  "categories": categories[]->{_id, title, "slug": slug.current}\n}\n},\n      _type == "roiCalculatorBlock" => {\n  eyebrow, heading, intro,\n  "calculator": *[_type == "roiCalculator" && _id == "roiCalculator"][0]{\n  title, intro, disclaimer, referenceFleet,\n  costPerVehicle{value, note},\n  incidentsPerVehicle{value, note},\n  incidentCost{value, note},\n  avoidedPercent{value, note}\n}\n}\n    }\n}\n': REVIEW_PAGE_QUERY_RESULT
-    '\n  *[_type == "article" && slug.current == $slug][0]{\n    _id,\n    _updatedAt,\n    title,\n    "slug": slug.current,\n    description,\n    publishedAt,\n    visibleFrom, visibleUntil, hiddenRedirect,\n    cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n    "categories": categories[]->{_id, title, "slug": slug.current},\n    author->{name, kind, role, bio, photo{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n    seo{title, description, noindex, shareImage{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n    body[]{\n      ...,\n      _type == "image" => {_type, _key, caption, \n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n      _type == "claimFigure" => {_type, _key, "claim": claim->{_id, value, label, sourceNote}},\n      _type == "faqBlock" => {_type, _key, eyebrow, heading, intro, items[]{_key, question, answer}},\n      _type == "articleCta" => {_type, _key, heading, text, label}\n    },\n    "related": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && _id != ^._id && "drafts." + _id != ^._id\n      && references(^.categories[]._ref)]\n      | order(publishedAt desc, _id asc)[0...12]{\n  _id, title, "slug": slug.current, description, publishedAt, visibleFrom, visibleUntil,\n  cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n  "categories": categories[]->{_id, title, "slug": slug.current}\n}\n  }\n': ARTICLE_QUERY_RESULT
-    '\n  coalesce(\n    *[_type == "article" && _id == "drafts." + $id][0],\n    *[_type == "article" && _id == $id][0]\n  ){\n    _id,\n    _updatedAt,\n    title,\n    "slug": slug.current,\n    description,\n    publishedAt,\n    visibleFrom, visibleUntil, hiddenRedirect,\n    cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n    "categories": categories[]->{_id, title, "slug": slug.current},\n    author->{name, kind, role, bio, photo{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n    seo{title, description, noindex, shareImage{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n    body[]{\n      ...,\n      _type == "image" => {_type, _key, caption, \n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n      _type == "claimFigure" => {_type, _key, "claim": claim->{_id, value, label, sourceNote}},\n      _type == "faqBlock" => {_type, _key, eyebrow, heading, intro, items[]{_key, question, answer}},\n      _type == "articleCta" => {_type, _key, heading, text, label}\n    },\n    "related": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && _id != ^._id && "drafts." + _id != ^._id\n      && references(^.categories[]._ref)]\n      | order(publishedAt desc, _id asc)[0...12]{\n  _id, title, "slug": slug.current, description, publishedAt, visibleFrom, visibleUntil,\n  cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n  "categories": categories[]->{_id, title, "slug": slug.current}\n}\n  }\n': REVIEW_ARTICLE_QUERY_RESULT
-    '{\n  "articles": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**"))] | order(publishedAt desc, _id asc){\n  _id, title, "slug": slug.current, description, publishedAt, visibleFrom, visibleUntil,\n  cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n  "categories": categories[]->{_id, title, "slug": slug.current}\n},\n  "categories": *[_type == "category" && defined(slug.current)] | order(title asc){\n    _id, title, "slug": slug.current\n  }\n}': ARTICLE_LIST_QUERY_RESULT
+    '\n  *[_type == "article" && slug.current == $slug][0]{\n    _id,\n    _updatedAt,\n    title,\n    "slug": slug.current,\n    description,\n    publishedAt,\n    visibleFrom, visibleUntil, hiddenRedirect,\n    cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n    "categories": categories[]->{_id, title, "slug": slug.current},\n    author->{name, kind, role, bio, photo{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n    seo{title, description, noindex, shareImage{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n    body[]{\n      ...,\n      _type == "image" => {_type, _key, caption, \n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n      _type == "claimFigure" => {_type, _key, "claim": claim->{_id, value, label, sourceNote}},\n      _type == "faqBlock" => {_type, _key, eyebrow, heading, intro, items[]{_key, question, answer}},\n      _type == "articleCta" => {_type, _key, heading, text, label}\n    }\n  }\n': ARTICLE_QUERY_RESULT
+    '*[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && _id != $id && "drafts." + _id != $id\n      && references($categories)]\n      | order(publishedAt desc, _id asc)[0...12]{\n  _id, title, "slug": slug.current, description, publishedAt, visibleFrom, visibleUntil,\n  cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n  "categories": categories[]->{_id, title, "slug": slug.current}\n}': RELATED_ARTICLES_QUERY_RESULT
+    '\n  coalesce(\n    *[_type == "article" && _id == "drafts." + $id][0],\n    *[_type == "article" && _id == $id][0]\n  ){\n    \n    _id,\n    _updatedAt,\n    title,\n    "slug": slug.current,\n    description,\n    publishedAt,\n    visibleFrom, visibleUntil, hiddenRedirect,\n    cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n    "categories": categories[]->{_id, title, "slug": slug.current},\n    author->{name, kind, role, bio, photo{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n    seo{title, description, noindex, shareImage{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n    body[]{\n      ...,\n      _type == "image" => {_type, _key, caption, \n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n      _type == "claimFigure" => {_type, _key, "claim": claim->{_id, value, label, sourceNote}},\n      _type == "faqBlock" => {_type, _key, eyebrow, heading, intro, items[]{_key, question, answer}},\n      _type == "articleCta" => {_type, _key, heading, text, label}\n    }\n  ,\n    "related": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && _id != ^._id && "drafts." + _id != ^._id\n      && references(^.categories[]._ref)]\n      | order(publishedAt desc, _id asc)[0...12]{\n  _id, title, "slug": slug.current, description, publishedAt, visibleFrom, visibleUntil,\n  cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n  "categories": categories[]->{_id, title, "slug": slug.current}\n}\n  }\n': REVIEW_ARTICLE_QUERY_RESULT
+    '{\n  "articles": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && (!defined(visibleFrom) || dateTime(visibleFrom) <= dateTime($now)) && (!defined(visibleUntil) || dateTime(visibleUntil) > dateTime($now)) && !(defined(visibleFrom) && defined(visibleUntil) && dateTime(visibleUntil) <= dateTime(visibleFrom))]\n    | order(publishedAt desc, _id asc)[$start...$end]{\n  _id, title, "slug": slug.current, description, publishedAt, visibleFrom, visibleUntil,\n  cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n  "categories": categories[]->{_id, title, "slug": slug.current}\n},\n  "total": count(*[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && (!defined(visibleFrom) || dateTime(visibleFrom) <= dateTime($now)) && (!defined(visibleUntil) || dateTime(visibleUntil) > dateTime($now)) && !(defined(visibleFrom) && defined(visibleUntil) && dateTime(visibleUntil) <= dateTime(visibleFrom))]),\n  "nextStart": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && dateTime(visibleFrom) > dateTime($now)]\n    | order(visibleFrom asc)[0].visibleFrom,\n  "nextEnd": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && dateTime(visibleUntil) > dateTime($now)]\n    | order(visibleUntil asc)[0].visibleUntil,\n  "categories": *[_type == "category" && defined(slug.current)] | order(title asc){\n    _id, title, "slug": slug.current\n  }\n}': ARTICLE_LIST_PAGE_QUERY_RESULT
+    '{\n  "article": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && _id == $id][0]{\n    "slug": slug.current,\n    publishedAt,\n    "categories": categories[]._ref,\n    "newer": count(*[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && (publishedAt > ^.publishedAt\n      || (publishedAt == ^.publishedAt && _id < ^._id))])\n  },\n  "categories": *[_type == "category" && defined(slug.current)\n    && (_id in $categories || _id in *[_id == $id][0].categories[]._ref)]{\n    _id,\n    "slug": slug.current,\n    "cutoff": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && references(^._id)]\n      | order(publishedAt desc, _id asc)[12]{_id, publishedAt}\n  },\n  "latestBlocks": *[_type == "campaignPage" && defined(slug.current)\n    && count(blocks[_type == "latestArticlesBlock"]) > 0].slug.current\n}': ARTICLE_PUBLISH_QUERY_RESULT
     '\n  *[_type == "category" && slug.current == $slug][0]{\n    _id,\n    title,\n    "slug": slug.current,\n    description,\n    "articles": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && references(^._id)]\n      | order(publishedAt desc, _id asc)[0...100]{\n  _id, title, "slug": slug.current, description, publishedAt, visibleFrom, visibleUntil,\n  cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n  "categories": categories[]->{_id, title, "slug": slug.current}\n}\n  }\n': CATEGORY_QUERY_RESULT
     '\n  *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**"))] | order(publishedAt desc, _id asc){\n    "slug": slug.current,\n    "noindex": coalesce(seo.noindex, false),\n    publishedAt,\n    _updatedAt,\n    visibleFrom, visibleUntil, hiddenRedirect\n  }\n': ARTICLE_SLUGS_QUERY_RESULT
     '\n  *[_type == "category" && defined(slug.current)] | order(slug.current asc){\n    "slug": slug.current,\n    _updatedAt,\n    "latest": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && references(^._id)] | order(publishedAt desc)[0].publishedAt\n  }\n': CATEGORY_SLUGS_QUERY_RESULT

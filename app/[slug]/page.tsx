@@ -9,7 +9,8 @@ import { SiteFooter } from '@/components/site-footer'
 import { SiteHeader } from '@/components/site-header'
 import { SkipLink } from '@/components/skip-link'
 import { Container } from '@/components/ui/section'
-import { getLegalPage, getLegalPageSlugs, getSiteSettings } from '@/lib/content'
+import { getLegalPage, getSiteSettings } from '@/lib/content'
+import { staticParams } from '@/lib/routed-types'
 import { formatLegalDate } from '@/lib/legal-date'
 import { pageMetadata, withBrand } from '@/lib/site-metadata'
 
@@ -23,8 +24,8 @@ export const dynamicParams = false
 
 type Props = { params: Promise<{ slug: string }> }
 
-export async function generateStaticParams() {
-  return (await getLegalPageSlugs()).flatMap((page) => (page.slug ? [{ slug: page.slug }] : []))
+export function generateStaticParams() {
+  return staticParams('legalPage', 'slug')
 }
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {

@@ -6,7 +6,8 @@ import type { QueryParams } from 'next-sanity'
 import {
   ANNOUNCEMENT_QUERY,
   ARTICLE_FEED_QUERY,
-  ARTICLE_LIST_QUERY,
+  ARTICLE_LIST_PAGE_QUERY,
+  ARTICLE_PUBLISH_QUERY,
   ARTICLE_QUERY,
   ARTICLE_SLUGS_QUERY,
   CAMPAIGN_PAGE_QUERY,
@@ -18,6 +19,7 @@ import {
   LEGAL_PAGE_SLUGS_QUERY,
   REDIRECT_PATHS_QUERY,
   REDIRECTS_QUERY,
+  RELATED_ARTICLES_QUERY,
   REVIEW_ARTICLE_QUERY,
   REVIEW_LINK_QUERY,
   REVIEW_PAGE_QUERY,
@@ -27,7 +29,8 @@ import {
 import type {
   ANNOUNCEMENT_QUERY_RESULT,
   ARTICLE_FEED_QUERY_RESULT,
-  ARTICLE_LIST_QUERY_RESULT,
+  ARTICLE_LIST_PAGE_QUERY_RESULT,
+  ARTICLE_PUBLISH_QUERY_RESULT,
   ARTICLE_QUERY_RESULT,
   ARTICLE_SLUGS_QUERY_RESULT,
   CAMPAIGN_PAGE_QUERY_RESULT,
@@ -39,6 +42,7 @@ import type {
   LEGAL_PAGE_SLUGS_QUERY_RESULT,
   REDIRECT_PATHS_QUERY_RESULT,
   REDIRECTS_QUERY_RESULT,
+  RELATED_ARTICLES_QUERY_RESULT,
   REVIEW_ARTICLE_QUERY_RESULT,
   REVIEW_LINK_QUERY_RESULT,
   REVIEW_PAGE_QUERY_RESULT,
@@ -47,21 +51,15 @@ import type {
 } from '@/sanity/types'
 import { serverEnv } from '@/lib/env'
 import { isSanityConfigured } from '@/sanity/env'
-import {
-  ARTICLES_PER_PAGE,
-  SLUG_PATTERN,
-  articlePath,
-  categoryPath,
-  listingPagePath,
-} from '@/sanity/lib/paths'
+import { ARTICLES_PER_PAGE, SLUG_PATTERN, listingPageCount } from '@/sanity/lib/paths'
 
 import { hashReviewToken, isReviewLinkUsable, isReviewTokenShape } from '@/lib/review-token'
 
 import { queryDataset } from './bundled'
-import { CONTENT_TAGS } from './tags'
-import { listingPage, liveItems } from '@/lib/articles/windows'
+import { CONTENT_TAGS, documentTag, relatedTag } from './tags'
+import { latestArticlesWindows, liveItems } from '@/lib/articles/windows'
 
-import type { VisibilityWindow } from './visibility'
+import { isVisible, type VisibilityWindow } from './visibility'
 import { expireAtNextBoundary } from './visibility-cache'
 
 /** How many related articles an article shows, and how many the feed lists. */
@@ -132,7 +130,12 @@ export function getRoiCalculator() {
 }
 
 export function getLegalPage(slug: string) {
-  return fetchContent<LEGAL_PAGE_QUERY_RESULT>(LEGAL_PAGE_QUERY, { slug }, [CONTENT_TAGS.legalPage])
+  // Also the type's tag: a renamed page's old address must go (this route serves only the slugs
+  // that exist), and there are a handful of legal pages.
+  return fetchContent<LEGAL_PAGE_QUERY_RESULT>(LEGAL_PAGE_QUERY, { slug }, [
+    documentTag('legalPage', slug),
+    CONTENT_TAGS.legalPage,
+  ])
 }
 
 /**
@@ -148,19 +151,35 @@ export function getLegalPageSlugs({ fresh = false } = {}) {
   )
 }
 
-/** A campaign page (published, or its draft in draft mode), with its blocks. */
-export function getCampaignPage(slug: string) {
-  return fetchContent<CAMPAIGN_PAGE_QUERY_RESULT>(CAMPAIGN_PAGE_QUERY, { slug }, [
-    CONTENT_TAGS.campaignPage,
+/**
+ * A campaign page (published, or its draft in draft mode), with its blocks; null when there is
+ * none at this slug or it is outside its visibility window (the page answers 404; proxy.ts answers
+ * the editor's redirect before that, if any). The page expires at the next start or end of its
+ * window or of an article its latest-articles blocks may show. `anyWindow`: the draft preview.
+ */
+export async function getCampaignPage(slug: string, { anyWindow = false } = {}) {
+  if (!SLUG_PATTERN.test(slug)) return null
+  const page = await fetchContent<CAMPAIGN_PAGE_QUERY_RESULT>(CAMPAIGN_PAGE_QUERY, { slug }, [
+    documentTag('campaignPage', slug),
     CONTENT_TAGS.claim,
     // The hero block falls back to the home page's product visual.
     CONTENT_TAGS.landingPage,
-    // The latest-articles block lists articles and their categories.
+    // The latest-articles block lists articles (the article lists' tag) and their categories.
     CONTENT_TAGS.article,
     CONTENT_TAGS.category,
     // The calculator block reads the calculator's assumptions.
     CONTENT_TAGS.roiCalculator,
   ])
+  const now = Date.now()
+  await expireAtNextBoundary([page, ...latestArticlesWindows(page?.blocks ?? [])], now)
+  if (!page || (!anyWindow && !isVisible(page, now))) return null
+  // Its latest-articles blocks show only the articles inside their window.
+  const blocks = (page.blocks ?? []).map((block) =>
+    block._type === 'latestArticlesBlock' && block.articles
+      ? { ...block, articles: liveItems(block.articles, now) }
+      : block,
+  )
+  return { ...page, blocks }
 }
 
 /**
@@ -178,16 +197,19 @@ export function getCampaignPageSlugs({ fresh = false } = {}) {
 }
 
 /**
- * The announcement bar's document, published only (the bar never shows a draft), whether or not it
- * is inside its window: the page decides that when it renders (components/announcement-bar.tsx).
+ * The announcement bar's document, published only (the bar never shows a draft), when it has a
+ * text and is inside its window; null otherwise. The page showing it expires at the window's next
+ * start or end, so the bar comes and goes by itself.
  */
-export function getAnnouncement() {
-  return fetchContent<ANNOUNCEMENT_QUERY_RESULT>(
+export async function getAnnouncement() {
+  const announcement = await fetchContent<ANNOUNCEMENT_QUERY_RESULT>(
     ANNOUNCEMENT_QUERY,
     {},
     [CONTENT_TAGS.announcement],
     { publishedOnly: true },
   )
+  await expireAtNextBoundary([announcement])
+  return announcement?.text && isVisible(announcement) ? announcement : null
 }
 
 /** Every published redirect, cached under the redirect tag (the webhook revalidates it). */
@@ -250,19 +272,32 @@ export async function getReviewPage(token: string) {
  * three related articles inside their window; null when there is none at this slug or it is
  * outside its visibility window (the page answers 404; proxy.ts answers the editor's redirect
  * before that, if any). The page expires at the next boundary of the article or of a related one.
- * Every article lookup by slug goes through here, so a cheaper answer for unknown slugs can be
- * added in one place. `anyWindow`: the draft preview, which shows the article whatever its window.
+ * Two queries, each cached under what it read: the article under its own tag (documentTag), the
+ * related list under its categories' (relatedTag), so publishing another article leaves this one
+ * cached unless it enters or leaves this one's related list. `anyWindow`: the draft preview, which
+ * shows the article whatever its window.
  */
 export async function getArticle(slug: string, { anyWindow = false } = {}) {
   if (!SLUG_PATTERN.test(slug)) return null
   const article = await fetchContent<ARTICLE_QUERY_RESULT>(ARTICLE_QUERY, { slug }, [
-    CONTENT_TAGS.article,
+    documentTag('article', slug),
     CONTENT_TAGS.category,
     CONTENT_TAGS.author,
     CONTENT_TAGS.claim,
   ])
   if (!article) return null
-  const [live, related] = await Promise.all([liveOnly([article]), liveOnly(article.related)])
+  const categories = (article.categories ?? []).flatMap((category) =>
+    category?._id ? [category._id] : [],
+  )
+  const candidates =
+    categories.length === 0
+      ? []
+      : await fetchContent<RELATED_ARTICLES_QUERY_RESULT>(
+          RELATED_ARTICLES_QUERY,
+          { id: article._id, categories },
+          [...categories.map(relatedTag), CONTENT_TAGS.category],
+        )
+  const [live, related] = await Promise.all([liveOnly([article]), liveOnly(candidates)])
   // The editor's preview (anyWindow) shows a scheduled or ended article, as for campaign pages.
   if (live.length === 0 && !anyWindow) return null
   return { ...article, related: related.slice(0, RELATED_COUNT) }
@@ -271,18 +306,24 @@ export async function getArticle(slug: string, { anyWindow = false } = {}) {
 /**
  * Page `page` (1-based) of the listing, newest first, ARTICLES_PER_PAGE a page, with the number
  * of pages and the categories; `articles` is empty past the last page. Only articles inside their
- * window count, judged now (the listing expires at the next boundary).
+ * window count, judged now in GROQ, which returns this page's slice and the count only; the page
+ * expires at the next start or end of any article's window.
  */
 export async function getArticleListPage(page: number) {
-  const result = await fetchContent<ARTICLE_LIST_QUERY_RESULT>(
-    ARTICLE_LIST_QUERY,
-    {},
+  const now = Date.now()
+  const start = (page - 1) * ARTICLES_PER_PAGE
+  const result = await fetchContent<ARTICLE_LIST_PAGE_QUERY_RESULT>(
+    ARTICLE_LIST_PAGE_QUERY,
+    { now: new Date(now).toISOString(), start, end: start + ARTICLES_PER_PAGE },
     [CONTENT_TAGS.article, CONTENT_TAGS.category],
     { publishedOnly: true },
   )
+  await expireAtNextBoundary([{ visibleFrom: result.nextStart, visibleUntil: result.nextEnd }], now)
   return {
     categories: result.categories,
-    ...listingPage(await liveOnly(result.articles), page),
+    articles: result.articles,
+    total: result.total,
+    pageCount: listingPageCount(result.total),
   }
 }
 
@@ -328,21 +369,29 @@ export async function getArticleFeed() {
 }
 
 /**
- * Every public page an article, category or author publish can change, read fresh (for the
- * webhook, which regenerates them and purges them from the CDN): each article, each listing page
- * and each category page.
+ * Every published article's and campaign page's slug and dates inside its window now, for the
+ * sitemap, which expires at the next start or end of any of them.
  */
-export async function articlePublishPaths(): Promise<string[]> {
-  const [articles, categories] = await Promise.all([
-    getArticleSlugs({ fresh: true }),
-    getCategorySlugs({ fresh: true }),
-  ])
-  const pageCount = Math.max(1, Math.ceil(articles.length / ARTICLES_PER_PAGE))
-  return [
-    ...Array.from({ length: pageCount }, (_, index) => listingPagePath(index + 1)),
-    ...articles.flatMap((article) => (article.slug ? [articlePath(article.slug)] : [])),
-    ...categories.flatMap((category) => (category.slug ? [categoryPath(category.slug)] : [])),
-  ]
+export async function getLiveArticleSlugs() {
+  return liveOnly(await getArticleSlugs())
+}
+
+export async function getLiveCampaignPageSlugs() {
+  return liveOnly(await getCampaignPageSlugs())
+}
+
+/**
+ * What an article publish changes, read fresh by the webhook (lib/routed-types.ts): the article
+ * as published now, its categories' and `categoriesBefore`'s newest-list cut-offs, and the campaign
+ * pages that show the latest articles.
+ */
+export function getArticlePublishFacts(id: string, categoriesBefore: string[]) {
+  return fetchContent<ARTICLE_PUBLISH_QUERY_RESULT>(
+    ARTICLE_PUBLISH_QUERY,
+    { id, categories: categoriesBefore },
+    [],
+    { publishedOnly: true, fresh: true },
+  )
 }
 
 export type SiteSettings = NonNullable<SITE_SETTINGS_QUERY_RESULT>
@@ -350,7 +399,10 @@ export type LandingPage = NonNullable<LANDING_PAGE_QUERY_RESULT>
 export type LegalPage = NonNullable<LEGAL_PAGE_QUERY_RESULT>
 export type CampaignPage = NonNullable<CAMPAIGN_PAGE_QUERY_RESULT>
 export type Announcement = NonNullable<ANNOUNCEMENT_QUERY_RESULT>
-export type Article = NonNullable<ARTICLE_QUERY_RESULT>
-export type ArticleCard = ARTICLE_LIST_QUERY_RESULT['articles'][number]
+/** An article as its page shows it: the article and its related articles (two queries). */
+export type Article = NonNullable<ARTICLE_QUERY_RESULT> & {
+  related: RELATED_ARTICLES_QUERY_RESULT
+}
+export type ArticleCard = ARTICLE_LIST_PAGE_QUERY_RESULT['articles'][number]
 export type Category = NonNullable<CATEGORY_QUERY_RESULT>
 export type RoiCalculatorContent = NonNullable<ROI_CALCULATOR_QUERY_RESULT>

@@ -1,8 +1,7 @@
-import { ARTICLES_FEED_PATH, ARTICLES_PREFIX, articlePath, categoryPath } from '@/sanity/lib/paths'
-
-// Cache tags for CMS content, one per document type. A fetch declares the tags of every type its
+// Cache tags for CMS content. One per document type: a fetch declares the tags of every type its
 // query reads, and the Sanity webhook revalidates the tag of the type that changed, so publishing
-// a claim regenerates every page that shows a figure.
+// a claim regenerates every page that shows a figure. Routed types (lib/routed-types.ts) also tag
+// each document's own page (documentTag), so an article publish leaves the other articles cached.
 export const CONTENT_TAGS = {
   landingPage: 'sanity:landingPage',
   siteSettings: 'sanity:siteSettings',
@@ -17,55 +16,28 @@ export const CONTENT_TAGS = {
   roiCalculator: 'sanity:roiCalculator',
 } as const
 
-/** The types whose publish changes the articles' pages, listing, feed and sitemap. */
-export const ARTICLE_CONTENT_TYPES: ReadonlySet<string> = new Set(['article', 'category', 'author'])
-
 export type ContentType = keyof typeof CONTENT_TAGS
 
 export function tagForType(type: string): string | undefined {
   return Object.hasOwn(CONTENT_TAGS, type) ? CONTENT_TAGS[type as ContentType] : undefined
 }
 
-const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/
+/**
+ * The tag of one document's own page data, by its type and slug (the page reads it by slug, so
+ * the tag is known before the answer is), like the sync tags Sanity's Live Content API gives per
+ * query result. The type's own tag (CONTENT_TAGS) then means "every list of that type": slug lists,
+ * the listing, categories, feed, sitemap, routing table, latest-articles blocks.
+ */
+export function documentTag(type: string, slug: string): string {
+  return `sanity:doc:${type}:${slug}`
+}
 
 /**
- * The pages the webhook has regenerated at once after revalidating a type's tag, so the first
- * visitor already gets the new content: the home page; for a legal or campaign page the page
- * itself and the sitemap (the webhook's projection carries its slug, see docs/content.md); for a
- * redirect the map proxy.ts reads, then the route requests every redirect's path.
+ * The related-articles list of every article in this category (an article shows the newest of
+ * its categories): a publish that enters or leaves the newest of a category revalidates it.
  */
-export function pathsToWarm(type: string, slug: unknown): string[] {
-  const valid = typeof slug === 'string' && SLUG.test(slug)
-  if (type === 'legalPage') return valid ? [`/${slug}`, '/sitemap.xml'] : ['/sitemap.xml']
-  // For a campaign page the routing table first: it lists the slugs that exist
-  // (lib/known-paths.ts), and proxy.ts answers a slug it does not list with the 404 page; it
-  // also carries the redirects of pages outside their visibility window.
-  if (type === 'campaignPage')
-    return valid
-      ? ['/api/redirects', `/p/${slug}`, '/sitemap.xml']
-      : ['/api/redirects', '/sitemap.xml']
-  if (type === 'redirect') return ['/api/redirects']
-  // The article's own page first, then what lists it; app/api/revalidate adds every other
-  // article, listing and category page (articlePublishPaths in lib/content).
-  // The routing table first here too: it lists the articles and categories (lib/known-paths.ts).
-  if (type === 'article')
-    return [
-      '/api/redirects',
-      ...(valid ? [articlePath(slug)] : []),
-      ARTICLES_PREFIX,
-      ARTICLES_FEED_PATH,
-      '/sitemap.xml',
-    ]
-  if (type === 'category')
-    return [
-      '/api/redirects',
-      ...(valid ? [categoryPath(slug)] : []),
-      ARTICLES_PREFIX,
-      ARTICLES_FEED_PATH,
-      '/sitemap.xml',
-    ]
-  if (type === 'author') return [ARTICLES_PREFIX, ARTICLES_FEED_PATH]
-  return ['/']
+export function relatedTag(categoryId: string): string {
+  return `sanity:related:${categoryId}`
 }
 
 // Safety net if a webhook is ever missed: content is at most an hour stale.

@@ -1,6 +1,6 @@
 // Shared GROQ projections, used by the page queries (queries.ts) and the blocks' own fragments
 // (components/blocks/*/query.ts). A projection's name ends in `Projection`, so it never shares a
-// name with the schema's field factories (sanity/schema-types: `imageField`, `windowFields`...). The same query text runs against the Content Lake (next-sanity's client)
+// name with the schema's field factories (sanity/schema-types: `imageField`, `windowProjection`...). The same query text runs against the Content Lake (next-sanity's client)
 // and against the bundled dataset (groq-js), so keep to GROQ that both evaluate.
 export const claimProjection = /* groq */ `_id, value, label, sourceNote`
 
@@ -40,6 +40,13 @@ export const articleCardProjection = /* groq */ `
  * draft carries its published id, so draft mode is unaffected.)
  */
 export const articleFilter = /* groq */ `_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**"))`
+
+/**
+ * Inside its visibility window at $now (an ISO instant), as lib/content/visibility.ts judges it:
+ * the start included, the end not, and a window that ends before it starts never. For the lists
+ * that must count and cut in GROQ (the listing's pages), not return every article.
+ */
+export const liveAtNow = /* groq */ `(!defined(visibleFrom) || dateTime(visibleFrom) <= dateTime($now)) && (!defined(visibleUntil) || dateTime(visibleUntil) > dateTime($now)) && !(defined(visibleFrom) && defined(visibleUntil) && dateTime(visibleUntil) <= dateTime(visibleFrom))`
 
 // The savings calculator's document (sanity/schema-types/roi-calculator.ts): its texts and
 // assumptions, each with its source or note. Its claims are checked, not shown (the ROI block

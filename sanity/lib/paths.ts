@@ -33,14 +33,66 @@ export function articlePath(slug: string): string {
   return `${ARTICLES_PREFIX}/${slug}`
 }
 
+export const CATEGORY_PREFIX = `${ARTICLES_PREFIX}/categoria`
+
 export function categoryPath(slug: string): string {
-  return `${ARTICLES_PREFIX}/categoria/${slug}`
+  return `${CATEGORY_PREFIX}/${slug}`
 }
+
+export const LISTING_PAGE_PREFIX = `${ARTICLES_PREFIX}/pagina`
 
 /** The listing's page `page` (1-based): /conteudos, then /conteudos/pagina/2, ... */
 export function listingPagePath(page: number): string {
-  return page <= 1 ? ARTICLES_PREFIX : `${ARTICLES_PREFIX}/pagina/${page}`
+  return page <= 1 ? ARTICLES_PREFIX : `${LISTING_PAGE_PREFIX}/${page}`
 }
+
+/** How many listing pages `count` articles fill (at least one, the empty listing). */
+export function listingPageCount(count: number): number {
+  return Math.max(1, Math.ceil(count / ARTICLES_PER_PAGE))
+}
+
+/** Legal pages live at the root: /privacidade. */
+export function legalPagePath(slug: string): string {
+  return `/${slug}`
+}
+
+/**
+ * The routed document types: each one's address rules, pure so the Studio shares them. The
+ * site's side of each (slug lists, cache tags, sitemap, what a publish changes) is keyed by the
+ * same names in lib/routed-types.ts; "Adding a routed type" in docs/routed-types.md.
+ * - `prefix`: where its documents live ('' for the root); proxy.ts's matcher lists each non-root
+ *   one (tests/unit/routed-types.test.ts checks it).
+ * - `redirectable`: an old address under the prefix may be a redirect's source.
+ */
+export const ROUTED_TYPES = {
+  campaignPage: { prefix: CAMPAIGN_PREFIX, path: campaignPath, redirectable: true },
+  article: {
+    prefix: ARTICLES_PREFIX,
+    path: articlePath,
+    redirectable: true,
+  },
+  category: { prefix: CATEGORY_PREFIX, path: categoryPath, redirectable: false },
+  articleListing: {
+    prefix: LISTING_PAGE_PREFIX,
+    path: (page: string) => listingPagePath(Number(page)),
+    redirectable: false,
+  },
+  legalPage: { prefix: '', path: legalPagePath, redirectable: false },
+} as const satisfies Record<
+  string,
+  {
+    prefix: string
+    path: (slug: string) => string
+    redirectable: boolean
+  }
+>
+
+export type RoutedTypeName = keyof typeof ROUTED_TYPES
+
+/** The first segments of the prefixes an old address may redirect from: p, conteudos. */
+export const REDIRECTABLE_SECTIONS: readonly string[] = Object.values(ROUTED_TYPES).flatMap(
+  (routed) => (routed.redirectable ? [routed.prefix.slice(1)] : []),
+)
 
 /** Names under /conteudos/ the site routes itself, so no article can take them. */
 export const ARTICLE_RESERVED_SLUGS: ReadonlyMap<string, string> = new Map([
@@ -92,7 +144,17 @@ export function slugProblem(slug: string | undefined | null): string | undefined
  * old campaign page (/p/<old-slug>) or an old article (/conteudos/<old-slug>). Deeper paths are
  * not routed to the redirect lookup (proxy.ts).
  */
-export const REDIRECT_FROM_PATTERN = /^\/((p|conteudos)\/)?[a-z0-9]+(-[a-z0-9]+)*$/
+export const REDIRECT_FROM_PATTERN = new RegExp(
+  `^\\/((${REDIRECTABLE_SECTIONS.join('|')})\\/)?[a-z0-9]+(-[a-z0-9]+)*$`,
+)
+
+/** The section a redirect's source is under ('p', 'conteudos') and the slug it names there. */
+export function redirectSource(from: string): { section?: string; segment: string } {
+  const [, first = '', second] = from.split('/')
+  return REDIRECTABLE_SECTIONS.includes(first) && second !== undefined
+    ? { section: first, segment: second }
+    : { segment: first }
+}
 
 /** Where a redirect may lead: a path of this site or an https:// address. */
 export const REDIRECT_TO_PATTERN = /^(\/[^\s]*|https:\/\/[^\s]+)$/

@@ -13,6 +13,7 @@ import { roiCalculatorBlockFragment } from '../../components/blocks/roi-calculat
 import {
   articleCardProjection,
   articleFilter,
+  liveAtNow,
   cardProjection,
   claimProjection,
   imageProjection,
@@ -196,12 +197,11 @@ export const REVIEW_PAGE_QUERY = defineQuery(`
 // Every list is newest first by publication date (the id breaks ties, so pages never overlap).
 
 /**
- * One article with its author, categories and body (figures resolved from their claim documents),
- * and the newest 12 others that share a category with it, of which the page shows the first three
- * inside their window (lib/content: windows are judged at render time, not in the cached answer).
- * Related never includes the article itself, nor (for a review link's draft) its published version.
+ * One article with its author, categories and body (figures resolved from their claim documents).
+ * Its related articles are a query of their own (RELATED_ARTICLES_QUERY), cached under its
+ * categories' tags: an article publish then leaves the pages that do not show it cached.
  */
-const articleProjection = /* groq */ `
+const articleFields = /* groq */ `
     _id,
     _updatedAt,
     title,
@@ -219,15 +219,31 @@ const articleProjection = /* groq */ `
       _type == "claimFigure" => {_type, _key, "claim": claim->{${claimProjection}}},
       _type == "faqBlock" => {_type, _key, eyebrow, heading, intro, items[]{_key, question, answer}},
       _type == "articleCta" => {_type, _key, heading, text, label}
-    },
+    }
+  `
+
+/**
+ * The newest 12 published articles that share a category with it, of which the page shows the
+ * first three inside their window (lib/content: windows are judged at render time). Never the
+ * article itself, nor (for a review link's draft) its published version.
+ */
+const relatedArticles = /* groq */ `*[${articleFilter} && _id != $id && "drafts." + _id != $id
+      && references($categories)]
+      | order(publishedAt desc, _id asc)[0...12]{${articleCardProjection}}`
+
+const articleProjection = /* groq */ `
+    ${articleFields},
     "related": *[${articleFilter} && _id != ^._id && "drafts." + _id != ^._id
       && references(^.categories[]._ref)]
       | order(publishedAt desc, _id asc)[0...12]{${articleCardProjection}}
   `
 
 export const ARTICLE_QUERY = defineQuery(`
-  *[_type == "article" && slug.current == $slug][0]{${articleProjection}}
+  *[_type == "article" && slug.current == $slug][0]{${articleFields}}
 `)
+
+/** An article's related articles: $id the article, $categories its categories' ids. */
+export const RELATED_ARTICLES_QUERY = defineQuery(relatedArticles)
 
 /**
  * The one article a review link leads to, as REVIEW_PAGE_QUERY does for a page: its draft, or the
@@ -242,15 +258,46 @@ export const REVIEW_ARTICLE_QUERY = defineQuery(`
 `)
 
 /**
- * Every article as a card, newest first, and the categories. The site drops the ones outside their
- * window and cuts the page at render time (lib/content getArticleListPage): which articles are
- * live changes with the clock, while this answer is cached.
+ * One page of the listing: the articles inside their window at $now, newest first, from $start
+ * to $end (the page's slice only), how many there are, the next start or end of any article's
+ * window after $now (the page expires then), and the categories.
  */
-export const ARTICLE_LIST_QUERY = defineQuery(`{
-  "articles": *[${articleFilter}] | order(publishedAt desc, _id asc){${articleCardProjection}},
+export const ARTICLE_LIST_PAGE_QUERY = defineQuery(`{
+  "articles": *[${articleFilter} && ${liveAtNow}]
+    | order(publishedAt desc, _id asc)[$start...$end]{${articleCardProjection}},
+  "total": count(*[${articleFilter} && ${liveAtNow}]),
+  "nextStart": *[${articleFilter} && dateTime(visibleFrom) > dateTime($now)]
+    | order(visibleFrom asc)[0].visibleFrom,
+  "nextEnd": *[${articleFilter} && dateTime(visibleUntil) > dateTime($now)]
+    | order(visibleUntil asc)[0].visibleUntil,
   "categories": *[_type == "category" && defined(slug.current)] | order(title asc){
     _id, title, "slug": slug.current
   }
+}`)
+
+/**
+ * What an article publish changes, read by the webhook once the article is as published ($id; a
+ * deleted one is null here): its categories, and for each of them and of $categories (the ones it
+ * had before) the 13th newest article, older than every article some related list shows; how
+ * many articles are newer (its listing page); the campaign pages with a latest-articles block.
+ */
+export const ARTICLE_PUBLISH_QUERY = defineQuery(`{
+  "article": *[${articleFilter} && _id == $id][0]{
+    "slug": slug.current,
+    publishedAt,
+    "categories": categories[]._ref,
+    "newer": count(*[${articleFilter} && (publishedAt > ^.publishedAt
+      || (publishedAt == ^.publishedAt && _id < ^._id))])
+  },
+  "categories": *[_type == "category" && defined(slug.current)
+    && (_id in $categories || _id in *[_id == $id][0].categories[]._ref)]{
+    _id,
+    "slug": slug.current,
+    "cutoff": *[${articleFilter} && references(^._id)]
+      | order(publishedAt desc, _id asc)[12]{_id, publishedAt}
+  },
+  "latestBlocks": *[_type == "campaignPage" && defined(slug.current)
+    && count(blocks[_type == "latestArticlesBlock"]) > 0].slug.current
 }`)
 
 /** A category and its articles, newest first (at most 100: docs/articles.md). */

@@ -5,6 +5,7 @@ import {
   CATEGORY_SLUG_CONFLICT_QUERY,
   REDIRECT_CONFLICT_QUERY,
   REDIRECT_FROM_PATTERN,
+  redirectSource,
   REDIRECT_TO_PATTERN,
   SLUG_CONFLICT_QUERY,
   VALIDATION_QUERY_TAG,
@@ -104,8 +105,7 @@ export async function redirectRule(
   if (!from || !to) return true
   if (!REDIRECT_FROM_PATTERN.test(from))
     return 'A origem é um caminho como /onibus, /p/endereco-antigo ou /conteudos/artigo-antigo: uma barra, letras minúsculas sem acento, números e hífens.'
-  const prefix = from.match(/^\/(p|conteudos)\//)?.[1]
-  const segment = from.replace(/^\/((p|conteudos)\/)?/, '')
+  const { section: prefix, segment } = redirectSource(from)
   const reserved =
     prefix === 'p'
       ? undefined

@@ -112,7 +112,9 @@ test.describe('campaign pages: publishing without a deploy', () => {
       _id: newPage._id,
       slug: SLUG,
     })
-    expect(answer).toMatchObject({ revalidated: ['sanity:campaignPage'] })
+    expect(answer).toMatchObject({
+      revalidated: ['sanity:campaignPage', `sanity:doc:campaignPage:${SLUG}`],
+    })
     await reachedBy(deadline, async () => {
       const response = await request.get(`${SITE}${PATH}`)
       return response.status() === 200 && (await response.text()).includes(HEADLINE)

@@ -233,7 +233,9 @@ test.describe('editing: published edits go live', () => {
       headers: { 'content-type': 'application/json', 'sanity-webhook-signature': signature },
     })
     expect(response.status()).toBe(200)
-    expect(await response.json()).toMatchObject({ revalidated: ['sanity:legalPage'] })
+    expect(await response.json()).toMatchObject({
+      revalidated: ['sanity:legalPage', 'sanity:doc:legalPage:privacidade'],
+    })
     await reachedBy(deadline, async () => (await legalPage()).includes(summary))
   })
 

@@ -62,9 +62,10 @@
  *   node tests/support/content-lake-double.mjs [--port 4010] [--host 127.0.0.1]
  *        [--file sanity/dataset/production.ndjson] [--dataset production]
  *        [--token test-read-token] [--project-id testproj] [--consistency-delay-ms 0]
- *        [--set <documentId>.<dot.path>=<string value>]...
+ *        [--set <documentId>.<dot.path>=<string value>]... [--extra-articles N]
  *   --set changes a document before the first request, e.g. --set 'claim-accuracy.value=97,3%'
  *   so a build against the double is visibly different from the bundled default.
+ *   --extra-articles N adds N published articles (extraArticles) for measurements at scale.
  *
  * Module:
  *   import { startContentLakeDouble } from './content-lake-double.mjs'
@@ -162,6 +163,38 @@ export function documentsForPerspective(documents, perspective, authorized) {
     return merged
   }
   return documents.filter((doc) => !isDraftId(doc._id) && !isVersionId(doc._id))
+}
+
+/**
+ * `count` more published articles for measurements at scale (scripts/bench/publish-cost.mjs,
+ * tests/e2e/publish-cost.spec.ts): copies of the first bundled article with their own id, slug
+ * (`artigo-de-carga-<n>`) and title, each an hour older than the one before and older than every
+ * bundled article, in the bundled categories in turn. Test data only, never in the bundled dataset.
+ * @param {LakeDocument[]} documents
+ * @param {number} count
+ * @returns {LakeDocument[]}
+ */
+export function extraArticles(documents, count) {
+  const template = documents.find((doc) => doc._type === 'article' && !isPrivateId(doc._id))
+  const categories = documents.filter((doc) => doc._type === 'category' && !isPrivateId(doc._id))
+  if (!template) throw new Error('extraArticles: the dataset has no article to copy')
+  const start = Date.parse('2025-12-31T12:00:00Z')
+  return Array.from({ length: count }, (_, index) => {
+    const n = index + 1
+    const category = categories[index % Math.max(1, categories.length)]
+    return {
+      ...structuredClone(template),
+      _id: `article-carga-${n}`,
+      title: `Artigo de carga ${n}`,
+      slug: { _type: 'slug', current: `artigo-de-carga-${n}` },
+      publishedAt: new Date(start - n * 3_600_000).toISOString(),
+      ...(category
+        ? { categories: [{ _type: 'reference', _ref: category._id, _key: `c${n}` }] }
+        : {}),
+      visibleFrom: null,
+      visibleUntil: null,
+    }
+  })
 }
 
 function setPath(target, dotPath, value) {
@@ -566,7 +599,8 @@ function parseArgs(argv) {
     else if (name === 'user') {
       const [token, id, role] = value().split(':')
       ;(options.users ??= []).push({ token, id, roles: role ? [role] : [] })
-    } else throw new Error(`Unknown argument "${arg}"`)
+    } else if (name === 'extra-articles') options.extraArticles = Number(value())
+    else throw new Error(`Unknown argument "${arg}"`)
   }
   return options
 }
@@ -586,6 +620,7 @@ if (isMain) {
     projectId: options.projectId ?? 'testproj',
     dataset: options.dataset ?? 'production',
   })
+  if (options.extraArticles) documents.push(...extraArticles(documents, options.extraArticles))
   for (const assignment of options.sets) {
     const eq = assignment.indexOf('=')
     const target = eq > 0 ? assignment.slice(0, eq) : ''

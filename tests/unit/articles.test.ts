@@ -3,12 +3,12 @@
 import { describe, expect, it } from 'vitest'
 
 import { queryDataset } from '@/lib/content/bundled'
-import { pathsToWarm, tagForType } from '@/lib/content/tags'
+import { tagForType } from '@/lib/content/tags'
 import { formatArticleDate, visibleUpdateDate } from '@/lib/articles/dates'
 import { rssFeed, xmlText } from '@/lib/articles/feed'
 import { articleJsonLd, breadcrumbJsonLd } from '@/lib/articles/json-ld'
 import { coverPlacement } from '@/lib/social-image'
-import { latestArticlesWindows, listingPage, liveItems } from '@/lib/articles/windows'
+import { latestArticlesWindows, liveItems } from '@/lib/articles/windows'
 import { nextBoundary } from '@/lib/content/visibility'
 import {
   WORDS_PER_MINUTE,
@@ -18,11 +18,17 @@ import {
   tableOfContents,
   wordCount,
 } from '@/lib/articles/text'
-import { REDIRECT_FROM_PATTERN, articleSlugProblem, slugProblem } from '@/sanity/lib/paths'
+import {
+  REDIRECT_FROM_PATTERN,
+  articleSlugProblem,
+  listingPageCount,
+  slugProblem,
+} from '@/sanity/lib/paths'
 import { redirectsForSlugChange } from '@/sanity/lib/slug-change'
 import {
   ARTICLE_FEED_QUERY,
-  ARTICLE_LIST_QUERY,
+  ARTICLE_LIST_PAGE_QUERY,
+  RELATED_ARTICLES_QUERY,
   ARTICLE_QUERY,
   ARTICLE_SLUGS_QUERY,
   CAMPAIGN_PAGE_QUERY,
@@ -31,7 +37,8 @@ import {
 } from '@/sanity/lib/queries'
 import type {
   ARTICLE_FEED_QUERY_RESULT,
-  ARTICLE_LIST_QUERY_RESULT,
+  ARTICLE_LIST_PAGE_QUERY_RESULT,
+  RELATED_ARTICLES_QUERY_RESULT,
   ARTICLE_QUERY_RESULT,
   ARTICLE_SLUGS_QUERY_RESULT,
   CAMPAIGN_PAGE_QUERY_RESULT,
@@ -47,8 +54,26 @@ const NEWEST_FIRST = [
   'como-o-celular-detecta-fadiga',
 ]
 
-const article = (slug: string, documents = bundledDocuments()) =>
-  queryDataset<ARTICLE_QUERY_RESULT>(ARTICLE_QUERY, { slug }, documents)
+/** An article and its related articles, as lib/content getArticle reads them (two queries). */
+async function article(slug: string, documents = bundledDocuments()) {
+  const found = await queryDataset<ARTICLE_QUERY_RESULT>(ARTICLE_QUERY, { slug }, documents)
+  if (!found) return null
+  const related = await queryDataset<RELATED_ARTICLES_QUERY_RESULT>(
+    RELATED_ARTICLES_QUERY,
+    { id: found._id, categories: (found.categories ?? []).map((category) => category._id) },
+    documents,
+  )
+  return { ...found, related }
+}
+
+/** Page `page` of the listing at `now`, as lib/content getArticleListPage reads it. */
+function listPage(page: number, now = Date.now(), documents = bundledDocuments()) {
+  return queryDataset<ARTICLE_LIST_PAGE_QUERY_RESULT>(
+    ARTICLE_LIST_PAGE_QUERY,
+    { now: new Date(now).toISOString(), start: (page - 1) * 12, end: page * 12 },
+    documents,
+  )
+}
 
 /** `n` extra articles in the first bundled category, dated one day apart before the bundled ones. */
 function withExtraArticles(n: number): Doc[] {
@@ -99,23 +124,21 @@ describe('article queries over the bundled dataset', () => {
     expect(await article('rascunho', parseDataset(draft))).toBeNull()
   })
 
-  it('lists newest first, 12 a page, with the total for the page count', async () => {
-    const first = await queryDataset<ARTICLE_LIST_QUERY_RESULT>(ARTICLE_LIST_QUERY, {})
-    expect(listingPage(first.articles, 1).total).toBe(3)
+  it('lists newest first, 12 a page, reading only that page and the total', async () => {
+    const first = await listPage(1)
+    expect(first.total).toBe(3)
     expect(first.articles.map((a) => a.slug)).toEqual(NEWEST_FIRST)
     expect(first.categories.map((c) => c.slug)).toEqual([
       'fadiga-e-seguranca',
       'lgpd-e-privacidade',
     ])
 
-    const all = await queryDataset<ARTICLE_LIST_QUERY_RESULT>(
-      ARTICLE_LIST_QUERY,
-      {},
-      withExtraArticles(11),
+    const documents = withExtraArticles(11)
+    const [page1, page2, page3] = await Promise.all(
+      [1, 2, 3].map((page) => listPage(page, Date.now(), documents)),
     )
-    const [page1, page2, page3] = [1, 2, 3].map((page) => listingPage(all.articles, page))
     expect(page1?.total).toBe(14)
-    expect(page1?.pageCount).toBe(2)
+    expect(listingPageCount(page1!.total)).toBe(2)
     expect(page1?.articles).toHaveLength(12)
     expect(page1?.articles.slice(0, 3).map((a) => a.slug)).toEqual(NEWEST_FIRST)
     expect(page2?.articles.map((a) => a.slug)).toEqual(['extra-10', 'extra-11'])
@@ -403,26 +426,7 @@ describe('publishing and addresses', () => {
     expect(tagForType('author')).toBe('sanity:author')
   })
 
-  it('warms the routing table, the article, the listing, the feed and the sitemap first', () => {
-    expect(pathsToWarm('article', 'novo')).toEqual([
-      '/api/redirects',
-      '/conteudos/novo',
-      '/conteudos',
-      '/conteudos/feed.xml',
-      '/sitemap.xml',
-    ])
-    expect(pathsToWarm('article', '../x')).toEqual([
-      '/api/redirects',
-      '/conteudos',
-      '/conteudos/feed.xml',
-      '/sitemap.xml',
-    ])
-    expect(pathsToWarm('category', 'lgpd').slice(0, 2)).toEqual([
-      '/api/redirects',
-      '/conteudos/categoria/lgpd',
-    ])
-    expect(pathsToWarm('author', null)).toEqual(['/conteudos', '/conteudos/feed.xml'])
-  })
+  // What a publish warms and purges: tests/unit/routed-types.test.ts.
 
   it('writes the redirect from an old article address on a slug change', () => {
     expect(redirectsForSlugChange('velho', 'novo', [], 'article')).toEqual([
@@ -468,7 +472,7 @@ describe('article visibility windows', () => {
   async function lists(now: number) {
     const documents = withWindow()
     const [list, category, feed, slugs, fatigue] = await Promise.all([
-      queryDataset<ARTICLE_LIST_QUERY_RESULT>(ARTICLE_LIST_QUERY, {}, documents),
+      listPage(1, now, documents),
       queryDataset<CATEGORY_QUERY_RESULT>(
         CATEGORY_QUERY,
         { slug: 'fadiga-e-seguranca' },
@@ -480,13 +484,19 @@ describe('article visibility windows', () => {
     ])
     const slugsOf = (items: readonly { slug?: string | null }[]) => items.map((i) => i.slug)
     return {
-      listing: slugsOf(listingPage(liveItems(list.articles, now), 1).articles),
-      total: listingPage(liveItems(list.articles, now), 1).total,
+      listing: slugsOf(list.articles),
+      total: list.total,
       category: slugsOf(liveItems(category?.articles ?? [], now)),
       feed: slugsOf(liveItems(feed, now)),
       sitemap: slugsOf(liveItems(slugs, now)),
       related: slugsOf(liveItems(fatigue?.related ?? [], now)),
-      all: [list.articles, category?.articles ?? [], feed, slugs, fatigue?.related ?? []],
+      all: [
+        [{ visibleFrom: list.nextStart, visibleUntil: list.nextEnd }],
+        category?.articles ?? [],
+        feed,
+        slugs,
+        fatigue?.related ?? [],
+      ],
     }
   }
 

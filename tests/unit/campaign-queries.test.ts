@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 
 import { parseDataset, queryDataset } from '@/lib/content/bundled'
-import { pathsToWarm, tagForType } from '@/lib/content/tags'
+import { tagForType } from '@/lib/content/tags'
 import { REDIRECT_FROM_PATTERN, campaignPath, slugProblem } from '@/sanity/lib/paths'
 import { redirectsForSlugChange } from '@/sanity/lib/slug-change'
 import {
@@ -139,17 +139,7 @@ describe('publishing', () => {
     expect(tagForType('redirect')).toBe('sanity:redirect')
   })
 
-  it('regenerates the published page, the sitemap and the redirect map at once', () => {
-    expect(pathsToWarm('campaignPage', 'onibus-rodoviarios')).toEqual([
-      '/api/redirects',
-      '/p/onibus-rodoviarios',
-      '/sitemap.xml',
-    ])
-    expect(pathsToWarm('campaignPage', '../x')).toEqual(['/api/redirects', '/sitemap.xml'])
-    expect(pathsToWarm('legalPage', 'lgpd')).toEqual(['/lgpd', '/sitemap.xml'])
-    expect(pathsToWarm('claim', undefined)).toEqual(['/'])
-    expect(pathsToWarm('redirect', null)).toEqual(['/api/redirects'])
-  })
+  // What a publish warms and purges: tests/unit/routed-types.test.ts.
 })
 
 describe('publishing a campaign page under a new slug', () => {

@@ -2,6 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 
 import { purgeCdnUrls, purgePublicPages } from '@/lib/cdn/purge'
 
+import { startPurgeDouble } from '../support/purge-double.mjs'
+
 const ENDPOINT = 'https://api.cloudflare.com/client/v4/zones/zone/purge_cache'
 
 function fakeFetch(...answers: Array<number | Error>) {
@@ -97,5 +99,78 @@ describe('purgeCdnUrls', () => {
       attempts: 0,
     })
     expect(calls).toHaveLength(0)
+  })
+})
+
+describe('purges against a double that answers like Cloudflare (tests/support/purge-double.mjs)', () => {
+  it('sends 250 URLs and 2 prefixes in requests of at most 100 items, with the token', async () => {
+    vi.spyOn(console, 'info').mockImplementation(() => {})
+    const purge = await startPurgeDouble({ port: 0, token: 'tok' })
+    try {
+      const paths = Array.from({ length: 248 }, (_, index) => `/conteudos/artigo-${index}`)
+      const result = await purgePublicPages('https://vigia.example', {
+        endpoint: purge.endpoint,
+        token: 'tok',
+        paths,
+        prefixes: ['/conteudos/', '/'],
+      })
+      expect(result).toEqual({ ok: true, attempts: 4 })
+      const sent = purge.purges()
+      expect(sent.map((request) => [request.status, request.kind, request.items.length])).toEqual([
+        [200, 'files', 100],
+        [200, 'files', 100],
+        [200, 'files', 50],
+        [200, 'prefixes', 2],
+      ])
+      expect(sent[3]!.items).toEqual(['vigia.example/conteudos/', 'vigia.example/'])
+    } finally {
+      await purge.close()
+    }
+  })
+
+  it('refuses more than 100 items in one request, and a wrong token (never retried)', async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {})
+    const purge = await startPurgeDouble({ port: 0, token: 'tok' })
+    try {
+      const tooMany = await fetch(purge.endpoint, {
+        method: 'POST',
+        headers: { authorization: 'Bearer tok' },
+        body: JSON.stringify({ files: Array.from({ length: 101 }, (_, i) => `https://x/${i}`) }),
+      })
+      expect(tooMany.status).toBe(400)
+      const result = await purgeCdnUrls(['https://vigia.example/'], {
+        endpoint: purge.endpoint,
+        token: 'wrong',
+        backoffMs: 1,
+      })
+      expect(result).toMatchObject({ ok: false, attempts: 1 })
+      expect(error.mock.calls[0]![0]).toMatch(/HTTP 403/)
+    } finally {
+      await purge.close()
+    }
+  })
+
+  it('waits out a 429 for as long as Retry-After says, then purges', async () => {
+    vi.spyOn(console, 'info').mockImplementation(() => {})
+    const purge = await startPurgeDouble({ port: 0, token: 'tok', ratePerMinute: 1 })
+    try {
+      await purgeCdnUrls(['https://vigia.example/a'], { endpoint: purge.endpoint, token: 'tok' })
+      const sleeps: number[] = []
+      const result = await purgeCdnUrls(['https://vigia.example/b'], {
+        endpoint: purge.endpoint,
+        token: 'tok',
+        backoffMs: 10,
+        // Rather than waiting out the double's minute, the wait is recorded and the double reset.
+        sleep: async (ms) => {
+          sleeps.push(ms)
+          purge.reset()
+        },
+      })
+      expect(result).toEqual({ ok: true, attempts: 2 })
+      // Retry-After is in seconds: up to a minute, never the 10 ms backoff.
+      expect(sleeps[0]).toBeGreaterThanOrEqual(1000)
+    } finally {
+      await purge.close()
+    }
   })
 })

@@ -6,7 +6,7 @@ import { LegalText } from '@/components/legal-text'
 import { AGGREGATE_RETENTION_MONTHS, SALT_MAX_AGE_HOURS } from '@/lib/analytics/retention'
 import { cnpjProblem } from '@/lib/cnpj'
 import { queryDataset } from '@/lib/content/bundled'
-import { CONTENT_TAGS, pathsToWarm, tagForType } from '@/lib/content/tags'
+import { CONTENT_TAGS, tagForType } from '@/lib/content/tags'
 import { formatLegalDate } from '@/lib/legal-date'
 import { LEGAL_PAGE_QUERY, LEGAL_PAGE_SLUGS_QUERY } from '@/sanity/lib/queries'
 import type { LEGAL_PAGE_QUERY_RESULT, LEGAL_PAGE_SLUGS_QUERY_RESULT } from '@/sanity/types'
@@ -137,13 +137,8 @@ describe('LegalText', () => {
 })
 
 describe('publishing a legal page', () => {
-  it('has a cache tag, and the webhook warms the page that shows it and the sitemap', () => {
+  it('has a cache tag (what the webhook warms: tests/unit/routed-types.test.ts)', () => {
     expect(tagForType('legalPage')).toBe(CONTENT_TAGS.legalPage)
-    expect(pathsToWarm('legalPage', 'privacidade')).toEqual(['/privacidade', '/sitemap.xml'])
-    expect(pathsToWarm('claim', undefined)).toEqual(['/'])
-    // A slug that is not a path segment is not requested.
-    expect(pathsToWarm('legalPage', '../api/x')).toEqual(['/sitemap.xml'])
-    expect(pathsToWarm('legalPage', undefined)).toEqual(['/sitemap.xml'])
   })
 
   it('writes the date as Brazilians do, whatever the server time zone', () => {

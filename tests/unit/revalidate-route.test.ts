@@ -359,4 +359,61 @@ describe('POST /api/revalidate', { timeout: 30_000 }, () => {
     await (after.mock.calls[0]![0] as () => Promise<void>)()
     expect(fetchSpy.mock.calls.map(([url]) => String(url))).toEqual(['http://127.0.0.1:3999/'])
   })
+
+  it('for an article, revalidates its own page and the lists that show it, never the type as a whole', async () => {
+    const route = await loadRoute(SECRET)
+    const body = JSON.stringify({
+      _type: 'article',
+      _id: 'article-protocolo-de-resposta-apos-alerta',
+      slug: 'protocolo-de-resposta-apos-alerta',
+    })
+    const result = await call(route, webhook(body, await signed(body)))
+    expect(result.status).toBe(200)
+    const tags = revalidateTag.mock.calls.map(([tag]) => tag as string)
+    expect(tags).toContain('sanity:doc:article:protocolo-de-resposta-apos-alerta')
+    expect(tags).toContain('sanity:article')
+    // The bundled category has two articles: both are in each other's related list.
+    expect(tags).toContain('sanity:related:category-fadiga-e-seguranca')
+    expect(tags.filter((tag) => tag.startsWith('sanity:doc:'))).toHaveLength(1)
+    expect(result.body.revalidated).toEqual(tags)
+  })
+
+  it('purges the CDN at once and warms the changed pages, the routing table and the page first, two at a time', async () => {
+    vi.stubEnv('__NEXT_PRIVATE_ORIGIN', 'http://127.0.0.1:3999')
+    vi.stubEnv('CDN_PURGE_URL', 'https://api.cloudflare.com/client/v4/zones/z/purge_cache')
+    const route = await loadRoute(SECRET)
+    const body = JSON.stringify({
+      _type: 'article',
+      _id: 'article-protocolo-de-resposta-apos-alerta',
+      slug: 'protocolo-de-resposta-apos-alerta',
+    })
+    await call(route, webhook(body, await signed(body)))
+    vi.useRealTimers()
+    let open = 0
+    let most = 0
+    const events: string[] = []
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
+      const url = String(input)
+      events.push(`start ${url}`)
+      open++
+      most = Math.max(most, open)
+      await new Promise((resolve) => setTimeout(resolve, 20))
+      open--
+      events.push(`end ${url}`)
+      return new Response('{}')
+    })
+    await (after.mock.calls[0]![0] as () => Promise<void>)()
+    const warmed = events.filter((event) => event.startsWith('start http://127.0.0.1:3999'))
+    expect(warmed[0]).toBe('start http://127.0.0.1:3999/api/redirects')
+    expect(warmed).toContain(
+      'start http://127.0.0.1:3999/conteudos/protocolo-de-resposta-apos-alerta',
+    )
+    expect(warmed.length).toBeLessThanOrEqual(route.WARM_LIMIT)
+    // The purge went out before the warm-up was over (at once, not after it).
+    const purgeAt = events.indexOf('start https://api.cloudflare.com/client/v4/zones/z/purge_cache')
+    expect(purgeAt).toBeGreaterThanOrEqual(0)
+    expect(purgeAt).toBeLessThan(events.indexOf(`end ${warmed.at(-1)!.slice('start '.length)}`))
+    // One purge request, plus at most two pages at a time.
+    expect(most).toBeLessThanOrEqual(1 + route.WARM_CONCURRENCY)
+  })
 })

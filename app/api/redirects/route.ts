@@ -1,50 +1,38 @@
 import { serverEnv } from '@/lib/env'
-import { getArticleSlugs, getCampaignPageSlugs, getRedirects } from '@/lib/content'
-import { documentPagePaths, knownSlugs } from '@/lib/known-paths'
+import { getRedirects } from '@/lib/content'
+import { documentPathsOf, knownSlugsOf, routedEntries } from '@/lib/known-paths'
 import { addWindowRedirects, buildRedirectMap, type RoutingTable } from '@/lib/redirect-map'
-import { articlePath, campaignPath } from '@/sanity/lib/paths'
+import { ROUTED, ROUTED_TYPE_NAMES, routedPath } from '@/lib/routed-types'
 
 // What proxy.ts answers from: the redirect documents, checked (lib/redirect-map.ts), as a map
-// from path to target, and the slugs each document section has (lib/known-paths.ts). Cached like
-// the pages (no Content Lake request per visitor) and revalidated by the webhook's redirect,
-// campaignPage and legalPage tags on every instance; the proxy keeps a copy for a second at most.
+// from path to target, and the slugs each routed type has (lib/routed-types.ts). Cached like
+// the pages (no Content Lake request per visitor) and revalidated by the webhook's redirect and
+// routed types' list tags on every instance; the proxy keeps a copy for a second at most.
 // Internal: it lists pages not yet started, their start times and hidden redirects, so proxy.ts
 // answers it only to this server itself (lib/security/internal-request.ts), and the reference
 // front denies it too (deploy/nginx.conf).
 export const revalidate = 3600
 
 export async function GET() {
-  const [redirects, known, pagePaths, campaignPages, articles] = await Promise.all([
-    getRedirects(),
-    knownSlugs(),
-    documentPagePaths(),
-    getCampaignPageSlugs(),
-    getArticleSlugs(),
-  ])
+  const [redirects, entries] = await Promise.all([getRedirects(), routedEntries()])
   const rules = {
     allowedHosts: serverEnv.redirectAllowedHosts,
-    pagePaths,
+    pagePaths: documentPathsOf(entries),
     siteHost: new URL(serverEnv.siteUrl).hostname,
   }
-  // A campaign page or an article outside its visibility window whose editor chose where to send
+  // A document of a windowed type outside its visibility window whose editor chose where to send
   // visitors (docs/campaigns.md): in the map with its window, applied by proxy.ts only while not live.
-  const windowRedirects = [
-    ...campaignPages.map((page) => ({ ...page, path: page.slug && campaignPath(page.slug) })),
-    ...articles.map((article) => ({ ...article, path: article.slug && articlePath(article.slug) })),
-  ].flatMap((doc) =>
-    doc.path && doc.hiddenRedirect
-      ? [
-          {
-            path: doc.path,
-            to: doc.hiddenRedirect,
-            window: { visibleFrom: doc.visibleFrom, visibleUntil: doc.visibleUntil },
-          },
-        ]
-      : [],
+  const windowRedirects = ROUTED_TYPE_NAMES.filter((name) => ROUTED[name].windowed).flatMap(
+    (name) =>
+      entries[name].flatMap((entry) =>
+        entry.hiddenRedirect && entry.window
+          ? [{ path: routedPath(name, entry.slug), to: entry.hiddenRedirect, window: entry.window }]
+          : [],
+      ),
   )
   const table: RoutingTable = {
     redirects: addWindowRedirects(buildRedirectMap(redirects, rules), windowRedirects, rules),
-    known,
+    known: knownSlugsOf(entries),
   }
   return Response.json(table)
 }

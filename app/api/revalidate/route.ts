@@ -2,21 +2,15 @@ import { revalidateTag } from 'next/cache'
 import { after, NextResponse, type NextRequest } from 'next/server'
 
 import { purgePublicPages } from '@/lib/cdn/purge'
-import {
-  articlePublishPaths,
-  getCampaignPageSlugs,
-  getLegalPageSlugs,
-  getRedirectPaths,
-} from '@/lib/content'
-import { ARTICLE_CONTENT_TYPES, pathsToWarm, tagForType } from '@/lib/content/tags'
+import { tagForType } from '@/lib/content/tags'
 import { serverEnv } from '@/lib/env'
 import { ownOrigin } from '@/lib/own-origin'
 import { shareRevalidation } from '@/lib/redis/connection.mjs'
-import { internalHeaders } from '@/lib/security/internal-request'
+import { publishPlan, type PublishedChange, type PublishPlan } from '@/lib/routed-types'
+import { internalHeaders, ROUTING_TABLE_PATH } from '@/lib/security/internal-request'
 import { BodyTooLargeError, MAX_WEBHOOK_BODY_BYTES, readLimitedText } from '@/lib/webhook/body'
 import { claimDelivery } from '@/lib/webhook/replay'
 import { checkSignature } from '@/lib/webhook/signature'
-import { campaignPath } from '@/sanity/lib/paths'
 
 /**
  * Sanity's GROQ-powered webhook lands here when an editor publishes, unpublishes or deletes a
@@ -42,22 +36,41 @@ export const MAX_SIGNATURE_AGE_MS = 5 * 60 * 1000
 // cache; SANITY_WEBHOOK_CONSISTENCY_DELAY_MS lowers it for the end-to-end builds only.
 export const DEFAULT_CONSISTENCY_DELAY_MS = 3000
 
-type WebhookPayload = { _type?: unknown; _id?: unknown; slug?: unknown }
+type WebhookPayload = { _type?: unknown; _id?: unknown; slug?: unknown; before?: unknown }
+
+/**
+ * The warm-up requests at most this many pages, this many at a time: a publish regenerates what
+ * shows the document, never the whole site in a row (the rest regenerates on its next visit).
+ */
+export const WARM_LIMIT = 16
+export const WARM_CONCURRENCY = 2
+
+const text = (value: unknown) => (typeof value === 'string' ? value : undefined)
+const texts = (value: unknown) =>
+  Array.isArray(value)
+    ? value.filter((item): item is string => typeof item === 'string')
+    : undefined
+
+/** The change as the documented projection gives it; anything else in the body is ignored. */
+function changeOf(type: string, body: WebhookPayload): PublishedChange {
+  const before =
+    body.before && typeof body.before === 'object'
+      ? (body.before as Record<string, unknown>)
+      : undefined
+  return {
+    type,
+    id: text(body._id) ?? '',
+    slug: text(body.slug),
+    before: before && {
+      slug: text(before.slug),
+      publishedAt: text(before.publishedAt),
+      categories: texts(before.categories),
+    },
+  }
+}
 
 function reply(status: number, body: Record<string, unknown>) {
   return NextResponse.json(body, { status })
-}
-
-/** Every legal and campaign page's path, read fresh; none when the Content Lake does not answer. */
-async function publicPagePaths(): Promise<string[]> {
-  const [legal, campaign] = await Promise.all([
-    getLegalPageSlugs({ fresh: true }).catch(() => []),
-    getCampaignPageSlugs({ fresh: true }).catch(() => []),
-  ])
-  return [
-    ...legal.flatMap((page) => (page.slug ? [`/${page.slug}`] : [])),
-    ...campaign.flatMap((page) => (page.slug ? [campaignPath(page.slug)] : [])),
-  ]
 }
 
 export async function POST(request: NextRequest) {
@@ -99,8 +112,8 @@ export async function POST(request: NextRequest) {
   if (typeof type !== 'string') {
     return reply(400, { message: 'Body has no _type: set the webhook projection to {_type, _id}' })
   }
-  const tag = tagForType(type)
-  if (!tag) return reply(200, { revalidated: [], message: `No cache tag for type "${type}"` })
+  if (!tagForType(type))
+    return reply(200, { revalidated: [], message: `No cache tag for type "${type}"` })
 
   // Kept a little longer than the window in which the signature is accepted at all.
   const claim = await claimDelivery(
@@ -114,90 +127,82 @@ export async function POST(request: NextRequest) {
   }
 
   await new Promise((resolve) => setTimeout(resolve, serverEnv.webhookConsistencyDelayMs))
+  const plan = (await publishPlan(changeOf(type, body)))!
+  const { tags } = plan
   // 'max' (stale-while-revalidate), not { expire: 0 }: an expired page is re-rendered while the
   // visitor waits, and if the Content Lake is down at that moment every visitor gets a 500 until
   // it is back. Marked stale, the last good page keeps being served and the regeneration is
   // retried on later requests; a failed one changes nothing.
-  revalidateTag(tag, 'max')
+  for (const tag of tags) revalidateTag(tag, 'max')
   // With several instances, the publish counts only once Redis has it: otherwise the others
   // would never learn of it, and Sanity, told it succeeded, would never send it again.
   let shareFailure: string | undefined
   if (serverEnv.redisUrl) {
     try {
-      await shareRevalidation([tag])
+      await shareRevalidation(tags)
     } catch (error) {
       shareFailure = error instanceof Error ? error.message : String(error)
     }
   }
 
-  warmAndPurge(type, body.slug)
+  warmAndPurge(plan)
 
   if (shareFailure !== undefined) {
     // Not remembered as handled: Sanity's retry of this very delivery must do the work.
     await claim.release()
     console.warn(
-      `[revalidate] ${tag} revalidated on this instance only: Redis did not take it (${shareFailure}). ` +
+      `[revalidate] ${tags.join(' ')} revalidated on this instance only: Redis did not take it (${shareFailure}). ` +
         'Answered 503 so that Sanity retries; the other instances catch up within the fallback period.',
     )
     return reply(503, {
       message: 'Revalidated on this instance only: the other instances could not be told (Redis)',
       reason: shareFailure,
-      revalidatedHere: [tag],
+      revalidatedHere: tags,
     })
   }
-  console.info(`[revalidate] ${tag} (${type} ${String(body._id ?? '')})`)
-  return reply(200, { revalidated: [tag], type, id: body._id ?? null })
+  console.info(`[revalidate] ${tags.join(' ')} (${type} ${String(body._id ?? '')})`)
+  return reply(200, { revalidated: tags, type, id: body._id ?? null })
+}
+
+/** Requests one page on this instance's own origin so it regenerates now; never throws. */
+async function warm(path: string) {
+  const page = new URL(path, ownOrigin())
+  try {
+    const response = await fetch(page, {
+      cache: 'no-store',
+      // The secret lets the routing table (/api/redirects) answer: it is internal only.
+      headers: { 'user-agent': 'vigia-revalidate-warmup', ...internalHeaders() },
+      signal: AbortSignal.timeout(30_000),
+    })
+    await response.body?.cancel()
+  } catch (error) {
+    console.warn(`[revalidate] could not request ${page.href} to regenerate it:`, error)
+  }
 }
 
 /**
- * After the response: this instance renders the changed pages at once (through its own origin,
- * never the public host, whose front would send the request to any instance and cache), then
- * the CDN in front (if CDN_PURGE_URL is set) is told to drop its copies.
+ * After the response: the CDN in front (if CDN_PURGE_URL is set) is told at once to drop the
+ * changed pages, and meanwhile this instance renders them (through its own origin, never the
+ * public host, whose front would send the request to any instance and cache): at most
+ * WARM_LIMIT pages, WARM_CONCURRENCY at a time, in the plan's order.
  */
-function warmAndPurge(type: string, slug: unknown) {
-  const warm = pathsToWarm(type, slug)
+function warmAndPurge(plan: PublishPlan) {
   after(async () => {
-    // An article, category or author shows on every article page (related articles, bylines),
-    // the listing's pages and the category pages: after the changed page itself, all of them.
-    const forArticles = ARTICLE_CONTENT_TYPES.has(type)
-    const articlePaths =
-      forArticles || type === 'announcement' || serverEnv.cdnPurgeUrl
-        ? await articlePublishPaths().catch(() => [] as string[])
-        : []
-    // The announcement bar is on every page: have them all regenerated, not only the home page.
-    const everyPage = type === 'announcement' ? [...(await publicPagePaths()), ...articlePaths] : []
-    if (forArticles) warm.push(...articlePaths.filter((path) => !warm.includes(path)))
-    for (const path of new Set([...warm, ...everyPage])) {
-      const page = new URL(path, ownOrigin())
-      try {
-        await fetch(page, {
-          cache: 'no-store',
-          // The secret lets the routing table (/api/redirects) answer: it is internal only.
-          headers: { 'user-agent': 'vigia-revalidate-warmup', ...internalHeaders() },
-          signal: AbortSignal.timeout(30_000),
+    const purge = serverEnv.cdnPurgeUrl
+      ? purgePublicPages(serverEnv.siteUrl, {
+          paths: plan.paths.filter((path) => path !== ROUTING_TABLE_PATH),
+          prefixes: plan.purgePrefixes,
         })
-      } catch (error) {
-        console.warn(`[revalidate] could not request ${page.href} to regenerate it:`, error)
-      }
-    }
-    // Every page (site settings are in every footer, claims in many blocks), every redirect's
-    // path, and the changed page's own path (an unpublished or deleted page is in no list now).
-    if (serverEnv.cdnPurgeUrl) {
-      const [legalPaths, campaignPaths, redirectPaths] = await Promise.all([
-        getLegalPageSlugs({ fresh: true }).then(
-          (pages) => pages.flatMap((page) => (page.slug ? [`/${page.slug}`] : [])),
-          () => [] as string[],
-        ),
-        getCampaignPageSlugs({ fresh: true }).then(
-          (pages) => pages.flatMap((page) => (page.slug ? [campaignPath(page.slug)] : [])),
-          () => [] as string[],
-        ),
-        // A redirect's projection has no slug (its path is `from`): purge every redirect's path.
-        getRedirectPaths().catch(() => [] as string[]),
-      ])
-      await purgePublicPages(serverEnv.siteUrl, {
-        paths: [...legalPaths, ...campaignPaths, ...articlePaths, ...redirectPaths, ...warm],
-      })
-    }
+      : Promise.resolve()
+    // In the plan's order, WARM_CONCURRENCY at a time: the routing table (the slugs that exist)
+    // and the changed page itself go first, together.
+    const paths = plan.paths.slice(0, WARM_LIMIT)
+    let next = 0
+    const warmUp = Promise.all(
+      Array.from({ length: WARM_CONCURRENCY }, async () => {
+        while (next < paths.length) await warm(paths[next++]!)
+      }),
+    )
+    await Promise.all([purge, warmUp])
   })
 }

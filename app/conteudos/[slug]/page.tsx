@@ -4,12 +4,14 @@ import { stegaClean } from 'next-sanity'
 
 import { ArticleView, articleShareImagePath } from '@/components/articles/article-view'
 import { visibleUpdateDate } from '@/lib/articles/dates'
-import { getArticle, getArticleSlugs, getSiteSettings } from '@/lib/content'
+import { getArticle, getSiteSettings } from '@/lib/content'
 import { pageMetadata, withBrand } from '@/lib/site-metadata'
+import { staticParams } from '@/lib/routed-types'
 import { articlePath } from '@/sanity/lib/paths'
 
-// Articles (article documents). The ones published at build time are prerendered; one published
-// later is rendered on its first request and cached like the others (dynamicParams), and the
+// Articles (article documents). The newest ones published at build time are prerendered
+// (lib/routed-types.ts); any other is rendered on its first request and cached like them
+// (dynamicParams), and the
 // webhook revalidates the article tag and requests the page, so it is live within seconds with
 // no deploy. A slug with no published article answers 404 (drafts only in draft mode, at
 // /preview/conteudos/<slug>); redirects from old slugs are answered before this route (proxy.ts).
@@ -18,10 +20,8 @@ export const dynamicParams = true
 
 type Props = { params: Promise<{ slug: string }> }
 
-export async function generateStaticParams() {
-  return (await getArticleSlugs()).flatMap((article) =>
-    article.slug ? [{ slug: article.slug }] : [],
-  )
+export function generateStaticParams() {
+  return staticParams('article', 'slug')
 }
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {

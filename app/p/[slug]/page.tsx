@@ -2,12 +2,10 @@ import type { Metadata } from 'next'
 import { notFound } from 'next/navigation'
 
 import { CampaignPageView } from '@/components/campaign-page-view'
-import { getCampaignPage, getCampaignPageSlugs, getSiteSettings } from '@/lib/content'
-import { latestArticlesWindows } from '@/lib/articles/windows'
+import { getCampaignPage, getSiteSettings } from '@/lib/content'
 import { SITE_SHARE_IMAGE, shareImageUrl } from '@/lib/content/share-image'
-import { isVisible } from '@/lib/content/visibility'
-import { expireAtNextBoundary } from '@/lib/content/visibility-cache'
 import { pageMetadata, withBrand } from '@/lib/site-metadata'
+import { staticParams } from '@/lib/routed-types'
 import { campaignPath } from '@/sanity/lib/paths'
 
 // Campaign pages (campaignPage documents), built by editors from blocks. The ones published at
@@ -16,21 +14,21 @@ import { campaignPath } from '@/sanity/lib/paths'
 // the page, so it is live within seconds with no deploy. A slug with no published page answers
 // 404 (drafts are only seen in draft mode); redirects are answered before this route (proxy.ts).
 // A page with a visibility window answers 404 before its start and from its end (or, when the
-// editor chose one, proxy.ts redirects), and its cached answer expires at the next of the two, so
-// it goes live and away by itself (lib/content/visibility-cache.ts, docs/campaigns.md).
+// editor chose one, proxy.ts redirects): lib/content judges the window and has the cached answer
+// expire at the next start or end, so it goes live and away by itself (docs/campaigns.md).
 export const revalidate = 3600
 export const dynamicParams = true
 
 type Props = { params: Promise<{ slug: string }> }
 
-export async function generateStaticParams() {
-  return (await getCampaignPageSlugs()).flatMap((page) => (page.slug ? [{ slug: page.slug }] : []))
+export function generateStaticParams() {
+  return staticParams('campaignPage', 'slug')
 }
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { slug } = await params
   const [page, settings] = await Promise.all([getCampaignPage(slug), getSiteSettings()])
-  if (!page?.title || !isVisible(page)) return {}
+  if (!page?.title) return {}
   return pageMetadata({
     path: campaignPath(slug),
     title: page.seo?.title ?? withBrand(page.title, settings),
@@ -44,8 +42,6 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 export default async function CampaignPageRoute({ params }: Props) {
   const { slug } = await params
   const [page, settings] = await Promise.all([getCampaignPage(slug), getSiteSettings()])
-  // Also at the next start or end of an article its latest-articles blocks may show.
-  await expireAtNextBoundary([page, ...latestArticlesWindows(page?.blocks ?? [])])
-  if (!page || !isVisible(page)) notFound()
+  if (!page) notFound()
   return <CampaignPageView page={page} settings={settings} />
 }

@@ -1,20 +1,16 @@
 import { ArticleGrid } from '@/components/articles/article-card'
-import { liveItems } from '@/lib/articles/windows'
 import { Section } from '@/components/ui/section'
 import { ARTICLES_PREFIX, categoryPath } from '@/sanity/lib/paths'
 
 import { blockAnchor, type BlockProps } from '../types'
 
 /**
- * The newest articles inside their window (optionally from one category) as cards, with a link to
- * see them all. The page that shows the block expires at its articles' next boundary
- * (latestArticlesWindows, app/p/[slug]/page.tsx).
+ * The newest articles (optionally from one category) as cards, with a link to see them all.
+ * lib/content getCampaignPage keeps only those inside their window and has the page expire at
+ * their next boundary.
  */
 export function LatestArticlesBlock({ block }: BlockProps<'latestArticlesBlock'>) {
-  const articles = liveItems(block.articles ?? []).slice(
-    0,
-    Math.max(1, Math.min(12, block.count ?? 3)),
-  )
+  const articles = (block.articles ?? []).slice(0, Math.max(1, Math.min(12, block.count ?? 3)))
   if (articles.length === 0) return null
   const all = block.category?.slug
     ? {

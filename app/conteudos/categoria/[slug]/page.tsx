@@ -5,9 +5,10 @@ import { ArticleGrid } from '@/components/articles/article-card'
 import { ArticlesShell } from '@/components/articles/articles-shell'
 import { Breadcrumbs } from '@/components/articles/breadcrumbs'
 import { articlesTrail } from '@/lib/articles/trail'
-import { getCategory, getCategorySlugs, getSiteSettings } from '@/lib/content'
+import { getCategory, getSiteSettings } from '@/lib/content'
 import { pageMetadata, withBrand } from '@/lib/site-metadata'
 import { categoryPath } from '@/sanity/lib/paths'
+import { staticParams } from '@/lib/routed-types'
 
 // A category's page: its description and its articles, newest first. Revalidated by the article
 // and category tags (app/api/revalidate requests it after a publish).
@@ -16,10 +17,8 @@ export const dynamicParams = true
 
 type Props = { params: Promise<{ slug: string }> }
 
-export async function generateStaticParams() {
-  return (await getCategorySlugs()).flatMap((category) =>
-    category.slug ? [{ slug: category.slug }] : [],
-  )
+export function generateStaticParams() {
+  return staticParams('category', 'slug')
 }
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {

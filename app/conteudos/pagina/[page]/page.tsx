@@ -3,12 +3,14 @@ import { notFound, permanentRedirect } from 'next/navigation'
 
 import { LISTING_DESCRIPTION, ListingView } from '@/components/articles/listing-view'
 import { LISTING_TITLE } from '@/lib/articles/trail'
-import { getArticleListPage, getArticleSlugs, getSiteSettings } from '@/lib/content'
+import { getArticleListPage, getSiteSettings } from '@/lib/content'
 import { pageMetadata, withBrand } from '@/lib/site-metadata'
-import { ARTICLES_PER_PAGE, ARTICLES_PREFIX, listingPagePath } from '@/sanity/lib/paths'
+import { ARTICLES_PREFIX, listingPagePath } from '@/sanity/lib/paths'
+import { staticParams } from '@/lib/routed-types'
 
 // The listing's pages from 2 on, each at a real URL with its own canonical: /conteudos/pagina/2.
-// A page past the last answers 404; one published later is rendered on its first request.
+// A page past the last answers 404; the first few are prerendered (lib/routed-types.ts), any
+// other is rendered on its first request.
 export const revalidate = 3600
 export const dynamicParams = true
 
@@ -20,11 +22,8 @@ function pageNumber(value: string): number | null {
 }
 
 export async function generateStaticParams() {
-  const total = (await getArticleSlugs()).length
-  const pages = Math.ceil(total / ARTICLES_PER_PAGE)
-  return Array.from({ length: Math.max(0, pages - 1) }, (_, index) => ({
-    page: String(index + 2),
-  }))
+  // Page 1 is /conteudos.
+  return (await staticParams('articleListing', 'page')).filter(({ page }) => page !== '1')
 }
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {

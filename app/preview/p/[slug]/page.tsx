@@ -19,7 +19,10 @@ export default async function CampaignPagePreview({ params }: Props) {
   const { slug } = await params
   const { isEnabled } = await draftMode()
   if (!isEnabled) redirect(campaignPath(slug))
-  const [page, settings] = await Promise.all([getCampaignPage(slug), getSiteSettings()])
+  const [page, settings] = await Promise.all([
+    getCampaignPage(slug, { anyWindow: true }),
+    getSiteSettings(),
+  ])
   if (!page) notFound()
   return (
     <>

@@ -1,0 +1,172 @@
+// What one article publish costs, measured on a running lake build: shared by the bench
+// (scripts/bench/publish-cost.mjs, 1,000 extra articles, every figure) and the end-to-end test
+// (tests/e2e/publish-cost.spec.ts, fewer articles, the deterministic figures only).
+//
+// Against a server whose Content Lake double logs its queries (GET /__requests) and whose CDN
+// purges go to tests/support/purge-double.mjs: visits `others` articles and the edited one until
+// each is cached, edits the edited article's title in the double, sends the signed webhook as
+// Sanity would (docs/content.md projection), then measures
+//   - liveMs: from the webhook being sent until the article's page shows the new title;
+//   - queriesAfter: Content Lake queries in `windowMs` after the webhook;
+//   - purge: when the first purge request arrived, how many, the most items in one, statuses;
+//   - othersQueries: queries while the `others` are each visited twice afterwards, and how Next
+//     answered them (x-nextjs-cache: HIT means not marked stale by the publish).
+
+import { encodeSignatureHeader } from '@sanity/webhook'
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** GET a page on the server; its status, cache state and body. */
+export async function visit(origin, path) {
+  const response = await fetch(new URL(path, origin), { cache: 'no-store', redirect: 'manual' })
+  return {
+    status: response.status,
+    cache: response.headers.get('x-nextjs-cache') ?? '',
+    html: await response.text(),
+  }
+}
+
+async function json(url, init) {
+  const response = await fetch(url, init)
+  if (!response.ok) throw new Error(`${init?.method ?? 'GET'} ${url}: HTTP ${response.status}`)
+  return response.json()
+}
+
+/** How many queries the Content Lake double has answered so far, and their queries. */
+export async function lakeRequests(lakeUrl) {
+  return json(`${lakeUrl}/__requests`)
+}
+
+/** The webhook's body for this article as the documented projection makes it. */
+export function articleWebhookBody(article, before = article) {
+  return {
+    _type: 'article',
+    _id: article._id,
+    slug: article.slug?.current ?? null,
+    before: {
+      slug: before.slug?.current ?? null,
+      publishedAt: before.publishedAt ?? null,
+      categories: (before.categories ?? []).map((category) => category._ref),
+    },
+  }
+}
+
+/** Sends a webhook body to the site, signed as Sanity signs it. */
+export async function sendWebhook(origin, secret, body) {
+  const text = JSON.stringify(body)
+  const response = await fetch(new URL('/api/revalidate', origin), {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'sanity-webhook-signature': await encodeSignatureHeader(text, Date.now(), secret),
+    },
+    body: text,
+  })
+  return { status: response.status, body: await response.json().catch(() => null) }
+}
+
+async function lakeDocument(lakeUrl, id) {
+  const query = encodeURIComponent('*[_id == $id][0]')
+  const { result } = await json(
+    `${lakeUrl}/v2025-02-19/data/query/production?query=${query}&%24id=${encodeURIComponent(JSON.stringify(id))}`,
+  )
+  return result
+}
+
+/** Visits each path until it answers 200 from Next's cache (rendered once, then a HIT). */
+async function untilCached(origin, paths, { timeoutMs = 120_000 } = {}) {
+  for (const path of paths) {
+    const deadline = Date.now() + timeoutMs
+    for (;;) {
+      const { status, cache } = await visit(origin, path)
+      if (status === 200 && cache === 'HIT') break
+      if (Date.now() > deadline) throw new Error(`${path} never answered 200 from the cache`)
+      await sleep(status === 200 ? 100 : 500)
+    }
+  }
+}
+
+/**
+ * @param {{
+ *   origin: string, lakeUrl: string, purge: { purges: () => Promise<any[]> | any[], reset: () => unknown },
+ *   secret: string, edited: string, others: string[], windowMs?: number, log?: (line: string) => void
+ * }} options  edited/others: article ids (article-carga-<n>)
+ */
+export async function measurePublishCost({
+  origin,
+  lakeUrl,
+  purge,
+  secret,
+  edited,
+  others,
+  windowMs = 20_000,
+  log = () => {},
+}) {
+  const editedDoc = await lakeDocument(lakeUrl, edited)
+  const otherDocs = await Promise.all(others.map((id) => lakeDocument(lakeUrl, id)))
+  const pathOf = (doc) => `/conteudos/${doc.slug.current}`
+  const otherPaths = otherDocs.map(pathOf)
+
+  log(`caching ${otherPaths.length + 1} article pages`)
+  await untilCached(origin, [pathOf(editedDoc), ...otherPaths])
+  // Anything those renders started in the background has settled.
+  await sleep(2000)
+  await purge.reset()
+
+  const title = `${editedDoc.title} (editado ${Date.now()})`
+  await json(`${lakeUrl}/__mutate`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ mutations: [{ patch: { id: edited, set: { title } } }] }),
+  })
+  const before = (await lakeRequests(lakeUrl)).count
+  const sentAt = Date.now()
+  log('publishing one article edit through the signed webhook')
+  const webhook = await sendWebhook(origin, secret, articleWebhookBody(editedDoc))
+  if (webhook.status !== 200) throw new Error(`webhook answered ${webhook.status}`)
+
+  let liveMs
+  while (Date.now() - sentAt < windowMs) {
+    const { html } = await visit(origin, pathOf(editedDoc))
+    if (html.includes(title.replace(/&/g, '&amp;'))) {
+      liveMs = Date.now() - sentAt
+      break
+    }
+    await sleep(250)
+  }
+  await sleep(Math.max(0, sentAt + windowMs - Date.now()))
+  const after = await lakeRequests(lakeUrl)
+  const queriesAfter = after.requests.slice(before)
+  const purges = (await purge.purges()).filter((request) => request.at >= sentAt)
+
+  log(`visiting ${otherPaths.length} other articles twice`)
+  const beforeOthers = (await lakeRequests(lakeUrl)).count
+  const cacheStates = []
+  for (let round = 0; round < 2; round++)
+    for (const path of otherPaths) {
+      const { status, cache } = await visit(origin, path)
+      cacheStates.push({ path, status, cache })
+    }
+  // A render those visits started in the background would query now.
+  await sleep(2000)
+  const othersLog = (await lakeRequests(lakeUrl)).requests.slice(beforeOthers)
+
+  return {
+    webhook: webhook.body,
+    liveMs,
+    queriesAfter: queriesAfter.length,
+    queriesAfterList: queriesAfter.map((request) => request.query),
+    purge: {
+      firstMs: purges.length > 0 ? Math.min(...purges.map((p) => p.at)) - sentAt : undefined,
+      requests: purges.length,
+      maxItems: Math.max(0, ...purges.map((p) => p.items.length)),
+      statuses: purges.map((p) => p.status),
+      items: purges.flatMap((p) => p.items),
+    },
+    othersQueries: othersLog.length,
+    othersQueryList: othersLog.map((request) => request.query),
+    othersCacheStates: cacheStates,
+    editedPath: pathOf(editedDoc),
+    otherPaths,
+  }
+}

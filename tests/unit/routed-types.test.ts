@@ -1,0 +1,298 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import path from 'node:path'
+
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+
+// The registry of routed types (lib/routed-types.ts, sanity/lib/paths.ts ROUTED_TYPES) and what
+// a publish of each changes. lib/content is replaced by a fixed set of answers: what is tested
+// is which tags, paths and purges the registry derives from them.
+const content = vi.hoisted(() => ({
+  getArticlePublishFacts: vi.fn(),
+  getArticleSlugs: vi.fn(),
+  getCampaignPageSlugs: vi.fn(),
+  getCategorySlugs: vi.fn(),
+  getLegalPageSlugs: vi.fn(),
+  getLiveArticleSlugs: vi.fn(),
+  getLiveCampaignPageSlugs: vi.fn(),
+  getRedirectPaths: vi.fn(),
+}))
+vi.mock('@/lib/content', () => content)
+
+const { ROUTED, ROUTED_TYPE_NAMES, WEBHOOK_PROJECTION, publishPlan, staticParams } =
+  await import('@/lib/routed-types')
+const { knownSlugs, documentPagePaths } = await import('@/lib/known-paths')
+const { ROUTED_TYPES, REDIRECT_FROM_PATTERN } = await import('@/sanity/lib/paths')
+const { CONTENT_TAGS } = await import('@/lib/content/tags')
+
+const root = path.resolve(__dirname, '../..')
+const read = (file: string) => readFileSync(path.join(root, file), 'utf8')
+
+/** proxy.ts's matcher, read from its source: Next needs it as a literal there. */
+function proxyMatcher(): string[] {
+  const block = /matcher:\s*\[([\s\S]*?)\n\s*\]/.exec(read('proxy.ts'))?.[1] ?? ''
+  return [...block.matchAll(/'([^']+)'/g)].map((match) => match[1]!)
+}
+
+/** The page route serving one document under this prefix: app<prefix>/[param]/page.tsx. */
+function routeFile(prefix: string): string | undefined {
+  const dir = path.join(root, 'app', prefix)
+  if (!existsSync(dir)) return undefined
+  const param = readdirSync(dir).find((name) => /^\[[a-z]+\]$/.test(name))
+  const file = param && path.join('app', prefix, param, 'page.tsx')
+  return file && existsSync(path.join(root, file)) ? file : undefined
+}
+
+const articles = Array.from({ length: 30 }, (_, index) => ({
+  slug: `artigo-${index + 1}`,
+  noindex: false,
+  publishedAt: `2026-01-${String(30 - index).padStart(2, '0')}T12:00:00Z`,
+  _updatedAt: null,
+  visibleFrom: null,
+  visibleUntil: null,
+  hiddenRedirect: null,
+}))
+
+beforeEach(() => {
+  content.getArticleSlugs.mockResolvedValue(articles)
+  content.getLiveArticleSlugs.mockResolvedValue(articles)
+  content.getCampaignPageSlugs.mockResolvedValue([
+    {
+      slug: 'onibus',
+      noindex: false,
+      _updatedAt: null,
+      visibleFrom: null,
+      visibleUntil: null,
+      hiddenRedirect: '/',
+    },
+  ])
+  content.getLiveCampaignPageSlugs.mockResolvedValue([])
+  content.getCategorySlugs.mockResolvedValue([{ slug: 'fadiga', _updatedAt: null, latest: null }])
+  content.getLegalPageSlugs.mockResolvedValue([{ slug: 'privacidade', updatedAt: null }])
+  content.getRedirectPaths.mockResolvedValue(['/onibus', '/p/velha'])
+})
+
+describe('adding a routed type: every step done for every type in the registry', () => {
+  it.each(Object.keys(ROUTED_TYPES))('%s', (name) => {
+    const key = name as keyof typeof ROUTED_TYPES
+    // 1. The site's side of it in lib/routed-types.ts.
+    expect(ROUTED[key], `lib/routed-types.ts ROUTED has ${name}`).toBeDefined()
+    const { prefix } = ROUTED_TYPES[key]
+    // 2. A page route under its prefix whose prerender comes from the registry.
+    const route = routeFile(prefix)
+    expect(route, `a route app${prefix}/[param]/page.tsx for ${name}`).toBeDefined()
+    expect(read(route!), `${route} prerenders through staticParams('${name}', ...)`).toContain(
+      `staticParams('${name}'`,
+    )
+    // 3. proxy.ts's matcher reaches its addresses (the unknown-address gate), unless at the root.
+    if (prefix) {
+      expect(
+        proxyMatcher().some((entry) => {
+          const base = entry.replace(/\/:path\*$/, '')
+          return entry.endsWith('/:path*') && (prefix === base || prefix.startsWith(`${base}/`))
+        }),
+        `proxy.ts's matcher has ${prefix}/:path* (or a prefix above it)`,
+      ).toBe(true)
+    }
+    // 4. Its document type reaches the webhook (a cache tag, so the documented filter lists it).
+    const { documentType } = ROUTED[key]
+    if (documentType) expect(Object.keys(CONTENT_TAGS)).toContain(documentType)
+    // 5. The recipe's table in docs/routed-types.md names it.
+    expect(read('docs/routed-types.md')).toContain(`\`${name}\``)
+  })
+
+  it('keeps proxy.ts matcher’s document sections equal to the registry’s prefixes', () => {
+    const sections = proxyMatcher()
+      .filter((entry) => entry.endsWith('/:path*') && entry !== '/revisao/:path*')
+      .map((entry) => entry.replace(/\/:path\*$/, ''))
+      .sort()
+    const prefixes = Object.values(ROUTED_TYPES).map((routed) => routed.prefix)
+    // Each top section of the registry, and nothing else.
+    const top = [...new Set(prefixes.filter(Boolean).map((prefix) => `/${prefix.split('/')[1]}`))]
+    expect(sections).toEqual(top.sort())
+    // A root type needs the one-segment entry (it also carries root redirects).
+    expect(proxyMatcher()).toContain('/:slug([a-z0-9-]+)')
+  })
+
+  it('lets a redirect start only under the redirectable prefixes', () => {
+    expect(REDIRECT_FROM_PATTERN.test('/p/velha')).toBe(true)
+    expect(REDIRECT_FROM_PATTERN.test('/conteudos/velho')).toBe(true)
+    expect(REDIRECT_FROM_PATTERN.test('/conteudos/categoria/x')).toBe(false)
+    expect(REDIRECT_FROM_PATTERN.test('/revisao/x')).toBe(false)
+  })
+})
+
+describe('lists from the registry', () => {
+  it('knows every gated prefix’s slugs, the feed and the listing’s pages', async () => {
+    expect(await knownSlugs()).toEqual({
+      '/p': ['onibus'],
+      '/conteudos': [...articles.map((article) => article.slug), 'feed.xml'],
+      '/conteudos/categoria': ['fadiga'],
+      '/conteudos/pagina': ['1', '2', '3'],
+    })
+    const paths = await documentPagePaths()
+    for (const path of ['/privacidade', '/p/onibus', '/conteudos/artigo-3', '/conteudos/feed.xml'])
+      expect(paths).toContain(path)
+  })
+
+  it('prerenders the newest articles only, every campaign and legal page', async () => {
+    const params = await staticParams('article', 'slug')
+    expect(params).toHaveLength(Math.min(articles.length, ROUTED.article.prerender))
+    content.getArticleSlugs.mockResolvedValue(
+      Array.from({ length: 1000 }, (_, index) => ({ ...articles[0], slug: `a-${index}` })),
+    )
+    const many = await staticParams('article', 'slug')
+    expect(many).toHaveLength(ROUTED.article.prerender)
+    expect(many[0]).toEqual({ slug: 'a-0' })
+    expect(await staticParams('legalPage', 'slug')).toEqual([{ slug: 'privacidade' }])
+  })
+})
+
+describe('what a publish changes', () => {
+  const facts = (overrides: Record<string, unknown> = {}) => ({
+    article: {
+      slug: 'artigo-20',
+      publishedAt: '2026-01-11T12:00:00Z',
+      categories: ['category-fadiga'],
+      newer: 19,
+    },
+    categories: [
+      {
+        _id: 'category-fadiga',
+        slug: 'fadiga',
+        cutoff: { _id: 'article-13', publishedAt: '2026-01-18T12:00:00Z' },
+      },
+    ],
+    latestBlocks: ['onibus'],
+    ...overrides,
+  })
+
+  it('an old article: its own page and the lists that show it, not the other articles', async () => {
+    content.getArticlePublishFacts.mockResolvedValue(facts())
+    const plan = await publishPlan({
+      type: 'article',
+      id: 'article-20',
+      slug: 'artigo-20',
+      before: {
+        slug: 'artigo-20',
+        publishedAt: '2026-01-11T12:00:00Z',
+        categories: ['category-fadiga'],
+      },
+    })
+    expect(plan!.tags.sort()).toEqual(['sanity:article', 'sanity:doc:article:artigo-20'])
+    expect(plan!.paths).toEqual([
+      '/api/redirects',
+      '/conteudos/artigo-20',
+      '/conteudos/pagina/2',
+      '/conteudos/categoria/fadiga',
+      '/conteudos/feed.xml',
+      '/sitemap.xml',
+      '/p/onibus',
+    ])
+    expect(plan!.purgePrefixes).toEqual([])
+  })
+
+  it('a new article enters the related lists of its category; a renamed one refreshes its old address', async () => {
+    content.getArticlePublishFacts.mockResolvedValue(
+      facts({
+        article: {
+          slug: 'novo',
+          publishedAt: '2026-02-01T12:00:00Z',
+          categories: ['category-fadiga'],
+          newer: 0,
+        },
+      }),
+    )
+    const plan = await publishPlan({
+      type: 'article',
+      id: 'article-novo',
+      slug: 'novo',
+      before: {
+        slug: 'antigo',
+        publishedAt: '2026-02-01T12:00:00Z',
+        categories: ['category-fadiga'],
+      },
+    })
+    expect(plan!.tags).toEqual(
+      expect.arrayContaining([
+        'sanity:doc:article:novo',
+        'sanity:doc:article:antigo',
+        'sanity:related:category-fadiga',
+      ]),
+    )
+    expect(plan!.paths.slice(0, 4)).toEqual([
+      '/api/redirects',
+      '/conteudos/novo',
+      '/conteudos/antigo',
+      '/conteudos',
+    ])
+    // The article pages that show it are too many to name: the CDN drops them by prefix.
+    expect(plan!.purgePrefixes).toEqual(['/conteudos/'])
+  })
+
+  it('a deleted article that was among the newest leaves its category’s related lists', async () => {
+    content.getArticlePublishFacts.mockResolvedValue(facts({ article: null }))
+    const plan = await publishPlan({
+      type: 'article',
+      id: 'article-2',
+      slug: 'artigo-2',
+      before: {
+        slug: 'artigo-2',
+        publishedAt: '2026-01-29T12:00:00Z',
+        categories: ['category-fadiga'],
+      },
+    })
+    expect(plan!.tags).toContain('sanity:related:category-fadiga')
+    expect(plan!.paths).toContain('/conteudos/artigo-2')
+  })
+
+  it('without the before() part of the projection, an article gone refreshes every related list', async () => {
+    content.getArticlePublishFacts.mockResolvedValue(facts({ article: null, categories: [] }))
+    const plan = await publishPlan({ type: 'article', id: 'article-2', slug: 'artigo-2' })
+    expect(plan!.tags).toContain('sanity:related')
+  })
+
+  it('campaign pages, legal pages, redirects and the types shown everywhere', async () => {
+    expect(await publishPlan({ type: 'campaignPage', id: 'x', slug: 'onibus' })).toEqual({
+      tags: ['sanity:campaignPage', 'sanity:doc:campaignPage:onibus'],
+      paths: ['/api/redirects', '/p/onibus', '/sitemap.xml'],
+      purgePrefixes: [],
+    })
+    // A slug that is not a path segment is never requested.
+    expect((await publishPlan({ type: 'campaignPage', id: 'x', slug: '../x' }))!.paths).toEqual([
+      '/api/redirects',
+      '/sitemap.xml',
+    ])
+    expect((await publishPlan({ type: 'legalPage', id: 'x', slug: 'lgpd' }))!.paths).toEqual([
+      '/lgpd',
+      '/sitemap.xml',
+    ])
+    expect(await publishPlan({ type: 'claim', id: 'claim-accuracy' })).toEqual({
+      tags: ['sanity:claim'],
+      paths: ['/'],
+      purgePrefixes: ['/'],
+    })
+    expect((await publishPlan({ type: 'redirect', id: 'r' }))!.paths).toEqual([
+      '/api/redirects',
+      '/onibus',
+      '/p/velha',
+    ])
+    expect(await publishPlan({ type: 'sanity.imageAsset', id: 'image-x' })).toBeUndefined()
+  })
+
+  it('documents the projection the route reads', () => {
+    const row = read('docs/content.md')
+      .split('\n')
+      .find((line) => line.startsWith('| Projection'))
+    expect(row).toContain(WEBHOOK_PROJECTION)
+  })
+})
+
+it('registers the types in the order the sitemap lists them', () => {
+  expect(ROUTED_TYPE_NAMES).toEqual([
+    'legalPage',
+    'campaignPage',
+    'articleListing',
+    'category',
+    'article',
+  ])
+})
