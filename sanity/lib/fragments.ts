@@ -46,7 +46,7 @@ export const articleFilter = /* groq */ `_type == "article" && defined(slug.curr
  * the start included, the end not, and a window that ends before it starts never. For the lists
  * that must count and cut in GROQ (the listing's pages), not return every article.
  */
-export const liveAtNow = /* groq */ `(!defined(visibleFrom) || dateTime(visibleFrom) <= dateTime($now)) && (!defined(visibleUntil) || dateTime(visibleUntil) > dateTime($now)) && !(defined(visibleFrom) && defined(visibleUntil) && dateTime(visibleUntil) <= dateTime(visibleFrom))`
+export const liveAtNowFilter = /* groq */ `(!defined(visibleFrom) || dateTime(visibleFrom) <= dateTime($now)) && (!defined(visibleUntil) || dateTime(visibleUntil) > dateTime($now)) && !(defined(visibleFrom) && defined(visibleUntil) && dateTime(visibleUntil) <= dateTime(visibleFrom))`
 
 // The savings calculator's document (sanity/schema-types/roi-calculator.ts): its texts and
 // assumptions, each with its source or note. Its claims are checked, not shown (the ROI block

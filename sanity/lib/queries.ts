@@ -13,7 +13,7 @@ import { roiCalculatorBlockFragment } from '../../components/blocks/roi-calculat
 import {
   articleCardProjection,
   articleFilter,
-  liveAtNow,
+  liveAtNowFilter,
   cardProjection,
   claimProjection,
   imageProjection,
@@ -263,9 +263,9 @@ export const REVIEW_ARTICLE_QUERY = defineQuery(`
  * window after $now (the page expires then), and the categories.
  */
 export const ARTICLE_LIST_PAGE_QUERY = defineQuery(`{
-  "articles": *[${articleFilter} && ${liveAtNow}]
+  "articles": *[${articleFilter} && ${liveAtNowFilter}]
     | order(publishedAt desc, _id asc)[$start...$end]{${articleCardProjection}},
-  "total": count(*[${articleFilter} && ${liveAtNow}]),
+  "total": count(*[${articleFilter} && ${liveAtNowFilter}]),
   "nextStart": *[${articleFilter} && dateTime(visibleFrom) > dateTime($now)]
     | order(visibleFrom asc)[0].visibleFrom,
   "nextEnd": *[${articleFilter} && dateTime(visibleUntil) > dateTime($now)]
