@@ -55,6 +55,7 @@ const SERVER_BOUND_SPECS = [
   /articles-publishing\.spec\.ts/,
   /scheduled-head\.spec\.ts/,
   /analytics\.spec\.ts/,
+  /studio-performance\.spec\.ts/,
 ]
 
 export default defineConfig({
@@ -123,6 +124,7 @@ export default defineConfig({
         /campaign-publishing\.spec\.ts/,
         /articles-publishing\.spec\.ts/,
         /campaign-lifecycle\.spec\.ts/,
+        /studio-performance\.spec\.ts/,
       ],
       workers: 1,
       use: { viewport: { width: 1280, height: 800 } },

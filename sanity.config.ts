@@ -7,8 +7,10 @@ import { defineDocuments, defineLocations, presentationTool } from 'sanity/prese
 import { structureTool } from 'sanity/structure'
 
 import { apiVersion, dataset, projectId } from './sanity/env'
+import { performanceTool } from './sanity/performance'
 import { schemaTypes } from './sanity/schema-types'
 import {
+  defaultDocumentNode,
   singletonDocumentActions,
   structure,
   withoutSingletonNewDocumentOptions,
@@ -50,13 +52,17 @@ export default defineConfig({
   // The CLI (schema extract, typegen) needs a syntactically valid id even with no project set.
   projectId: projectId || 'unconfigured',
   dataset,
+  // Sign in with a token kept by the Studio (localStorage) rather than Sanity's cookie: the
+  // Desempenho tool sends that token to /api/analytics, which checks it with Sanity (users/me).
+  // docs/performance.md says why and what an editor notices.
+  auth: { loginMethod: 'token' },
   schema: { types: schemaTypes, templates: withoutSingletonTemplates },
   document: {
     newDocumentOptions: withoutSingletonNewDocumentOptions,
     actions: singletonDocumentActions,
   },
   plugins: [
-    structureTool({ structure, title: 'Conteúdo' }),
+    structureTool({ structure, defaultDocumentNode, title: 'Conteúdo' }),
     // Live preview of drafts on the site itself, embedded next to the editor.
     presentationTool({
       title: 'Pré-visualização',
@@ -87,6 +93,8 @@ export default defineConfig({
       },
     }),
     visionTool({ defaultApiVersion: apiVersion }),
+    // Visits, leads and conversion by page, campaign and source (issue 36, docs/performance.md).
+    performanceTool(),
     // The Studio's own interface (menus, document actions, Presentation, validation messages) in
     // Brazilian Portuguese, like the schema titles. The editor can still switch language in the
     // user menu; pt-BR is the first locale offered. https://www.sanity.io/plugins/locale-pt-br

@@ -1,8 +1,9 @@
 import type { DocumentActionsResolver, NewDocumentOptionsResolver, TemplateResolver } from 'sanity'
-import type { StructureResolver } from 'sanity/structure'
+import type { DefaultDocumentNodeResolver, StructureResolver } from 'sanity/structure'
 
 import { withSlugChangeRedirect } from './actions/publish-with-redirect'
 import { ReviewLinkAction } from './actions/review-link'
+import { PERFORMANCE_VIEW_TYPES, performanceView } from './performance'
 
 // The landing page and the site settings exist exactly once, under fixed ids equal to their type
 // (the bundled dataset and the site's queries use those ids).
@@ -74,6 +75,12 @@ export const structure: StructureResolver = (S) =>
         )
       }),
     ])
+
+/** A campaign page or an article opens on its editor, with its figures in a Desempenho tab. */
+export const defaultDocumentNode: DefaultDocumentNodeResolver = (S, { schemaType }) =>
+  PERFORMANCE_VIEW_TYPES.has(schemaType)
+    ? S.document().views([S.view.form(), performanceView(S)])
+    : S.document()
 
 /**
  * Documents the Studio writes itself, never listed or created by hand: review links are made and

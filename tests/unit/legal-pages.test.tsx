@@ -3,6 +3,7 @@ import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
 
 import { LegalText } from '@/components/legal-text'
+import { AGGREGATE_RETENTION_MONTHS, SALT_MAX_AGE_HOURS } from '@/lib/analytics/retention'
 import { cnpjProblem } from '@/lib/cnpj'
 import { queryDataset } from '@/lib/content/bundled'
 import { CONTENT_TAGS, pathsToWarm, tagForType } from '@/lib/content/tags'
@@ -66,6 +67,29 @@ describe('the bundled legal pages', () => {
     expect(text).toMatch(/12 meses/)
     expect(text).toMatch(/não recebe nenhum cookie/)
     expect(text).toMatch(/modo rascunho/)
+  })
+
+  it('the privacy policy says what the visit counting keeps, on which basis, and for as long as the code keeps it', async () => {
+    const { text } = await legalPage('privacidade')
+    expect(text).toContain('Contagem de visitas, sem cookies')
+    // What the beacon sends and the server counts (lib/analytics, docs/analytics.md).
+    expect(text).toContain('o caminho da página visitada')
+    expect(text).toContain('visitantes únicos por dia')
+    for (const part of ['sal diário', 'endereço IP', 'user agent', 'HMAC-SHA256'])
+      expect(text).toContain(part)
+    expect(text).toContain('não são gravados nem registrados')
+    expect(text).toMatch(/só o domínio/)
+    expect(text).toMatch(/Contar as visitas[^]*legítimo interesse \(LGPD, art\. 7º, IX/)
+    expect(text).toContain('não grava cookie, nada no localStorage')
+    expect(text).toContain('JavaScript desligado também não é contada')
+    // The figures lib/analytics/retention.ts gives the code.
+    expect(text).toContain(
+      `Sal diário da contagem de visitas: apagado em até ${SALT_MAX_AGE_HOURS} horas`,
+    )
+    expect(text).toContain(`Totais diários de visitas: ${AGGREGATE_RETENTION_MONTHS} meses`)
+    // No longer true once the site counts visits itself.
+    expect(text).not.toMatch(/não usamos ferramentas de análise,/)
+    expect(text).not.toMatch(/só sai do seu navegador junto com o formulário/)
   })
 
   it('the LGPD page lists the rights of art. 18 and presents the encarregado', async () => {

@@ -10,7 +10,7 @@ import { createStructureBuilder, type StructureBuilder } from 'sanity/structure'
 import { beforeAll, describe, expect, it, vi } from 'vitest'
 
 import * as studioConfigModule from '@/sanity.config'
-import { structure } from '@/sanity/structure'
+import { defaultDocumentNode, structure } from '@/sanity/structure'
 
 // The Studio's configuration, resolved the way the embedded Studio resolves it (a workspace with
 // its tools, templates and document actions), with a signed-in administrator and no network.
@@ -64,6 +64,13 @@ describe('sanity.config.ts', () => {
       'presentation',
       'vision',
     ])
+  })
+
+  it('has the Desempenho tool, and signs in by token so the tool can send it to /api/analytics', () => {
+    const tool = workspace.tools.find((candidate) => candidate.name === 'desempenho')
+    expect(tool?.title).toBe('Desempenho')
+    expect(tool?.component).toBeTypeOf('function')
+    expect(studioConfigModule.default).toMatchObject({ auth: { loginMethod: 'token' } })
   })
 
   it('points the Presentation tool at the site through the draft-mode route', () => {
@@ -247,6 +254,33 @@ describe('desk structure', () => {
       title: 'value',
       subtitle: 'label',
     })
+  })
+})
+
+describe('document views', () => {
+  const viewsOf = (schemaType: string) => {
+    const S: StructureBuilder = createStructureBuilder({ source: source(), perspectiveStack: [] })
+    const node = defaultDocumentNode(S, {
+      schemaType,
+      documentId: 'x',
+    } as unknown as Parameters<typeof defaultDocumentNode>[1])
+    const views = (node as ReturnType<StructureBuilder['document']>).getViews() ?? []
+    return views.map((view) => {
+      const spec = 'serialize' in view ? view.serialize() : view
+      return { id: spec.id, title: spec.title, type: spec.type }
+    })
+  }
+
+  it('gives campaign pages and articles a Desempenho tab beside the editor', () => {
+    for (const type of ['campaignPage', 'article'])
+      expect(viewsOf(type), type).toEqual([
+        expect.objectContaining({ type: 'form' }),
+        { id: 'desempenho', title: 'Desempenho', type: 'component' },
+      ])
+  })
+
+  it('leaves the other documents their editor alone', () => {
+    for (const type of ['claim', 'legalPage', 'redirect']) expect(viewsOf(type), type).toEqual([])
   })
 })
 

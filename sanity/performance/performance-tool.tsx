@@ -1,0 +1,98 @@
+import { Box, Card, Container, Heading, Stack, Text } from '@sanity/ui'
+import type { ComponentProps } from 'react'
+import { useClient } from 'sanity'
+import type { UserViewComponent } from 'sanity/structure'
+
+import { apiVersion } from '../env'
+import { articlePath, campaignPath } from '../lib/paths'
+import { PerformanceDashboard } from './performance-dashboard'
+
+/**
+ * The signed-in editor's Sanity token, which /api/analytics checks with Sanity (users/me). The
+ * Studio signs in with `loginMethod: 'token'` (sanity.config.ts) so the token lives in the
+ * Studio's client rather than in an HTTP-only cookie of Sanity's domain (docs/performance.md).
+ */
+function useStudioToken(): string | undefined {
+  return useClient({ apiVersion }).config().token
+}
+
+function NoToken() {
+  return (
+    <Card padding={4} radius={2} tone="caution" border role="alert">
+      <Text size={1}>
+        Esta sessão do Studio não tem um token que o site possa conferir. Saia do Studio (menu do
+        seu usuário, Sair) e entre de novo para ver os números.
+      </Text>
+    </Card>
+  )
+}
+
+/** The Desempenho tool: the whole site's figures. */
+export function PerformanceTool() {
+  const token = useStudioToken()
+  return (
+    <Box paddingX={[3, 4, 5]} paddingY={[4, 5]} style={{ overflowY: 'auto', height: '100%' }}>
+      <Container width={4}>
+        <Stack space={5}>
+          <Stack space={3}>
+            <Heading as="h1" size={3}>
+              Desempenho do site
+            </Heading>
+            <Text size={1} muted>
+              Visitas contadas pelo próprio site, sem cookies, e os pedidos de demonstração (leads)
+              de cada página, campanha e origem. Conversão = leads ÷ visitantes.
+            </Text>
+          </Stack>
+          {token ? <PerformanceDashboard token={token} /> : <NoToken />}
+        </Stack>
+      </Container>
+    </Box>
+  )
+}
+
+type Slugged = { slug?: { current?: string } }
+
+/** The public path whose figures a document's tab shows: its published address. */
+export function documentPath(type: string, document: Slugged | null | undefined) {
+  const slug = document?.slug?.current
+  if (!slug) return undefined
+  return type === 'article' ? articlePath(slug) : campaignPath(slug)
+}
+
+/** The Desempenho tab of a campaign page or an article: that page's figures. */
+export function PerformanceView({ document, schemaType }: ComponentProps<UserViewComponent>) {
+  const token = useStudioToken()
+  const published = documentPath(schemaType.name, document.published as Slugged | null)
+  const editing = documentPath(schemaType.name, document.displayed as Slugged)
+  return (
+    <Box padding={4}>
+      <Stack space={5}>
+        {published ? (
+          <Stack space={3}>
+            <Heading as="h2" size={2}>
+              Desempenho de {published}
+            </Heading>
+            {editing && editing !== published ? (
+              <Text size={1} muted>
+                Os números são do endereço publicado, {published}. O rascunho muda o endereço para{' '}
+                {editing}: depois de publicar, as visitas passam a contar lá (e o redirecionamento
+                do endereço antigo leva quem chegar por ele).
+              </Text>
+            ) : null}
+          </Stack>
+        ) : null}
+        {!published ? (
+          <Card padding={4} radius={2} tone="caution" border>
+            <Text size={1}>
+              Esta página ainda não foi publicada: ainda não há visitas para mostrar.
+            </Text>
+          </Card>
+        ) : token ? (
+          <PerformanceDashboard token={token} path={published} />
+        ) : (
+          <NoToken />
+        )}
+      </Stack>
+    </Box>
+  )
+}

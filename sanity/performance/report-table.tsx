@@ -1,0 +1,151 @@
+import { DownloadIcon } from '@sanity/icons'
+import { Box, Button, Card, Flex, Heading, Stack, Text } from '@sanity/ui'
+import { useId, useState } from 'react'
+import { styled } from 'styled-components'
+
+import { ReportError } from './api'
+import { formatCount, formatRate } from './period'
+import type { ReportRow } from '../../lib/analytics/report-schema'
+
+const Table = styled.table`
+  width: 100%;
+  border-collapse: collapse;
+  font-size: 0.875rem;
+  font-variant-numeric: tabular-nums;
+
+  th,
+  td {
+    padding: 0.5rem 0.75rem;
+    border-bottom: 1px solid var(--card-border-color);
+    text-align: right;
+    white-space: nowrap;
+  }
+  th:first-child,
+  td:first-child {
+    text-align: left;
+    white-space: normal;
+    overflow-wrap: anywhere;
+  }
+  thead th {
+    color: var(--card-muted-fg-color);
+    font-weight: 500;
+  }
+`
+
+const Scroll = styled.div`
+  max-height: 28rem;
+  overflow: auto;
+`
+
+/** Most visitors first, then most leads, then by name, so the table reads the same every time. */
+export function sortRows(rows: readonly ReportRow[]): ReportRow[] {
+  return [...rows].sort(
+    (a, b) => b.visitors - a.visitors || b.leads - a.leads || a.key.localeCompare(b.key, 'pt-BR'),
+  )
+}
+
+export function ReportTable({
+  title,
+  keyHeading,
+  emptyKeyLabel,
+  rows,
+  order = 'ranking',
+  formatKey = (key) => key,
+  onDownload,
+}: {
+  title: string
+  keyHeading: string
+  /** How a row without a value (no campaign, a direct visit) is named. */
+  emptyKeyLabel: string
+  rows: readonly ReportRow[]
+  /** Most visitors first, or in key order (days). */
+  order?: 'ranking' | 'key'
+  formatKey?: (key: string) => string
+  onDownload: () => Promise<void>
+}) {
+  const [downloading, setDownloading] = useState(false)
+  const [downloadProblem, setDownloadProblem] = useState<string>()
+  const headingId = useId()
+
+  const download = async () => {
+    setDownloading(true)
+    setDownloadProblem(undefined)
+    try {
+      await onDownload()
+    } catch (error) {
+      setDownloadProblem(
+        error instanceof ReportError
+          ? error.message
+          : 'Não foi possível baixar o CSV. Tente de novo.',
+      )
+    } finally {
+      setDownloading(false)
+    }
+  }
+
+  return (
+    <Card padding={4} radius={2} border>
+      <Stack space={3}>
+        <Flex justify="space-between" align="center" gap={3} wrap="wrap">
+          <Heading as="h3" size={1} id={headingId}>
+            {title}
+          </Heading>
+          <Button
+            icon={DownloadIcon}
+            mode="ghost"
+            text={downloading ? 'Baixando…' : 'Baixar CSV'}
+            aria-label={`Baixar CSV: ${title.toLowerCase()}`}
+            disabled={downloading}
+            onClick={download}
+          />
+        </Flex>
+        {downloadProblem ? (
+          <Card padding={3} radius={2} tone="critical" role="alert">
+            <Text size={1}>{downloadProblem}</Text>
+          </Card>
+        ) : null}
+        <Scroll>
+          <Table aria-labelledby={headingId}>
+            <thead>
+              <tr>
+                <th scope="col">{keyHeading}</th>
+                <th scope="col">Visitas</th>
+                <th scope="col">Visitantes</th>
+                <th scope="col">Leads</th>
+                <th scope="col">Conversão</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.length === 0 ? (
+                <tr>
+                  <td colSpan={5}>
+                    <Box paddingY={2}>
+                      <Text size={1} muted>
+                        Nada registrado neste período.
+                      </Text>
+                    </Box>
+                  </td>
+                </tr>
+              ) : (
+                (order === 'key'
+                  ? [...rows].sort((a, b) => a.key.localeCompare(b.key))
+                  : sortRows(rows)
+                ).map((row) => (
+                  <tr key={row.key}>
+                    <th scope="row" style={{ fontWeight: 400 }}>
+                      {row.key.trim() === '' ? emptyKeyLabel : formatKey(row.key)}
+                    </th>
+                    <td>{formatCount(row.visits)}</td>
+                    <td>{formatCount(row.visitors)}</td>
+                    <td>{formatCount(row.leads)}</td>
+                    <td>{formatRate(row.visitors > 0 ? row.conversion : null)}</td>
+                  </tr>
+                ))
+              )}
+            </tbody>
+          </Table>
+        </Scroll>
+      </Stack>
+    </Card>
+  )
+}

@@ -1,0 +1,244 @@
+import { expect, test, type Page, type Route, type TestInfo } from '@playwright/test'
+
+import { NO_CAMPAIGN_KEY, type Report, type ReportRow } from '../../lib/analytics/report-schema'
+import { SERVERS } from './servers'
+
+/*
+ * The Studio's Desempenho tool and a campaign page's Desempenho tab, in a real browser at 1280 px,
+ * on the lake build (a Sanity project configured: the Studio itself loads).
+ *
+ * The Studio talks to <project>.api.sanity.io, which this machine cannot reach: answered here as
+ * Sanity would for a signed-in administrator whose session token is in the Studio's storage
+ * (sanity.config.ts signs in by token), with queries sent on to the Content Lake double.
+ * /api/analytics is answered here too, with fixed figures: what is under test is the Studio side
+ * (the token it sends, the chart, the tables, the CSV), not the counting (tests of issue 36's
+ * endpoint cover that). Screenshots are attached to the report.
+ */
+
+const SITE = SERVERS.lake.url
+const LAKE = SERVERS.lakeDouble.url
+const TOKEN = 'sk-editor-session-e2e'
+
+const editor = {
+  id: 'p-e2e',
+  name: 'Editora E2E',
+  email: 'editora@example.com',
+  role: 'administrator',
+  roles: [{ name: 'administrator', title: 'Administrator' }],
+}
+
+const row = (key: string, visits: number, visitors: number, leads: number): ReportRow => ({
+  key,
+  visits,
+  visitors,
+  leads,
+  conversion: visitors ? Math.min(1, leads / visitors) : 0,
+})
+
+/** One row per day of the period, a weekly rhythm, a little more in the current period. */
+function days(from: string, to: string, scale: number): ReportRow[] {
+  const rows: ReportRow[] = []
+  for (let t = Date.parse(`${from}T00:00:00Z`); t <= Date.parse(`${to}T00:00:00Z`); t += 864e5) {
+    const date = new Date(t)
+    const weekday = date.getUTCDay()
+    const visitors = Math.round((weekday === 0 || weekday === 6 ? 60 : 140) * scale)
+    rows.push(
+      row(
+        date.toISOString().slice(0, 10),
+        Math.round(visitors * 1.4),
+        visitors,
+        (t / 864e5) % 3 === 0 ? 4 : 2,
+      ),
+    )
+  }
+  return rows
+}
+
+const BREAKDOWNS: Record<string, ReportRow[]> = {
+  page: [
+    row('/', 2400, 1900, 31),
+    row('/p/onibus-rodoviarios', 1300, 1010, 26),
+    row('/conteudos/lgpd-camera-na-cabine', 640, 520, 4),
+    row('/privacidade', 90, 80, 0),
+  ],
+  campaign: [row('fretamento-2026', 1200, 930, 24), row(NO_CAMPAIGN_KEY, 3230, 2580, 37)],
+  source: [
+    row('google', 1800, 1450, 18),
+    row('(direto)', 1500, 1190, 20),
+    row('newsletter', 620, 480, 19),
+    row('linkedin.com', 510, 390, 4),
+  ],
+}
+
+type Asked = { search: URLSearchParams; authorization: string | undefined }
+
+async function answerAnalytics(page: Page, asked: Asked[]) {
+  await page.route(`${SITE}/api/analytics?**`, async (route: Route) => {
+    const url = new URL(route.request().url())
+    const search = url.searchParams
+    asked.push({ search, authorization: route.request().headers()['authorization'] })
+    const from = search.get('from')!
+    const to = search.get('to')!
+    const by = search.get('by') as Report['by']
+    const current = to >= new Date(Date.now() - 2 * 864e5).toISOString().slice(0, 10)
+    const rows = by === 'day' ? days(from, to, current ? 1.15 : 1) : (BREAKDOWNS[by] ?? [])
+    if (search.get('format') === 'csv')
+      return route.fulfill({
+        contentType: 'text/csv; charset=utf-8',
+        body: [
+          'key,visits,visitors,leads,conversion',
+          ...rows.map((r) => `${r.key},${r.visits},${r.visitors},${r.leads},${r.conversion}`),
+        ].join('\n'),
+      })
+    return route.fulfill({ json: { from, to, by, rows } satisfies Report })
+  })
+}
+
+async function signedInStudio(page: Page) {
+  // The Studio keeps a token login here (loginMethod 'token'), as after a real sign-in.
+  await page.addInitScript((token) => {
+    window.localStorage.setItem('__studio_auth_token_testproj', JSON.stringify({ token }))
+  }, TOKEN)
+  await page.route('https://testproj.api.sanity.io/**', async (route) => {
+    const url = new URL(route.request().url())
+    const path = url.pathname
+    if (path.includes('/data/query/')) {
+      const answer = await fetch(`${LAKE}${path}${url.search}`, {
+        method: route.request().method(),
+        body: route.request().postData() ?? undefined,
+        headers: { 'content-type': 'application/json', authorization: 'Bearer test-read-token' },
+      })
+      return route.fulfill({
+        status: answer.status,
+        body: await answer.text(),
+        contentType: 'application/json',
+      })
+    }
+    const doc = /\/data\/doc\/([^/]+)\/(.+)$/.exec(path)
+    if (doc) {
+      const ids = decodeURIComponent(doc[2]!).split(',')
+      const params = new URLSearchParams({ query: '*[_id in $ids]', $ids: JSON.stringify(ids) })
+      const answer = await fetch(`${LAKE}/v2025-02-19/data/query/${doc[1]}?${params}`, {
+        headers: { authorization: 'Bearer test-read-token' },
+      })
+      const { result } = (await answer.json()) as { result: Array<{ _id: string }> }
+      return route.fulfill({
+        json: {
+          documents: result,
+          omitted: ids
+            .filter((id) => !result.some((found) => found._id === id))
+            .map((id) => ({ id, reason: 'existence' })),
+        },
+      })
+    }
+    if (path.includes('/data/listen/'))
+      return route.fulfill({
+        contentType: 'text/event-stream',
+        // A stream cannot stay open through route.fulfill: `retry` keeps the browser from
+        // reconnecting (and the document from going back to loading) for the test's length.
+        body: 'retry: 600000\nevent: welcome\ndata: {"listenerName":"e2e"}\n\n',
+      })
+    if (path.endsWith('/users/me')) {
+      expect(route.request().headers()['authorization']).toBe(`Bearer ${TOKEN}`)
+      return route.fulfill({ json: editor })
+    }
+    if (/\/projects\/testproj$/.test(path))
+      return route.fulfill({
+        json: {
+          id: 'testproj',
+          displayName: 'Vigia',
+          metadata: {},
+          features: [],
+          members: [{ ...editor, isCurrentUser: true, isRobot: false }],
+        },
+      })
+    if (path.endsWith('/datasets'))
+      return route.fulfill({ json: [{ name: 'production', aclMode: 'public' }] })
+    if (path.endsWith('/acl'))
+      return route.fulfill({
+        json: [{ filter: '_id in path("**")', permissions: ['read', 'update', 'create'] }],
+      })
+    if (path.includes('/keyvalue/') || path.endsWith('/features'))
+      return route.fulfill({ json: [] })
+    if (path.includes('/users/')) return route.fulfill({ json: [editor] })
+    return route.fulfill({ status: 404, json: { error: 'Not Found' } })
+  })
+}
+
+/** A screenshot kept in the test's output folder and attached to the report. */
+async function shot(page: Page, testInfo: TestInfo, name: string, fullPage = false) {
+  const path = testInfo.outputPath(`${name}.png`)
+  await page.screenshot({ path, fullPage })
+  await testInfo.attach(name, { path, contentType: 'image/png' })
+}
+
+test.describe('the Studio: Desempenho', () => {
+  test.use({ viewport: { width: 1280, height: 900 } })
+
+  test('the tool shows the period, its comparison, the chart and the tables, and downloads a CSV with the editor token', async ({
+    page,
+  }, testInfo) => {
+    test.setTimeout(120_000)
+    const asked: Asked[] = []
+    await signedInStudio(page)
+    await answerAnalytics(page, asked)
+    await page.goto(`${SITE}/studio/desempenho`)
+    await expect(page.getByRole('heading', { name: 'Desempenho do site' })).toBeVisible({
+      timeout: 60_000,
+    })
+    await expect(page.getByRole('table', { name: 'Por página' })).toBeVisible({ timeout: 30_000 })
+    // The editor's own token, on every request.
+    expect(asked.length).toBeGreaterThanOrEqual(5)
+    expect(asked.every((request) => request.authorization === `Bearer ${TOKEN}`)).toBe(true)
+    // A drawn chart: two lines (visitors, leads) over the 30 days.
+    await expect(page.locator('.recharts-line')).toHaveCount(2)
+    await expect(page.locator('.recharts-line-curve').first()).toHaveAttribute('d', /^M\S/)
+    await expect(page.getByRole('group', { name: 'Conversão' })).toContainText('p.p.')
+    await expect(
+      page
+        .getByRole('table', { name: 'Por página' })
+        .getByRole('row', { name: /onibus-rodoviarios/ }),
+    ).toContainText('2,6%')
+    await shot(page, testInfo, 'desempenho-1280', true)
+
+    const download = page.waitForEvent('download')
+    await page.getByRole('button', { name: 'Baixar CSV: por campanha' }).click()
+    const file = await download
+    expect(file.suggestedFilename()).toMatch(
+      /^desempenho-campanhas-\d{4}-\d{2}-\d{2}-a-\d{4}-\d{2}-\d{2}\.csv$/,
+    )
+    expect(asked.at(-1)?.search.get('format')).toBe('csv')
+    expect(asked.at(-1)?.authorization).toBe(`Bearer ${TOKEN}`)
+
+    await page.getByRole('button', { name: '7 dias' }).click()
+    await expect(page.getByText(/\(7 dias\), comparado com/)).toBeVisible()
+    await expect(page.getByRole('table', { name: 'Por página' })).toBeVisible()
+    await shot(page, testInfo, 'desempenho-7-dias-1280')
+  })
+
+  test("a campaign page's Desempenho tab shows that page's days", async ({ page }, testInfo) => {
+    test.setTimeout(120_000)
+    const asked: Asked[] = []
+    await signedInStudio(page)
+    await answerAnalytics(page, asked)
+    // The tab opened by its address (the pane's `view` parameter): with the Sanity API answered
+    // here the document header never counts as ready, so its tabs stay disabled.
+    await page.goto(
+      `${SITE}/studio/structure/campaignPage;campaignPage-onibus-rodoviarios,view=desempenho`,
+    )
+    await expect(page.getByRole('tab', { name: 'Desempenho' })).toHaveAttribute(
+      'aria-selected',
+      'true',
+      { timeout: 60_000 },
+    )
+    await expect(
+      page.getByRole('heading', { name: 'Desempenho de /p/onibus-rodoviarios' }),
+    ).toBeVisible({ timeout: 30_000 })
+    await expect(page.getByRole('table', { name: 'Por dia' })).toBeVisible({ timeout: 30_000 })
+    expect(asked.every((request) => request.search.get('path') === '/p/onibus-rodoviarios')).toBe(
+      true,
+    )
+    await expect(page.locator('.recharts-line')).toHaveCount(2)
+    await shot(page, testInfo, 'desempenho-aba-1280', true)
+  })
+})
