@@ -53,6 +53,8 @@ export type CollectorOptions = {
   isKnownPath: (path: string) => boolean | Promise<boolean>
   /** The site's origin, part of the hash so one salt never links two sites. */
   site: string
+  /** Deletes the aggregates past their retention; called at most once a (Sao Paulo) day. */
+  purge?: () => Promise<unknown>
   now?: () => number
   maxPendingVisitors?: number
 }
@@ -160,6 +162,8 @@ export function createCollector(options: CollectorOptions) {
   let flushing: Promise<void> | undefined
   let droppedVisitors = 0
   let lastError: string | undefined
+  /** The day of the last purge attempt: one a day per instance is plenty. */
+  let purgedDay: string | undefined
   const ownHost = (() => {
     try {
       return new URL(options.site).host.toLowerCase()
@@ -270,6 +274,18 @@ export function createCollector(options: CollectorOptions) {
               '[analytics] The database answers again: the kept visit counts are written.',
             )
             lastError = undefined
+          }
+        }
+        // Only once the database has taken every batch (it answers), and once a day: a failure
+        // waits for tomorrow rather than adding a query to every flush.
+        const today = saoPauloDay(now())
+        if (options.purge && purgedDay !== today) {
+          purgedDay = today
+          try {
+            await options.purge()
+          } catch (error) {
+            const message = error instanceof Error ? error.message || error.name : String(error)
+            console.warn(`[analytics] Could not delete the aggregates past retention (${message}).`)
           }
         }
       })().finally(() => {

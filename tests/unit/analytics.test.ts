@@ -355,3 +355,39 @@ describe('the beacon’s rate limit', () => {
     }
   })
 })
+
+describe('retention', () => {
+  it('deletes the old aggregates from the flusher at most once a Sao Paulo day, once the database answers', async () => {
+    let time = Date.parse('2027-03-10T12:00:00Z')
+    let down = true
+    const purges: number[] = []
+    const { collector } = setup({
+      now: () => time,
+      write: async () => {
+        if (down) throw new Error('connection refused')
+      },
+      purge: async () => {
+        purges.push(time)
+      },
+    })
+    vi.spyOn(console, 'warn').mockImplementation(() => {})
+    vi.spyOn(console, 'info').mockImplementation(() => {})
+    await collector.record({ ip: '203.0.113.1', userAgent: CHROME, body: { path: '/' } })
+    await collector.flush()
+    expect(purges).toHaveLength(0)
+    down = false
+    await collector.flush()
+    await collector.flush()
+    time += 6 * 3600_000
+    await collector.flush()
+    expect(purges).toHaveLength(1)
+    // 02:00 UTC is still the 10th in Sao Paulo; 04:00 UTC is the 11th.
+    time = Date.parse('2027-03-11T02:00:00Z')
+    await collector.flush()
+    expect(purges).toHaveLength(1)
+    time = Date.parse('2027-03-11T04:00:00Z')
+    await collector.flush()
+    await collector.flush()
+    expect(purges).toHaveLength(2)
+  })
+})
