@@ -21,6 +21,12 @@ export const VALUE_MAX_LENGTH = 100
 export const DEDUPE_MS = 10_000
 /** Visitor hashes held in memory at most (while the database is away); views are always kept. */
 export const MAX_PENDING_VISITORS = 1_000_000
+/**
+ * Visitor hashes per written batch at most. The embedded PGlite runs in the server's own thread,
+ * so one big batch (a busy 10 s: tens of thousands of hashes) blocked every beacon for hundreds
+ * of ms; batches of this size take a few ms each and the flusher yields between them.
+ */
+export const MAX_BATCH_VISITORS = 2_000
 export const NO_MEDIUM_KEY = '(nenhum)'
 
 /** What the beacon sends (app/api/analytics/view): the page and the visit's first touch. */
@@ -53,8 +59,11 @@ export type CollectorOptions = {
   isKnownPath: (path: string) => boolean | Promise<boolean>
   /** The site's origin, part of the hash so one salt never links two sites. */
   site: string
+  /** Deletes the aggregates past their retention; called at most once a (Sao Paulo) day. */
+  purge?: () => Promise<unknown>
   now?: () => number
   maxPendingVisitors?: number
+  maxBatchVisitors?: number
 }
 
 export type RecordResult = 'counted' | 'bot' | 'duplicate'
@@ -152,6 +161,7 @@ type PendingBatch = { id: string; rows: BatchRow[]; visitors: number }
 export function createCollector(options: CollectorOptions) {
   const now = options.now ?? Date.now
   const maxPendingVisitors = options.maxPendingVisitors ?? MAX_PENDING_VISITORS
+  const maxBatchVisitors = Math.max(1, options.maxBatchVisitors ?? MAX_BATCH_VISITORS)
   let buffer = new Map<string, Entry>()
   let bufferVisitors = 0
   const queue: PendingBatch[] = []
@@ -160,6 +170,8 @@ export function createCollector(options: CollectorOptions) {
   let flushing: Promise<void> | undefined
   let droppedVisitors = 0
   let lastError: string | undefined
+  /** The day of the last purge attempt: one a day per instance is plenty. */
+  let purgedDay: string | undefined
   const ownHost = (() => {
     try {
       return new URL(options.site).host.toLowerCase()
@@ -239,18 +251,41 @@ export function createCollector(options: CollectorOptions) {
       if (flushing) return flushing
       flushing = (async () => {
         if (buffer.size > 0) {
-          const rows = [...buffer.values()].map((entry) => ({
-            day: entry.day,
-            dimension: entry.dimension,
-            key: entry.key,
-            visits: entry.visits,
-            visitors: [...entry.visitors],
-          }))
-          queue.push({ id: randomUUID(), rows, visitors: bufferVisitors })
+          // Cut into batches of at most maxBatchVisitors hashes, each with its own id: a row's
+          // visits go with its first part, its later parts carry hashes only (visits 0).
+          let rows: BatchRow[] = []
+          let size = 0
+          const close = () => {
+            if (rows.length > 0) queue.push({ id: randomUUID(), rows, visitors: size })
+            rows = []
+            size = 0
+          }
+          for (const entry of buffer.values()) {
+            const visitors = [...entry.visitors]
+            let start = 0
+            do {
+              if (size >= maxBatchVisitors) close()
+              const part = visitors.slice(start, start + maxBatchVisitors - size)
+              rows.push({
+                day: entry.day,
+                dimension: entry.dimension,
+                key: entry.key,
+                visits: start === 0 ? entry.visits : 0,
+                visitors: part,
+              })
+              size += part.length
+              start += part.length
+            } while (start < visitors.length)
+          }
+          close()
           buffer = new Map()
           bufferVisitors = 0
         }
+        let first = true
         while (queue.length > 0) {
+          // Let the beacons waiting on this thread in between two batches.
+          if (!first) await new Promise((resolve) => setImmediate(resolve))
+          first = false
           const batch = queue[0]!
           try {
             await options.write(batch.id, batch.rows)
@@ -270,6 +305,18 @@ export function createCollector(options: CollectorOptions) {
               '[analytics] The database answers again: the kept visit counts are written.',
             )
             lastError = undefined
+          }
+        }
+        // Only once the database has taken every batch (it answers), and once a day: a failure
+        // waits for tomorrow rather than adding a query to every flush.
+        const today = saoPauloDay(now())
+        if (options.purge && purgedDay !== today) {
+          purgedDay = today
+          try {
+            await options.purge()
+          } catch (error) {
+            const message = error instanceof Error ? error.message || error.name : String(error)
+            console.warn(`[analytics] Could not delete the aggregates past retention (${message}).`)
           }
         }
       })().finally(() => {

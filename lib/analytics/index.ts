@@ -11,7 +11,7 @@ import { createReaderAuth } from './auth'
 import { createCollector, type BeaconBody, type Collector, type RecordResult } from './collect'
 import type { Report, ReportQuery } from './report-schema'
 import { createSharedState } from './shared-state'
-import { readReport as readReportFrom, writeBatch } from './store'
+import { purgeAggregates, readReport as readReportFrom, writeBatch } from './store'
 
 // The one backend module of the visit counts (docs/analytics.md). Routes call these named
 // functions: recordView (the beacon), readReport (the figures), checkReader (who may read them).
@@ -112,6 +112,7 @@ function analytics(): State {
     firstSeen: shared.firstSeen,
     isKnownPath,
     write: async (batchId, rows) => writeBatch(await database(), batchId, rows),
+    purge: async () => purgeAggregates(await database()),
   })
   const timer = setInterval(() => void collector.flush(), serverEnv.analyticsFlushIntervalMs)
   timer.unref()

@@ -3,6 +3,8 @@ import { randomBytes } from 'node:crypto'
 import type { Connection } from '@/lib/redis/connection.mjs'
 import { isUsable, keyPrefix, run } from '@/lib/redis/connection.mjs'
 
+import { SALT_MAX_AGE_HOURS } from './retention'
+
 // The two things instances must share to count one visitor once: the day's salt and the
 // "seen in the last 10 s" marks. In Redis when it is configured and answering; in this process
 // otherwise (each instance then has its own salt, so a visitor seen by two instances during a
@@ -10,8 +12,8 @@ import { isUsable, keyPrefix, run } from '@/lib/redis/connection.mjs'
 // when it is not connected (lib/redis/connection.mjs).
 
 export const ANALYTICS_AREA = 'analytics'
-/** The salt lives at most this long (the promise: deleted after at most 48 h). */
-export const SALT_TTL_SECONDS = 48 * 3600
+/** The salt lives at most this long (the privacy policy's promise, lib/analytics/retention.ts). */
+export const SALT_TTL_SECONDS = SALT_MAX_AGE_HOURS * 3600
 const MEMORY_SEEN_MAX = 200_000
 
 export function createSharedState(redis: Connection | undefined) {

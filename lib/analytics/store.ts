@@ -3,6 +3,7 @@ import type { Database } from '@/lib/leads/db.mjs'
 import type { BatchRow } from './collect'
 import { queryReport } from './report-db.mjs'
 import type { Report, ReportQuery } from './report-schema'
+import { AGGREGATE_RETENTION_MONTHS } from './retention'
 
 // The aggregates in PostgreSQL (supabase/migrations/*_visit_analytics.sql), through the roles the
 // migration makes: writes as analytics_writer (it may only call record_views), reads as
@@ -28,6 +29,19 @@ export async function writeBatch(db: Database, batchId: string, rows: BatchRow[]
       JSON.stringify(rows),
     ]),
   )
+}
+
+/**
+ * Deletes the daily aggregates older than AGGREGATE_RETENTION_MONTHS (the privacy policy's
+ * promise); returns how many rows went.
+ */
+export async function purgeAggregates(db: Database): Promise<number> {
+  const result = await asRole(db, 'analytics_writer', (tx) =>
+    tx.query('select analytics.purge_aggregates($1::integer) as removed', [
+      AGGREGATE_RETENTION_MONTHS,
+    ]),
+  )
+  return Number(result.rows[0]?.removed ?? 0)
 }
 
 /** The figures of one query (the `path` filter goes with by=page and by=day only). */

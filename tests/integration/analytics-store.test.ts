@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 
 import { createCollector, type Collector } from '@/lib/analytics/collect'
 import { createSharedState } from '@/lib/analytics/shared-state'
-import { readReport, writeBatch } from '@/lib/analytics/store'
+import { AGGREGATE_RETENTION_MONTHS } from '@/lib/analytics/retention'
+import { purgeAggregates, readReport, writeBatch } from '@/lib/analytics/store'
 import { composeLeadRecord } from '@/lib/leads/compose'
 import { applyMigrations, queryAsAnon, type Database } from '@/lib/leads/db.mjs'
 import { openPostgres } from '@/lib/leads/postgres.mjs'
@@ -115,6 +116,30 @@ describe(`visit counts in the database (${backendLabel})`, { timeout: 60_000 }, 
       'select * from public.dados_cliente',
     ])
       expect(await sqlStateOf(queryAsAnon(db, sql)), `anon: ${sql}`).toBe(denied)
+  })
+
+  it('deletes the daily totals older than the retention the privacy policy promises, and keeps the rest', async () => {
+    const { db } = test
+    expect(AGGREGATE_RETENTION_MONTHS).toBe(25)
+    const sp = `(now() at time zone 'America/Sao_Paulo')::date`
+    for (const months of [26, 24])
+      await db.query(
+        `insert into analytics.daily_counts (day, dimension, key, visits, visitors)
+         values ((${sp} - make_interval(months => $1::integer))::date, 'page', $2, 3, 2)`,
+        [months, `/retencao-${months}`],
+      )
+    const kept = async () =>
+      (
+        await db.query(
+          `select key from analytics.daily_counts where key like '/retencao-%' order by key`,
+        )
+      ).rows.map((row) => row.key)
+    expect(await kept()).toEqual(['/retencao-24', '/retencao-26'])
+    // As the server does it: analytics_writer, which still may not read what it deletes.
+    expect(await purgeAggregates(db)).toBeGreaterThanOrEqual(1)
+    expect(await kept()).toEqual(['/retencao-24'])
+    expect(await purgeAggregates(db)).toBe(0)
+    await db.query(`delete from analytics.daily_counts where key like '/retencao-%'`)
   })
 
   it('counts a scripted set of visits exactly and joins the stored leads', async () => {

@@ -65,6 +65,7 @@ describe('the embedded lead store', () => {
       { name: '20261210000000_lead_page.sql' },
       { name: '20261230000000_lead_request_key.sql' },
       { name: '20270110000000_visit_analytics.sql' },
+      { name: '20270120000000_analytics_retention.sql' },
     ])
     expect(rows.dados).toEqual([record.dadosCliente, { ...record.dadosCliente, telefone: null }])
     expect(rows.chat).toEqual([record.chatMessage, { ...record.chatMessage, phone: null }])

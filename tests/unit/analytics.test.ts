@@ -206,6 +206,23 @@ describe('counting', () => {
     expect(totals('source').get(OTHER_KEY)!.visits).toBe(50)
   })
 
+  it('writes a busy interval in batches of a bounded number of hashes, the totals unchanged', async () => {
+    const { collector, written, totals } = setup({ maxBatchVisitors: 4 })
+    for (let i = 1; i <= 5; i++)
+      await collector.record({ ip: `203.0.113.${i}`, userAgent: CHROME, body: { path: '/' } })
+    await collector.flush()
+    const sizes = written.map((batch) => batch.rows.reduce((n, row) => n + row.visitors.length, 0))
+    expect(sizes.every((size) => size <= 4)).toBe(true)
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(30)
+    expect(new Set(written.map((batch) => batch.id)).size).toBe(written.length)
+    const [site] = [...totals('site').values()]
+    expect(site!.visits).toBe(5)
+    expect(site!.visitors.size).toBe(5)
+    expect(totals('page').get('/')!.visits).toBe(5)
+    expect(totals('page').get('/')!.visitors.size).toBe(5)
+    expect(collector.pending()).toMatchObject({ views: 0, batches: 0, visitors: 0 })
+  })
+
   it('keeps a batch the database refused and writes it, once, when the database is back', async () => {
     let down = true
     const attempts: string[] = []
@@ -353,5 +370,41 @@ describe('the beacon’s rate limit', () => {
     } finally {
       vi.unstubAllEnvs()
     }
+  })
+})
+
+describe('retention', () => {
+  it('deletes the old aggregates from the flusher at most once a Sao Paulo day, once the database answers', async () => {
+    let time = Date.parse('2027-03-10T12:00:00Z')
+    let down = true
+    const purges: number[] = []
+    const { collector } = setup({
+      now: () => time,
+      write: async () => {
+        if (down) throw new Error('connection refused')
+      },
+      purge: async () => {
+        purges.push(time)
+      },
+    })
+    vi.spyOn(console, 'warn').mockImplementation(() => {})
+    vi.spyOn(console, 'info').mockImplementation(() => {})
+    await collector.record({ ip: '203.0.113.1', userAgent: CHROME, body: { path: '/' } })
+    await collector.flush()
+    expect(purges).toHaveLength(0)
+    down = false
+    await collector.flush()
+    await collector.flush()
+    time += 6 * 3600_000
+    await collector.flush()
+    expect(purges).toHaveLength(1)
+    // 02:00 UTC is still the 10th in Sao Paulo; 04:00 UTC is the 11th.
+    time = Date.parse('2027-03-11T02:00:00Z')
+    await collector.flush()
+    expect(purges).toHaveLength(1)
+    time = Date.parse('2027-03-11T04:00:00Z')
+    await collector.flush()
+    await collector.flush()
+    expect(purges).toHaveLength(2)
   })
 })
