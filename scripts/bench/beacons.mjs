@@ -9,7 +9,7 @@
 //      --connections (default 20), each beacon from another visitor (X-Forwarded-For varies, so
 //      neither the 10 s dedupe nor the per-address limit drops any);
 //   3. prints beacons/s and latency percentiles, then reads the figures back through
-//      GET /api/analytics and checks that every beacon answered 202 was counted.
+//      GET /api/analytics and checks that every beacon answered 204 was counted.
 
 import { spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'

@@ -19,7 +19,7 @@ beforeEach(() => {
     'fetch',
     vi.fn(async (url: string, init: RequestInit) => {
       sent.push({ url, init, body: JSON.parse(String(init.body)) })
-      return new Response(null, { status: 202 })
+      return new Response(null, { status: 204 })
     }),
   )
 })

@@ -80,7 +80,9 @@ export async function POST(request: Request) {
     return refuse(429, 'Muitas visitas registradas deste endereço. Tente de novo em um minuto.')
 
   const userAgent = request.headers.get('user-agent')
-  // Counted once the answer is sent: the visitor never waits for Redis or the database.
+  // Counted once the answer is sent: the visitor never waits for Redis or the database. 204, not
+  // 202: with no body allowed the answer ends with its headers, while a 202's empty chunked body
+  // stayed open until after() finished and Chromium aborted the keepalive request meanwhile.
   after(() => recordView({ ip, userAgent, body }))
-  return new Response(null, { status: 202, headers: NO_STORE })
+  return new Response(null, { status: 204, headers: NO_STORE })
 }
