@@ -35,10 +35,10 @@ test.skip(Boolean(missing), missing ?? '')
 test.describe.configure({ mode: 'serial' })
 
 const PORTS = {
-  double: portFor(62).port,
-  instance: portFor(12).port,
-  https: portFor(73).port,
-  http: portFor(74).port,
+  double: portFor(65).port,
+  instance: portFor(13).port,
+  https: portFor(68).port,
+  http: portFor(69).port,
 }
 const READ_TOKEN = 'analytics-read-token-for-tests'
 const MEMBER_TOKEN = 'studio-member-token'
