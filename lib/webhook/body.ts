@@ -2,8 +2,8 @@
 export const MAX_WEBHOOK_BODY_BYTES = 64 * 1024
 
 export class BodyTooLargeError extends Error {
-  constructor() {
-    super(`Body larger than ${MAX_WEBHOOK_BODY_BYTES} bytes`)
+  constructor(limit: number) {
+    super(`Body larger than ${limit} bytes`)
     this.name = 'BodyTooLargeError'
   }
 }
@@ -17,7 +17,7 @@ export async function readLimitedText(
   limit = MAX_WEBHOOK_BODY_BYTES,
 ): Promise<string> {
   const declared = Number(request.headers.get('content-length') ?? Number.NaN)
-  if (Number.isFinite(declared) && declared > limit) throw new BodyTooLargeError()
+  if (Number.isFinite(declared) && declared > limit) throw new BodyTooLargeError(limit)
   if (!request.body) return ''
   const reader = request.body.getReader()
   const chunks: Uint8Array[] = []
@@ -28,7 +28,7 @@ export async function readLimitedText(
     size += value.byteLength
     if (size > limit) {
       await reader.cancel().catch(() => {})
-      throw new BodyTooLargeError()
+      throw new BodyTooLargeError(limit)
     }
     chunks.push(value)
   }

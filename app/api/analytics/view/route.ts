@@ -4,6 +4,7 @@ import { recordView } from '@/lib/analytics'
 import type { BeaconBody } from '@/lib/analytics/collect'
 import { clientIpFrom } from '@/lib/security/client-ip'
 import { checkBeaconLimits } from '@/lib/security/rate-limit'
+import { BodyTooLargeError, readLimitedText } from '@/lib/webhook/body'
 
 // The visit beacon (docs/analytics.md): answers at once, counts after the answer has gone, sets
 // no cookie. Only POST is routed; Next answers any other method with 405.
@@ -21,23 +22,12 @@ function refuse(status: number, error: string) {
 
 /** The body, or undefined once it is longer than MAX_BEACON_BYTES (read no further). */
 async function readLimited(request: Request): Promise<string | undefined> {
-  const declared = Number(request.headers.get('content-length') ?? '0')
-  if (declared > MAX_BEACON_BYTES) return undefined
-  if (!request.body) return ''
-  const reader = request.body.getReader()
-  const chunks: Uint8Array[] = []
-  let size = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    size += value.byteLength
-    if (size > MAX_BEACON_BYTES) {
-      await reader.cancel().catch(() => {})
-      return undefined
-    }
-    chunks.push(value)
+  try {
+    return await readLimitedText(request, MAX_BEACON_BYTES)
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) return undefined
+    throw error
   }
-  return Buffer.concat(chunks).toString('utf8')
 }
 
 function parseBody(text: string): BeaconBody | undefined {
