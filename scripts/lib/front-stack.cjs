@@ -144,17 +144,20 @@ function stopper(child, { group = false } = {}) {
       // Already gone.
     }
   }
+  // The forked server, if it outlived its parent, goes the moment the parent exits, whatever
+  // ended it: a group signalled later could be another server's, its leader given a reused PID.
+  let exited = child.exitCode !== null || child.signalCode !== null
+  if (!exited)
+    child.once('exit', () => {
+      exited = true
+      if (group) signal('SIGKILL')
+    })
   return () =>
     new Promise((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) {
-        if (group) signal('SIGKILL')
-        return resolve()
-      }
+      if (exited) return resolve()
       const timer = setTimeout(() => signal('SIGKILL'), 5000)
       child.once('exit', () => {
         clearTimeout(timer)
-        // The forked server, if it outlived its parent.
-        if (group) signal('SIGKILL')
         resolve()
       })
       signal('SIGTERM')
@@ -264,13 +267,31 @@ async function startInstance({ distDir, port, env = {}, logFile, clock }) {
   })
   const log = capture(child, logFile)
   const url = `http://127.0.0.1:${port}`
+  const stop = stopper(child, { group: true })
+  let stopping = false
+  // A server that dies under a test fails it with "fetch failed": its log says why.
+  child.once('exit', (code, signal) => {
+    if (stopping) return
+    const tail = log().split('\n').slice(-40).join('\n')
+    console.error(
+      `next start on ${port} (pid ${child.pid}) exited by itself (${signal ?? `exit ${code}`}). Its log ends:\n${tail}`,
+    )
+  })
   await waitFor(
     async () => (await fetch(`${url}/robots.txt`)).ok,
     `next start on ${port}`,
     60_000,
     child,
   )
-  return { url, pid: child.pid, stop: stopper(child, { group: true }), log }
+  return {
+    url,
+    pid: child.pid,
+    stop: () => {
+      stopping = true
+      return stop()
+    },
+    log,
+  }
 }
 
 /**

@@ -19,16 +19,21 @@ function heroAlt(): string {
   return alt
 }
 
-/** Scrolls to the bottom in viewport steps, so every lazy image loads, then back to the top. */
+/**
+ * Scrolls to the bottom in viewport steps, so every lazy image loads, then back to the top. Paced
+ * from here, not by requestAnimationFrame inside the page: in CI (two loaded cores) a loop of
+ * frames there once never ended and the test timed out at 60 s.
+ */
 async function scrollThrough(page: import('@playwright/test').Page) {
-  await page.evaluate(async () => {
-    const step = window.innerHeight * 0.8
-    for (let y = 0; y < document.documentElement.scrollHeight; y += step) {
-      window.scrollTo({ top: y, behavior: 'instant' })
-      await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 50)))
-    }
-    window.scrollTo({ top: 0, behavior: 'instant' })
-  })
+  const { height, step } = await page.evaluate(() => ({
+    height: document.documentElement.scrollHeight,
+    step: Math.max(100, Math.floor(window.innerHeight * 0.8)),
+  }))
+  for (let y = 0; y < height; y += step) {
+    await page.evaluate((top) => window.scrollTo({ top, behavior: 'instant' }), y)
+    await page.waitForTimeout(50)
+  }
+  await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }))
 }
 
 test.describe('images', () => {
