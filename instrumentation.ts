@@ -3,10 +3,14 @@
 // REDIS_URL, starts connecting to Redis, so that its state is logged at start-up and the first
 // demo request finds the connection open. Neither waits: a server whose Redis is down still starts.
 // It also starts the visit counter (lib/analytics), which writes its buffer on shutdown.
+// It also keeps the start-up context, for timers that must not hold a request (lib/outside-request.ts).
 // It also has the server mark each request that comes straight from this machine
 // (lib/security/direct-loopback.ts), which the health check's details need.
 export async function register() {
   if (process.env.NEXT_RUNTIME === 'nodejs') {
+    // Before any request: the context that per-key timers start in (lib/outside-request.ts).
+    const { captureRootContext } = await import('@/lib/outside-request')
+    captureRootContext()
     const { installDirectLoopbackStamp } = await import('@/lib/security/direct-loopback')
     installDirectLoopbackStamp()
     const { getLeadStore } = await import('@/lib/leads')

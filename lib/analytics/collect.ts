@@ -21,12 +21,14 @@ export const VALUE_MAX_LENGTH = 100
 export const DEDUPE_MS = 10_000
 /** Visitor hashes held in memory at most (while the database is away); views are always kept. */
 export const MAX_PENDING_VISITORS = 1_000_000
-/**
- * Visitor hashes per written batch at most. The embedded PGlite runs in the server's own thread,
- * so one big batch (a busy 10 s: tens of thousands of hashes) blocked every beacon for hundreds
- * of ms; batches of this size take a few ms each and the flusher yields between them.
- */
+/** Visitor hashes per written batch at most, on PostgreSQL (each batch is a round trip). */
 export const MAX_BATCH_VISITORS = 2_000
+/**
+ * The same on the embedded PGlite, which runs in the server's own thread: one big batch (a busy
+ * 10 s: tens of thousands of hashes) blocked every beacon for hundreds of ms, one of 2,000 for
+ * about 40 ms; one of this size for a few ms, and the flusher yields between them.
+ */
+export const EMBEDDED_BATCH_VISITORS = 250
 export const NO_MEDIUM_KEY = '(nenhum)'
 
 /** What the beacon sends (app/api/analytics/view): the page and the visit's first touch. */

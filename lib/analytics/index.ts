@@ -8,7 +8,14 @@ import { getRedis } from '@/lib/redis/connection.mjs'
 import { apiVersion, projectId } from '@/sanity/env'
 
 import { createReaderAuth } from './auth'
-import { createCollector, type BeaconBody, type Collector, type RecordResult } from './collect'
+import {
+  createCollector,
+  EMBEDDED_BATCH_VISITORS,
+  MAX_BATCH_VISITORS,
+  type BeaconBody,
+  type Collector,
+  type RecordResult,
+} from './collect'
 import type { Report, ReportQuery } from './report-schema'
 import { createSharedState } from './shared-state'
 import { purgeAggregates, readReport as readReportFrom, writeBatch } from './store'
@@ -108,6 +115,7 @@ function analytics(): State {
   const shared = createSharedState(serverEnv.redisUrl ? getRedis() : undefined)
   const collector = createCollector({
     site: serverEnv.siteUrl,
+    maxBatchVisitors: serverEnv.analyticsDatabaseUrl ? MAX_BATCH_VISITORS : EMBEDDED_BATCH_VISITORS,
     saltFor: shared.saltFor,
     firstSeen: shared.firstSeen,
     isKnownPath,

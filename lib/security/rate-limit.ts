@@ -3,6 +3,7 @@ import 'server-only'
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible'
 
 import { serverEnv } from '@/lib/env'
+import { outsideRequest } from '@/lib/outside-request'
 import { RATE_LIMIT_AREA, getRedis, isUsable, keyPrefix, run } from '@/lib/redis/connection.mjs'
 
 import { rateLimitKeyFor } from './client-ip'
@@ -74,7 +75,8 @@ async function take(limit: Limiter, key: string): Promise<boolean> {
         // Redis could not count it: logged by the connection; counted in memory below.
       }
     }
-    await limit.memory.consume(key)
+    // Its expiry timer must not hold the request (lib/outside-request.ts).
+    await outsideRequest(() => limit.memory.consume(key))
     return true
   } catch (error) {
     if (error instanceof RateLimiterRes) return false
@@ -146,12 +148,13 @@ const beaconGlobal = new RateLimiterMemory({
 /** Whether this beacon may be counted: 'ok', or which limit it has reached. */
 export async function checkBeaconLimits(ip: string): Promise<'ok' | 'address' | 'global'> {
   try {
-    await beaconPerAddress.consume(rateLimitKeyFor(ip))
+    // Its expiry timer must not hold the request (lib/outside-request.ts).
+    await outsideRequest(() => beaconPerAddress.consume(rateLimitKeyFor(ip)))
   } catch {
     return 'address'
   }
   try {
-    await beaconGlobal.consume('all')
+    await outsideRequest(() => beaconGlobal.consume('all'))
   } catch {
     return 'global'
   }

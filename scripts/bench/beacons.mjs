@@ -7,12 +7,14 @@
 //      --dist <folder>) with `next start` on a free port, visits going to a fresh embedded store;
 //   2. sends POST /api/analytics/view with autocannon for --seconds (default 10) over
 //      --connections (default 20), each beacon from another visitor (X-Forwarded-For varies, so
-//      neither the 10 s dedupe nor the per-address limit drops any);
-//   3. prints beacons/s and latency percentiles, then reads the figures back through
+//      neither the 10 s dedupe nor the per-address limit drops any): first at 500 beacons/s (the
+//      target's rate: its p99 is the figure, exit 1 if missed), then flat out (the most it takes);
+//   3. prints beacons/s and latency percentiles of each, then reads the figures back through
 //      GET /api/analytics and checks that every beacon answered 204 was counted.
 
 import { spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import http from 'node:http'
 import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
@@ -30,6 +32,9 @@ const { values } = parseArgs({
   },
 })
 const TOKEN = 'bench-read-token-0123456789'
+/** Issue 36: one instance of this 2-core machine takes this many beacons/s with this p99. */
+const TARGET_RATE = 500
+const TARGET_P99_MS = 50
 const CHROME =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36'
 
@@ -103,50 +108,138 @@ try {
   const before = await counted()
 
   let n = 0
-  const result = await autocannon({
-    url: `${url}/api/analytics/view`,
-    method: 'POST',
-    connections: Number(values.connections),
-    duration: Number(values.seconds),
-    headers: { 'content-type': 'application/json', 'user-agent': CHROME },
-    requests: [
-      {
-        setupRequest: (request) => {
-          n += 1
-          return {
-            ...request,
-            headers: {
-              ...request.headers,
-              'x-forwarded-for': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`,
-            },
-            body: JSON.stringify({
-              path: n % 3 === 0 ? '/conteudos' : '/',
-              utm_campaign: `bench-${n % 50}`,
-            }),
-          }
+  /** The next beacon: each from another visitor (address), on two pages and 50 campaigns. */
+  const nextBeacon = () => {
+    n += 1
+    return {
+      forwardedFor: `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`,
+      body: JSON.stringify({
+        path: n % 3 === 0 ? '/conteudos' : '/',
+        utm_campaign: `bench-${n % 50}`,
+      }),
+    }
+  }
+  /** Flat out over the connections, with autocannon: the most one instance takes. */
+  const flatOut = () =>
+    autocannon({
+      url: `${url}/api/analytics/view`,
+      method: 'POST',
+      connections: Number(values.connections),
+      duration: Number(values.seconds),
+      headers: { 'content-type': 'application/json', 'user-agent': CHROME },
+      requests: [
+        {
+          setupRequest: (request) => {
+            const beacon = nextBeacon()
+            return {
+              ...request,
+              headers: { ...request.headers, 'x-forwarded-for': beacon.forwardedFor },
+              body: beacon.body,
+            }
+          },
         },
-      },
-    ],
-  })
-  const accepted = result['2xx']
-  const rate = accepted / (result.duration || Number(values.seconds))
+      ],
+    })
+  /**
+   * `rate` beacons a second, evenly spaced, over at most `connections` kept-alive sockets; each
+   * latency counted from when the beacon was due, so a send held up by a busy server counts
+   * against it. Not autocannon's overallRate: it sends each connection's share of a second in
+   * one burst at the start of the second, and then corrects its latencies for a 1 ms interval,
+   * so its p99 measured the bursts.
+   */
+  const atRate = async (rate) => {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: Number(values.connections) })
+    const latencies = []
+    const counts = { ok: 0, non2xx: 0, errors: 0 }
+    const total = rate * Number(values.seconds)
+    const start = performance.now()
+    const sent = []
+    for (let i = 0; i < total; i++) {
+      const due = start + (i * 1000) / rate
+      const wait = due - performance.now()
+      if (wait >= 1) await new Promise((resolve) => setTimeout(resolve, wait))
+      const beacon = nextBeacon()
+      sent.push(
+        new Promise((resolve) => {
+          const request = http.request(
+            `${url}/api/analytics/view`,
+            {
+              method: 'POST',
+              agent,
+              headers: {
+                'content-type': 'application/json',
+                'user-agent': CHROME,
+                'x-forwarded-for': beacon.forwardedFor,
+              },
+            },
+            (response) => {
+              response.resume()
+              response.on('end', () => {
+                latencies.push(performance.now() - due)
+                if (response.statusCode >= 200 && response.statusCode < 300) counts.ok++
+                else counts.non2xx++
+                resolve()
+              })
+            },
+          )
+          request.on('error', () => {
+            counts.errors++
+            resolve()
+          })
+          request.end(beacon.body)
+        }),
+      )
+    }
+    await Promise.all(sent)
+    agent.destroy()
+    latencies.sort((a, b) => a - b)
+    const at = (p) =>
+      Math.round(
+        latencies[Math.min(latencies.length - 1, Math.ceil((p / 100) * latencies.length) - 1)],
+      )
+    return {
+      '2xx': counts.ok,
+      non2xx: counts.non2xx,
+      errors: counts.errors,
+      timeouts: 0,
+      duration: (performance.now() - start) / 1000,
+      latency: { p50: at(50), p90: at(90), p99: at(99), max: Math.round(latencies.at(-1) ?? 0) },
+    }
+  }
+  const report = (title, result) => {
+    const rate = result['2xx'] / (result.duration || Number(values.seconds))
+    console.log(`${title}: ${result['2xx']} answered 2xx in ${result.duration.toFixed(1)} s`)
+    console.log(`  throughput  ${rate.toFixed(0)} beacons/s`)
+    console.log(
+      `  latency     p50 ${result.latency.p50} ms, p90 ${result.latency.p90} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms`,
+    )
+    console.log(
+      `  non-2xx     ${result.non2xx}, errors ${result.errors}, timeouts ${result.timeouts}`,
+    )
+    return rate
+  }
+
+  // The issue's figure: one instance takes TARGET_RATE beacons/s with p99 <= TARGET_P99_MS. Sent
+  // at that rate, so the latency is the server's, not the queue of 20 connections waiting on a
+  // saturated server (the flat-out run after it shows that one).
+  const atTarget = await atRate(TARGET_RATE)
+  const rate = report(`At ${TARGET_RATE} beacons/s offered`, atTarget)
+  const met = rate >= TARGET_RATE * 0.98 && atTarget.latency.p99 <= TARGET_P99_MS
   console.log(
-    `Beacons: ${accepted} answered 2xx in ${result.duration.toFixed(1)} s on one instance`,
+    `  target      ≥ ${TARGET_RATE} beacons/s with p99 ≤ ${TARGET_P99_MS} ms: ${met ? 'met' : 'NOT MET'}`,
   )
-  console.log(`  throughput  ${rate.toFixed(0)} beacons/s (target ≥ 500)`)
-  console.log(
-    `  latency     p50 ${result.latency.p50} ms, p90 ${result.latency.p90} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms (target p99 ≤ 50 ms)`,
-  )
-  console.log(
-    `  non-2xx     ${result.non2xx}, errors ${result.errors}, timeouts ${result.timeouts}`,
-  )
+  if (!met) process.exitCode = 1
+  // Flat out over the same connections: the most it takes, and the latency of a full queue.
+  const flat = await flatOut()
+  report(`Flat out over ${values.connections} connections`, flat)
+  const accepted = atTarget['2xx'] + flat['2xx']
 
   // Every accepted beacon is in the database once the next write has run.
   await new Promise((resolve) => setTimeout(resolve, 12_000))
   const added = (await counted()) - before
-  // autocannon stops with up to one request per connection in flight: the server may have
+  // Each run stops with up to one request per connection in flight: the server may have
   // counted those without autocannon counting their answers.
-  const inFlight = Number(values.connections)
+  const inFlight = 2 * Number(values.connections)
   const whole = added >= accepted && added <= accepted + inFlight
   console.log(
     `  counted     ${added} for ${accepted} answered (+ at most ${inFlight} in flight at the end): ${whole ? 'none lost' : 'SOME LOST'}`,
