@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto'
 
 import type { Locator, Page } from '@playwright/test'
 
-import { expect, test as base } from './fixtures'
+import { expect, expectIslandHydrated, test as base } from './fixtures'
 import { SERVERS } from './servers'
 
 /** SPEC section 8, word for word. */
@@ -51,7 +51,7 @@ export function submitButton(page: Page): Locator {
 /** The form is hydrated once React has switched off the browser's own validation bubbles. */
 export async function openDemoForm(page: Page, path = '/') {
   await page.goto(`${path}#contato`)
-  await expect(demoForm(page)).toHaveAttribute('novalidate', '')
+  await expectIslandHydrated(demoForm(page))
   return Date.now()
 }
 

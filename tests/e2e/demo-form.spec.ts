@@ -13,7 +13,7 @@ import {
   VALID,
   waitLikeAPerson,
 } from './demo-fixtures'
-import { expectNoAxeViolations, gotoHome } from './fixtures'
+import { expectIslandHydrated, expectNoAxeViolations, gotoHome } from './fixtures'
 
 test('has the fields of SPEC section 3, labelled, with the right types and hints', async ({
   page,
@@ -137,7 +137,7 @@ test('the form hydrates when the visitor nears it, and keeps what was typed befo
   const openedAt = Date.now()
   release()
 
-  await expect(demoForm(page)).toHaveAttribute('novalidate', '')
+  await expectIslandHydrated(demoForm(page))
   await expect(field(page, 'name')).toHaveValue(VALID.name)
   const { email, company, phone, fleetSize, message } = VALID
   await fillDemoForm(page, { email, company, phone, fleetSize, message })

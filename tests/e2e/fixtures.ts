@@ -89,6 +89,15 @@ export async function waitForHydration(page: Page) {
   })
 }
 
+/**
+ * An island (the demo form, the calculator) is hydrated once React has switched off the browser's
+ * own validation bubbles. Its code loads only as it comes near (components/near-viewport-island.tsx);
+ * on a loaded 2-core machine, beside other projects' servers, that has taken more than 5 s.
+ */
+export async function expectIslandHydrated(form: Locator) {
+  await expect(form).toHaveAttribute('novalidate', '', { timeout: 20_000 })
+}
+
 export async function gotoHome(page: Page) {
   await page.goto('/')
   await waitForHydration(page)
