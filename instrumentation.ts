@@ -2,7 +2,8 @@
 // which would otherwise land on the first visitor's request) and logs where leads go; with
 // REDIS_URL, starts connecting to Redis, so that its state is logged at start-up and the first
 // demo request finds the connection open. Neither waits: a server whose Redis is down still starts.
-// It also starts the visit counter (lib/analytics), which writes its buffer on shutdown.
+// It also starts the visit counter (lib/analytics), which writes its buffer on shutdown, and has
+// the server answer the visit beacon before Next does (lib/analytics/early-beacon.ts).
 // It also keeps the start-up context, for timers that must not hold a request (lib/outside-request.ts).
 // It also has the server mark each request that comes straight from this machine
 // (lib/security/direct-loopback.ts), which the health check's details need.
@@ -20,5 +21,8 @@ export async function register() {
     // The visit counter's timer, and its last write when the server stops (docs/analytics.md).
     const { startAnalytics } = await import('@/lib/analytics')
     startAnalytics()
+    // The beacon, answered before Next's request handling (lib/analytics/early-beacon.ts).
+    const { installEarlyBeacon } = await import('@/lib/analytics/early-beacon')
+    installEarlyBeacon()
   }
 }

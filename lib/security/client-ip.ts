@@ -14,7 +14,10 @@ import { serverEnv } from '@/lib/env'
  * socket peer unless the visitor sent one: run with 0 only when nothing but trusted traffic can
  * reach the server.
  */
-export function clientIpFrom(headers: Headers, hops = serverEnv.trustedProxyHops): string {
+export function clientIpFrom(
+  headers: Pick<Headers, 'get'>,
+  hops = serverEnv.trustedProxyHops,
+): string {
   const chain = (headers.get('x-forwarded-for') ?? '')
     .split(',')
     .map((entry) => entry.trim())

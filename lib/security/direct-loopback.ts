@@ -1,6 +1,8 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto'
-import http from 'node:http'
+import type http from 'node:http'
 import net from 'node:net'
+
+import { addEarlyRequestHook } from '@/lib/early-requests'
 
 // Whether a request reached this server straight from this machine, with no proxy in between.
 // A route handler never sees the socket, and X-Forwarded-For cannot tell: `next start` fills it
@@ -45,26 +47,16 @@ export function stampDirectLoopback(request: http.IncomingMessage): void {
   }
 }
 
-const INSTALLED = Symbol.for('vigia.directLoopbackStamp')
-
 /**
  * From instrumentation.ts, once per process: every HTTP server in it marks its requests before
  * Next sees them. A request that arrived before this ran (the first instants of start-up) has no
  * mark, so it gets what any visitor gets: the safe side.
  */
 export function installDirectLoopbackStamp(): void {
-  const store = globalThis as Record<symbol, unknown>
-  if (store[INSTALLED]) return
-  store[INSTALLED] = true
-  const emit = http.Server.prototype.emit as (event: string | symbol, ...args: unknown[]) => boolean
-  http.Server.prototype.emit = function (
-    this: http.Server,
-    event: string | symbol,
-    ...args: unknown[]
-  ) {
-    if (event === 'request') stampDirectLoopback(args[0] as http.IncomingMessage)
-    return emit.call(this, event, ...args)
-  } as typeof http.Server.prototype.emit
+  addEarlyRequestHook('direct-loopback', (request) => {
+    stampDirectLoopback(request)
+    return false
+  })
 }
 
 /** Whether the server marked this request as straight from this machine. */

@@ -1,0 +1,83 @@
+import { recordView } from '@/lib/analytics'
+import type { BeaconBody } from '@/lib/analytics/collect'
+import { clientIpFrom } from '@/lib/security/client-ip'
+import { checkBeaconLimits } from '@/lib/security/rate-limit'
+import { BodyTooLargeError } from '@/lib/webhook/body'
+
+// What POST /api/analytics/view answers (docs/analytics.md, "The beacon"), whichever way the
+// request came in: the route (app/api/analytics/view/route.ts) or, on a server of our own, before
+// Next's request handling (lib/analytics/early-beacon.ts). It answers at once and counts after the
+// answer has gone; it sets no cookie.
+
+/** The largest body accepted, in bytes. */
+export const MAX_BEACON_BYTES = 2048
+
+export type BeaconAnswer = { status: 204 } | { status: 400 | 413 | 415 | 429; error: string }
+
+export interface BeaconRequest {
+  headers: Pick<Headers, 'get'>
+  /** The body as text; throws BodyTooLargeError once it passes `limit` bytes (read no further). */
+  readBody: (limit: number) => Promise<string>
+}
+
+function parseBody(text: string): BeaconBody | undefined {
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch {
+    return undefined
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined
+  const body = value as Record<string, unknown>
+  if (typeof body.path !== 'string') return undefined
+  const text_ = (key: string) => (typeof body[key] === 'string' ? (body[key] as string) : undefined)
+  return {
+    path: body.path,
+    referrer: text_('referrer'),
+    utm_source: text_('utm_source'),
+    utm_medium: text_('utm_medium'),
+    utm_campaign: text_('utm_campaign'),
+  }
+}
+
+/**
+ * The answer to one beacon. `later` is handed the count, to run once the answer has been sent: the
+ * visitor never waits for Redis or the database.
+ */
+export async function answerBeacon(
+  request: BeaconRequest,
+  later: (count: () => Promise<unknown>) => void,
+): Promise<BeaconAnswer> {
+  const { headers } = request
+  const type = (headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase()
+  if (type !== 'application/json')
+    return { status: 415, error: 'Envie a visita como application/json.' }
+  let text: string
+  try {
+    text = await request.readBody(MAX_BEACON_BYTES)
+  } catch (error) {
+    if (!(error instanceof BodyTooLargeError)) throw error
+    return { status: 413, error: `A visita deve ter no máximo ${MAX_BEACON_BYTES} bytes.` }
+  }
+  const body = parseBody(text)
+  if (!body) return { status: 400, error: 'Envie um objeto JSON com "path" (o caminho da página).' }
+
+  // A prefetch or prerender is not a view (the beacon skips them too).
+  const purpose = `${headers.get('sec-purpose') ?? ''} ${headers.get('purpose') ?? ''}`
+  if (/prefetch|prerender/i.test(purpose)) return { status: 204 }
+
+  const ip = clientIpFrom(headers)
+  const verdict = await checkBeaconLimits(ip)
+  if (verdict !== 'ok')
+    return {
+      status: 429,
+      error: 'Muitas visitas registradas deste endereço. Tente de novo em um minuto.',
+    }
+
+  const userAgent = headers.get('user-agent')
+  later(() => recordView({ ip, userAgent, body }))
+  return { status: 204 }
+}
+
+/** Never stored, by the browser or by a cache in between. */
+export const BEACON_ANSWER_HEADERS = { 'cache-control': 'no-store' } as const
