@@ -42,6 +42,8 @@ async function answer(request: http.IncomingMessage, response: http.ServerRespon
       send(response, result.status, result.error)
     }
   } catch (error) {
+    // A visitor who left mid-body is owed no answer, and the log no line.
+    if (request.destroyed && !request.complete) return
     console.error(
       `[analytics] A beacon could not be answered: ${error instanceof Error ? error.message : error}`,
     )
@@ -85,7 +87,7 @@ function readBody(request: http.IncomingMessage, limit: number): Promise<string>
     const chunks: Buffer[] = []
     let size = 0
     const done = () => {
-      request.off('data', onData).off('end', onEnd).off('error', onError)
+      request.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose)
     }
     const onData = (chunk: Buffer) => {
       size += chunk.length
@@ -102,6 +104,8 @@ function readBody(request: http.IncomingMessage, limit: number): Promise<string>
       done()
       reject(error)
     }
-    request.on('data', onData).on('end', onEnd).on('error', onError)
+    // Closed before its end: the client went away (on error or not), and no 'end' will come.
+    const onClose = () => onError(new Error('The beacon was abandoned mid-body'))
+    request.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose)
   })
 }

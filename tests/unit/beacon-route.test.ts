@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
 
+import { unannouncedBody } from '../support/streams'
+
 import { POST } from '@/app/api/analytics/view/route'
 
 // The refusals of POST /api/analytics/view that need no database: each answers before anything is
@@ -29,14 +31,7 @@ describe('POST /api/analytics/view refusals', () => {
   it('refuses a body over 2 KB with 413, announced or not', async () => {
     expect((await post(JSON.stringify({ path: '/', pad: 'x'.repeat(3000) }))).status).toBe(413)
     // No Content-Length: a stream of 3 chunks of 1 KB, abandoned once past the limit.
-    const chunk = new TextEncoder().encode('x'.repeat(1024))
-    let sent = 0
-    const stream = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        if (sent++ < 3) controller.enqueue(chunk)
-        else controller.close()
-      },
-    })
+    const stream = unannouncedBody(3)
     const response = await post(stream)
     expect(response.status).toBe(413)
     expect((await response.json()).error).toMatch(/2048 bytes/)

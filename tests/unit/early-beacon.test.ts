@@ -1,6 +1,9 @@
 import http from 'node:http'
+import net from 'node:net'
 
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+
+import { unannouncedBody } from '../support/streams'
 
 // The beacon answered before Next's request handling (lib/analytics/early-beacon.ts), on a real
 // node:http server whose own handler stands for Next: the beacon never reaches it, anything else
@@ -102,14 +105,7 @@ describe('the beacon answered before Next', () => {
       error: 'A visita deve ter no máximo 2048 bytes.',
     })
     // No Content-Length: a stream of 3 chunks of 1 KB, abandoned once past the limit.
-    const chunk = new TextEncoder().encode('x'.repeat(1024))
-    let sent = 0
-    const stream = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        if (sent++ < 3) controller.enqueue(chunk)
-        else controller.close()
-      },
-    })
+    const stream = unannouncedBody(3)
     expect(await refused(await post('/api/analytics/view', stream))).toMatchObject({ status: 413 })
     // A prefetch is answered and not counted.
     const prefetch = await post('/api/analytics/view', '{"path":"/"}', {
@@ -119,6 +115,28 @@ describe('the beacon answered before Next', () => {
     await new Promise((resolve) => setTimeout(resolve, 50))
     expect(recordView).not.toHaveBeenCalled()
     expect(reachedNext).toEqual([])
+  })
+
+  it('lets a beacon abandoned mid-body go, with no answer, count or log line', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {})
+    try {
+      const socket = net.connect(Number(new URL(base).port), '127.0.0.1')
+      await new Promise((resolve) => socket.once('connect', resolve))
+      socket.write(
+        'POST /api/analytics/view HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\n' +
+          'content-length: 100\r\n\r\n{"path":"/"',
+      )
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      socket.destroy()
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      expect(recordView).not.toHaveBeenCalled()
+      expect(logged).not.toHaveBeenCalled()
+      expect(reachedNext).toEqual([])
+      // The server goes on answering.
+      expect((await post('/api/analytics/view', '{"path":"/"}')).status).toBe(204)
+    } finally {
+      logged.mockRestore()
+    }
   })
 
   it('leaves every other request to Next: another method, another path', async () => {
