@@ -4,6 +4,7 @@ import type { MetadataRoute } from 'next'
 
 import {
   getArticlePublishFacts,
+  getArticlesShowing,
   getArticleSlugs,
   getCampaignPageSlugs,
   getCategorySlugs,
@@ -12,7 +13,14 @@ import {
   getLiveCampaignPageSlugs,
   getRedirectPaths,
 } from '@/lib/content'
-import { CONTENT_TAGS, documentTag, relatedTag, type ContentType } from '@/lib/content/tags'
+import {
+  ANY_RELATED_TAG,
+  CONTENT_TAGS,
+  documentTag,
+  everyDocumentTag,
+  relatedTag,
+  type ContentType,
+} from '@/lib/content/tags'
 import type { VisibilityWindow } from '@/lib/content/visibility'
 import { ROUTING_TABLE_PATH } from '@/lib/security/internal-request'
 import {
@@ -231,10 +239,6 @@ export async function staticParams<K extends string>(
 
 // --- What a publish changes ----------------------------------------------------------------
 
-const RELATED_EVERYWHERE = 'sanity:related'
-/** Tag on every related-articles list: revalidated when a publish cannot say which it entered. */
-export const ANY_RELATED_TAG = RELATED_EVERYWHERE
-
 const validSlug = (slug: unknown): slug is string =>
   typeof slug === 'string' && SLUG_PATTERN.test(slug)
 
@@ -280,7 +284,7 @@ async function articlePublish(change: PublishedChange): Promise<PublishPlan> {
   }
   if (!facts || (!facts.article && !change.before)) {
     // Which related lists it was in is unknown: every one (still no other article's own data).
-    tags.push(RELATED_EVERYWHERE)
+    tags.push(ANY_RELATED_TAG)
     purgePrefixes.push(`${ARTICLES_PREFIX}/`)
   } else {
     const entered = facts.categories.filter(
@@ -307,6 +311,27 @@ async function articlePublish(change: PublishedChange): Promise<PublishPlan> {
   return { tags, paths, purgePrefixes }
 }
 
+/**
+ * The article pages that show a category or an author (their own tags) and the related lists that
+ * show those articles' cards (the tags of their categories). Unknown (the Content Lake did not
+ * answer): every article page, as before there were per-document tags.
+ */
+async function articlesShowing(change: PublishedChange, kind: 'category' | 'author') {
+  try {
+    const articles = await getArticlesShowing(change.id)
+    const slugs = articles.map((article) => article.slug).filter(validSlug)
+    const tags = slugs.map((slug) => documentTag('article', slug))
+    if (kind === 'category') {
+      const categories = articles.flatMap((article) => article.categories ?? [])
+      tags.push(relatedTag(change.id), ...categories.filter(Boolean).map((id) => relatedTag(id)))
+    }
+    return { tags: [...new Set(tags)] }
+  } catch (error) {
+    console.warn(`[revalidate] could not read which articles show this ${kind}: ${String(error)}`)
+    return { tags: [everyDocumentTag('article'), ANY_RELATED_TAG] }
+  }
+}
+
 /** Everything under the site: the types shown on every page (footer, figures, the bar). */
 const EVERY_PAGE = '/'
 
@@ -328,24 +353,31 @@ const PUBLISHES: Partial<Record<ContentType, (change: PublishedChange) => Promis
       purgePrefixes: [],
     }
   },
-  // A category's name and address show on every article, list and card.
-  category: async (change) => ({
-    tags: [CONTENT_TAGS.category],
-    paths: [
-      ROUTING,
-      ...documentPaths('category', change).paths,
-      ARTICLES_PREFIX,
-      ARTICLES_FEED_PATH,
-      '/sitemap.xml',
-    ],
-    purgePrefixes: [`${ARTICLES_PREFIX}/`, ARTICLES_PREFIX],
-  }),
-  // Bylines: every article and the feed.
-  author: async () => ({
-    tags: [CONTENT_TAGS.author],
-    paths: [ARTICLES_PREFIX, ARTICLES_FEED_PATH],
-    purgePrefixes: [`${ARTICLES_PREFIX}/`],
-  }),
+  // A category's name and address show on its articles' pages, the cards of them (lists, related
+  // lists) and its own page.
+  category: async (change) => {
+    const showing = await articlesShowing(change, 'category')
+    return {
+      tags: [CONTENT_TAGS.category, ...showing.tags],
+      paths: [
+        ROUTING,
+        ...documentPaths('category', change).paths,
+        ARTICLES_PREFIX,
+        ARTICLES_FEED_PATH,
+        '/sitemap.xml',
+      ],
+      purgePrefixes: [`${ARTICLES_PREFIX}/`, ARTICLES_PREFIX],
+    }
+  },
+  // Bylines: the author's articles and the feed.
+  author: async (change) => {
+    const showing = await articlesShowing(change, 'author')
+    return {
+      tags: [CONTENT_TAGS.author, ...showing.tags],
+      paths: [ARTICLES_PREFIX, ARTICLES_FEED_PATH],
+      purgePrefixes: [`${ARTICLES_PREFIX}/`],
+    }
+  },
   // The map proxy.ts reads; the CDN has every redirect's path (an old one may have been a page).
   redirect: async () => ({
     tags: [CONTENT_TAGS.redirect],

@@ -39,7 +39,12 @@ export async function publicAssetFile(url: string): Promise<string | null> {
   const file = path.resolve(root, `.${path.posix.sep}${url.replace(/^\/+/, '')}`)
   if (!file.startsWith(root + path.sep)) return null
   try {
-    const [realRoot, realFile] = await Promise.all([realpath(root), realpath(file)])
+    // turbopackIgnore: a path from content makes Turbopack trace the whole project into the
+    // standalone output; public/ is copied there by scripts/copy-standalone-assets.mjs.
+    const [realRoot, realFile] = await Promise.all([
+      realpath(/* turbopackIgnore: true */ root),
+      realpath(/* turbopackIgnore: true */ file),
+    ])
     return realFile.startsWith(realRoot + path.sep) ? realFile : null
   } catch {
     return null
@@ -66,7 +71,7 @@ export async function imageDataUrl(
       )
       return null
     }
-    const bytes = await readFile(file)
+    const bytes = await readFile(/* turbopackIgnore: true */ file)
     return `data:${type};base64,${bytes.toString('base64')}`
   }
   const url = lakeImageUrl(image, contentImageHost, box)

@@ -10,6 +10,7 @@ import {
   ARTICLE_PUBLISH_QUERY,
   ARTICLE_QUERY,
   ARTICLE_SLUGS_QUERY,
+  ARTICLES_SHOWING_QUERY,
   CAMPAIGN_PAGE_QUERY,
   CAMPAIGN_PAGE_SLUGS_QUERY,
   CATEGORY_QUERY,
@@ -33,6 +34,7 @@ import type {
   ARTICLE_PUBLISH_QUERY_RESULT,
   ARTICLE_QUERY_RESULT,
   ARTICLE_SLUGS_QUERY_RESULT,
+  ARTICLES_SHOWING_QUERY_RESULT,
   CAMPAIGN_PAGE_QUERY_RESULT,
   CAMPAIGN_PAGE_SLUGS_QUERY_RESULT,
   CATEGORY_QUERY_RESULT,
@@ -56,7 +58,7 @@ import { ARTICLES_PER_PAGE, SLUG_PATTERN, listingPageCount } from '@/sanity/lib/
 import { hashReviewToken, isReviewLinkUsable, isReviewTokenShape } from '@/lib/review-token'
 
 import { queryDataset } from './bundled'
-import { CONTENT_TAGS, documentTag, relatedTag } from './tags'
+import { ANY_RELATED_TAG, CONTENT_TAGS, documentTag, everyDocumentTag, relatedTag } from './tags'
 import { latestArticlesWindows, liveItems } from '@/lib/articles/windows'
 
 import { isVisible, type VisibilityWindow } from './visibility'
@@ -280,9 +282,10 @@ export async function getReviewPage(token: string) {
 export async function getArticle(slug: string, { anyWindow = false } = {}) {
   if (!SLUG_PATTERN.test(slug)) return null
   const article = await fetchContent<ARTICLE_QUERY_RESULT>(ARTICLE_QUERY, { slug }, [
+    // Also what it shows of its categories and author: their publish revalidates the tags of
+    // the articles that show them (lib/routed-types.ts), not every article's.
     documentTag('article', slug),
-    CONTENT_TAGS.category,
-    CONTENT_TAGS.author,
+    everyDocumentTag('article'),
     CONTENT_TAGS.claim,
   ])
   if (!article) return null
@@ -295,7 +298,7 @@ export async function getArticle(slug: string, { anyWindow = false } = {}) {
       : await fetchContent<RELATED_ARTICLES_QUERY_RESULT>(
           RELATED_ARTICLES_QUERY,
           { id: article._id, categories },
-          [...categories.map(relatedTag), CONTENT_TAGS.category],
+          [ANY_RELATED_TAG, ...categories.map(relatedTag)],
         )
   const [live, related] = await Promise.all([liveOnly([article]), liveOnly(candidates)])
   // The editor's preview (anyWindow) shows a scheduled or ended article, as for campaign pages.
@@ -392,6 +395,17 @@ export function getArticlePublishFacts(id: string, categoriesBefore: string[]) {
     [],
     { publishedOnly: true, fresh: true },
   )
+}
+
+/**
+ * The published articles that show a category or an author, with their categories: whose pages
+ * and related lists a publish of it changes. Fresh, as getArticlePublishFacts.
+ */
+export function getArticlesShowing(id: string) {
+  return fetchContent<ARTICLES_SHOWING_QUERY_RESULT>(ARTICLES_SHOWING_QUERY, { id }, [], {
+    publishedOnly: true,
+    fresh: true,
+  })
 }
 
 export type SiteSettings = NonNullable<SITE_SETTINGS_QUERY_RESULT>

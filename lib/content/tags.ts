@@ -32,6 +32,11 @@ export function documentTag(type: string, slug: string): string {
   return `sanity:doc:${type}:${slug}`
 }
 
+/** On every document's own page data of a type: for a publish that cannot say which it changed. */
+export function everyDocumentTag(type: string): string {
+  return `sanity:doc:${type}`
+}
+
 /**
  * The related-articles list of every article in this category (an article shows the newest of
  * its categories): a publish that enters or leaves the newest of a category revalidates it.
@@ -39,6 +44,9 @@ export function documentTag(type: string, slug: string): string {
 export function relatedTag(categoryId: string): string {
   return `sanity:related:${categoryId}`
 }
+
+/** On every related-articles list: revalidated when a publish cannot say which lists it changed. */
+export const ANY_RELATED_TAG = 'sanity:related'
 
 // Safety net if a webhook is ever missed: content is at most an hour stale.
 // Exported for the fetch wrapper; the page's own `revalidate` must be a literal (Next reads it

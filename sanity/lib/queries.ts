@@ -303,6 +303,14 @@ export const ARTICLE_PUBLISH_QUERY = defineQuery(`{
     && count(blocks[_type == "latestArticlesBlock"]) > 0].slug.current
 }`)
 
+/**
+ * The published articles that show this document, a category or an author (the webhook: their
+ * pages change with it), with their categories (the related lists that show their cards).
+ */
+export const ARTICLES_SHOWING_QUERY = defineQuery(`
+  *[${articleFilter} && references($id)]{"slug": slug.current, "categories": categories[]._ref}
+`)
+
 /** A category and its articles, newest first (at most 100: docs/articles.md). */
 export const CATEGORY_QUERY = defineQuery(`
   *[_type == "category" && slug.current == $slug][0]{

@@ -191,6 +191,42 @@ test.describe('articles: publishing without a deploy', () => {
     )
   })
 
+  test('renaming a category updates its articles and leaves the other articles cached', async ({
+    request,
+  }) => {
+    const cache = async (path: string) =>
+      (await request.get(`${SITE}${path}`)).headers()['x-nextjs-cache'] ?? ''
+    // Another category's article, cached (a first visit after another publish may regenerate it).
+    const other = '/conteudos/como-o-celular-detecta-fadiga'
+    await expect.poll(() => cache(other), { timeout: 15_000 }).toBe('HIT')
+    const retitle = async (title: string) => {
+      await mutate(request, { patch: { id: 'category-lgpd-e-privacidade', set: { title } } })
+      return (
+        await deliver(request, {
+          _type: 'category',
+          _id: 'category-lgpd-e-privacidade',
+          slug: 'lgpd-e-privacidade',
+        })
+      ).deadline
+    }
+    const renamed = 'LGPD e privacidade na cabine (e2e)'
+    const deadline = await retitle(renamed)
+    await reachedBy(deadline, async () =>
+      (await text(request, '/conteudos/lgpd-camera-na-cabine')).includes(renamed),
+    )
+    await reachedBy(deadline, async () =>
+      (await text(request, '/conteudos/categoria/lgpd-e-privacidade')).includes(renamed),
+    )
+    // Its articles' pages were revalidated by their own tags, not every article's.
+    expect(await cache(other)).toBe('HIT')
+    const back = await retitle('LGPD e privacidade')
+    await reachedBy(
+      back,
+      async () => !(await text(request, '/conteudos/lgpd-camera-na-cabine')).includes(renamed),
+      'the category’s name back',
+    )
+  })
+
   test('more than 12 articles: page 1 has the newest 12, page 2 the rest, each with its canonical URL', async ({
     page,
     request,

@@ -1,6 +1,7 @@
 // The deterministic half of the performance budget: bytes, not timings, so the result does not
 // depend on the machine. `npm run bench` measures the same first-load JS (same module) plus the
 // timing budgets, which are not part of `npm test`.
+import { readdir } from 'node:fs/promises'
 import path from 'node:path'
 
 import { BUILDS } from '../../scripts/e2e-builds.cjs'
@@ -69,4 +70,15 @@ test('the home page loads nothing from another origin, before or after touching 
   await expect(demoForm(page)).toBeVisible()
   await page.waitForLoadState('networkidle')
   expect(foreign).toEqual([])
+})
+
+test('the standalone server ships what runs, not the project around it', async () => {
+  // A file read with a path Turbopack cannot bound traces the whole project into it (source,
+  // tests, docs, test results): lib/social-image.ts marks its public/ reads for that reason.
+  const standalone = path.join(__dirname, '..', '..', BUILDS.site.distDir, 'standalone')
+  const shipped = await readdir(standalone)
+  expect(shipped).toContain('server.js')
+  expect(shipped).toContain('public')
+  const project = ['tests', 'docs', 'scripts', 'components', 'test-results', 'README.md', '.ci']
+  expect(shipped.filter((entry) => project.includes(entry))).toEqual([])
 })

@@ -361,22 +361,41 @@ describe('POST /api/revalidate', { timeout: 30_000 }, () => {
     expect(fetchSpy.mock.calls.map(([url]) => String(url))).toEqual(['http://127.0.0.1:3999/'])
   })
 
-  it('for an article, revalidates its own page and the lists that show it, never the type as a whole', async () => {
+  /** A signed publish of this change over the bundled dataset, and the tags it revalidated. */
+  async function publishOf(change: Record<string, string>) {
     const route = await loadRoute(SECRET)
-    const body = JSON.stringify({
+    const body = JSON.stringify(change)
+    const result = await call(route, webhook(body, await signed(body)))
+    expect(result.status).toBe(200)
+    return { result, tags: revalidateTag.mock.calls.map(([tag]) => tag as string) }
+  }
+
+  it('for an article, revalidates its own page and the lists that show it, never the type as a whole', async () => {
+    const { result, tags } = await publishOf({
       _type: 'article',
       _id: 'article-protocolo-de-resposta-apos-alerta',
       slug: 'protocolo-de-resposta-apos-alerta',
     })
-    const result = await call(route, webhook(body, await signed(body)))
-    expect(result.status).toBe(200)
-    const tags = revalidateTag.mock.calls.map(([tag]) => tag as string)
     expect(tags).toContain('sanity:doc:article:protocolo-de-resposta-apos-alerta')
     expect(tags).toContain('sanity:article')
     // The bundled category has two articles: both are in each other's related list.
     expect(tags).toContain('sanity:related:category-fadiga-e-seguranca')
     expect(tags.filter((tag) => tag.startsWith('sanity:doc:'))).toHaveLength(1)
     expect(result.body.revalidated).toEqual(tags)
+  })
+
+  it('for a category, revalidates its articles’ own pages, not the other articles', async () => {
+    const { tags } = await publishOf({
+      _type: 'category',
+      _id: 'category-lgpd-e-privacidade',
+      slug: 'lgpd-e-privacidade',
+    })
+    // The bundled dataset's one article in that category; the other two are in another.
+    expect(tags.filter((tag) => tag.startsWith('sanity:doc:'))).toEqual([
+      'sanity:doc:article:lgpd-camera-na-cabine',
+    ])
+    expect(tags).toContain('sanity:related:category-lgpd-e-privacidade')
+    expect(tags).not.toContain('sanity:related:category-fadiga-e-seguranca')
   })
 
   it('purges the CDN at once and warms the changed pages, the routing table and the page first, two at a time', async () => {

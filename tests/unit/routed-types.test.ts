@@ -8,6 +8,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest'
 // is which tags, paths and purges the registry derives from them.
 const content = vi.hoisted(() => ({
   getArticlePublishFacts: vi.fn(),
+  getArticlesShowing: vi.fn(),
   getArticleSlugs: vi.fn(),
   getCampaignPageSlugs: vi.fn(),
   getCategorySlugs: vi.fn(),
@@ -249,6 +250,47 @@ describe('what a publish changes', () => {
     content.getArticlePublishFacts.mockResolvedValue(facts({ article: null, categories: [] }))
     const plan = await publishPlan({ type: 'article', id: 'article-2', slug: 'artigo-2' })
     expect(plan!.tags).toContain('sanity:related')
+  })
+
+  it('a category: the pages of its articles and the related lists that show them, not the other articles', async () => {
+    content.getArticlesShowing.mockResolvedValue([
+      { slug: 'artigo-1', categories: ['category-fadiga'] },
+      { slug: 'artigo-2', categories: ['category-fadiga', 'category-lgpd'] },
+    ])
+    const plan = await publishPlan({ type: 'category', id: 'category-fadiga', slug: 'fadiga' })
+    expect(content.getArticlesShowing).toHaveBeenCalledWith('category-fadiga')
+    expect(plan!.tags.sort()).toEqual([
+      'sanity:category',
+      'sanity:doc:article:artigo-1',
+      'sanity:doc:article:artigo-2',
+      'sanity:related:category-fadiga',
+      'sanity:related:category-lgpd',
+    ])
+    expect(plan!.paths).toEqual([
+      '/api/redirects',
+      '/conteudos/categoria/fadiga',
+      '/conteudos',
+      '/conteudos/feed.xml',
+      '/sitemap.xml',
+    ])
+  })
+
+  it('an author: the pages of their articles and the feed', async () => {
+    content.getArticlesShowing.mockResolvedValue([{ slug: 'artigo-1', categories: ['c'] }])
+    const plan = await publishPlan({ type: 'author', id: 'author-equipe' })
+    expect(plan!.tags).toEqual(['sanity:author', 'sanity:doc:article:artigo-1'])
+    expect(plan!.paths).toEqual(['/conteudos', '/conteudos/feed.xml'])
+  })
+
+  it('a category or author whose articles cannot be read: every article page and related list', async () => {
+    content.getArticlesShowing.mockRejectedValue(new Error('Content Lake: 503'))
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    for (const type of ['category', 'author']) {
+      const plan = await publishPlan({ type, id: `${type}-x` })
+      expect(plan!.tags).toEqual(expect.arrayContaining(['sanity:doc:article', 'sanity:related']))
+    }
+    expect(warn).toHaveBeenCalledTimes(2)
+    warn.mockRestore()
   })
 
   it('campaign pages, legal pages, redirects and the types shown everywhere', async () => {

@@ -151,7 +151,7 @@ export async function POST(request: NextRequest) {
     // Not remembered as handled: Sanity's retry of this very delivery must do the work.
     await claim.release()
     console.warn(
-      `[revalidate] ${tags.join(' ')} revalidated on this instance only: Redis did not take it (${shareFailure}). ` +
+      `[revalidate] ${logged(tags)} revalidated on this instance only: Redis did not take it (${shareFailure}). ` +
         'Answered 503 so that Sanity retries; the other instances catch up within the fallback period.',
     )
     return reply(503, {
@@ -160,7 +160,7 @@ export async function POST(request: NextRequest) {
       revalidatedHere: tags,
     })
   }
-  console.info(`[revalidate] ${tags.join(' ')} (${type} ${String(body._id ?? '')})`)
+  console.info(`[revalidate] ${logged(tags)} (${type} ${String(body._id ?? '')})`)
   return reply(200, { revalidated: tags, type, id: body._id ?? null })
 }
 
@@ -205,4 +205,10 @@ function warmAndPurge(plan: PublishPlan) {
     )
     await Promise.all([purge, warmUp])
   })
+}
+
+/** A log line's list of tags: a category of 1,000 articles revalidates 1,000 of them. */
+function logged(tags: string[], shown = 10): string {
+  const more = tags.length - shown
+  return more > 0 ? `${tags.slice(0, shown).join(' ')} (+${more} more)` : tags.join(' ')
 }
