@@ -170,3 +170,81 @@ export async function measurePublishCost({
     otherPaths,
   }
 }
+
+/**
+ * A category renamed, with many articles in it: its articles' pages change (each revalidated by
+ * its own tag), the other categories' articles must stay cached. `articles`: article ids, some
+ * in the category and some not, whose pages are cached first.
+ * @param {{
+ *   origin: string, lakeUrl: string, secret: string, category: string,
+ *   articles: string[], windowMs?: number, log?: (line: string) => void
+ * }} options
+ */
+export async function measureCategoryPublish({
+  origin,
+  lakeUrl,
+  secret,
+  category,
+  articles,
+  windowMs = 20_000,
+  log = () => {},
+}) {
+  const categoryDoc = await lakeDocument(lakeUrl, category)
+  const docs = await Promise.all(articles.map((id) => lakeDocument(lakeUrl, id)))
+  const shows = (doc) => (doc.categories ?? []).some((ref) => ref._ref === category)
+  const pathOf = (doc) => `/conteudos/${doc.slug.current}`
+  const insidePaths = docs.filter(shows).map(pathOf)
+  const outsidePaths = docs.filter((doc) => !shows(doc)).map(pathOf)
+  if (insidePaths.length === 0 || outsidePaths.length === 0)
+    throw new Error(`measureCategoryPublish: needs articles in ${category} and outside it`)
+  log(`caching ${insidePaths.length + outsidePaths.length} article pages`)
+  await untilCached(origin, [...insidePaths, ...outsidePaths])
+  await sleep(2000)
+
+  const title = `${categoryDoc.title} (renomeada ${Date.now()})`
+  await json(`${lakeUrl}/__mutate`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ mutations: [{ patch: { id: category, set: { title } } }] }),
+  })
+  const before = (await lakeRequests(lakeUrl)).count
+  const sentAt = Date.now()
+  log('publishing a category rename through the signed webhook')
+  const webhook = await sendWebhook(origin, secret, {
+    _type: 'category',
+    _id: category,
+    slug: categoryDoc.slug.current,
+  })
+  if (webhook.status !== 200) throw new Error(`webhook answered ${webhook.status}`)
+  const answeredMs = Date.now() - sentAt
+
+  let liveMs
+  while (Date.now() - sentAt < windowMs) {
+    const { html } = await visit(origin, insidePaths[0])
+    if (html.includes(title.replace(/&/g, '&amp;'))) {
+      liveMs = Date.now() - sentAt
+      break
+    }
+    await sleep(250)
+  }
+  await sleep(Math.max(0, sentAt + windowMs - Date.now()))
+  const queriesAfter = (await lakeRequests(lakeUrl)).count - before
+
+  log(`visiting ${outsidePaths.length} articles of another category twice`)
+  const beforeOutside = (await lakeRequests(lakeUrl)).count
+  const cacheStates = []
+  for (let round = 0; round < 2; round++)
+    for (const path of outsidePaths) cacheStates.push((await visit(origin, path)).cache)
+  await sleep(2000)
+
+  return {
+    inside: insidePaths.length,
+    outside: outsidePaths.length,
+    revalidatedTags: webhook.body?.revalidated?.length ?? 0,
+    answeredMs,
+    liveMs,
+    queriesAfter,
+    outsideQueries: (await lakeRequests(lakeUrl)).count - beforeOutside,
+    outsideNotHit: cacheStates.filter((cache) => cache !== 'HIT').length,
+  }
+}
