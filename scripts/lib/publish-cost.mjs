@@ -87,6 +87,44 @@ async function untilCached(origin, paths, { timeoutMs = 120_000 } = {}) {
 }
 
 /**
+ * Sets a document's title in the double, sends its webhook signed, and waits until `livePath`
+ * shows the title, then until `windowMs` after sending has passed (for the queries it caused).
+ * `before`: the double's query count when the webhook was sent.
+ */
+async function retitleAndPublish({
+  origin,
+  lakeUrl,
+  secret,
+  id,
+  title,
+  webhookBody,
+  livePath,
+  windowMs,
+}) {
+  await json(`${lakeUrl}/__mutate`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ mutations: [{ patch: { id, set: { title } } }] }),
+  })
+  const before = (await lakeRequests(lakeUrl)).count
+  const sentAt = Date.now()
+  const webhook = await sendWebhook(origin, secret, webhookBody)
+  if (webhook.status !== 200) throw new Error(`webhook answered ${webhook.status}`)
+  const answeredMs = Date.now() - sentAt
+  let liveMs
+  while (Date.now() - sentAt < windowMs) {
+    const { html } = await visit(origin, livePath)
+    if (html.includes(title.replace(/&/g, '&amp;'))) {
+      liveMs = Date.now() - sentAt
+      break
+    }
+    await sleep(250)
+  }
+  await sleep(Math.max(0, sentAt + windowMs - Date.now()))
+  return { webhook, sentAt, before, answeredMs, liveMs }
+}
+
+/**
  * @param {{
  *   origin: string, lakeUrl: string, purge: { purges: () => Promise<any[]> | any[], reset: () => unknown },
  *   secret: string, edited: string, others: string[], windowMs?: number, log?: (line: string) => void
@@ -113,28 +151,17 @@ export async function measurePublishCost({
   await sleep(2000)
   await purge.reset()
 
-  const title = `${editedDoc.title} (editado ${Date.now()})`
-  await json(`${lakeUrl}/__mutate`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ mutations: [{ patch: { id: edited, set: { title } } }] }),
-  })
-  const before = (await lakeRequests(lakeUrl)).count
-  const sentAt = Date.now()
   log('publishing one article edit through the signed webhook')
-  const webhook = await sendWebhook(origin, secret, articleWebhookBody(editedDoc))
-  if (webhook.status !== 200) throw new Error(`webhook answered ${webhook.status}`)
-
-  let liveMs
-  while (Date.now() - sentAt < windowMs) {
-    const { html } = await visit(origin, pathOf(editedDoc))
-    if (html.includes(title.replace(/&/g, '&amp;'))) {
-      liveMs = Date.now() - sentAt
-      break
-    }
-    await sleep(250)
-  }
-  await sleep(Math.max(0, sentAt + windowMs - Date.now()))
+  const { webhook, sentAt, before, liveMs } = await retitleAndPublish({
+    origin,
+    lakeUrl,
+    secret,
+    id: edited,
+    title: `${editedDoc.title} (editado ${Date.now()})`,
+    webhookBody: articleWebhookBody(editedDoc),
+    livePath: pathOf(editedDoc),
+    windowMs,
+  })
   const after = await lakeRequests(lakeUrl)
   const queriesAfter = after.requests.slice(before)
   const purges = (await purge.purges()).filter((request) => request.at >= sentAt)
@@ -201,33 +228,17 @@ export async function measureCategoryPublish({
   await untilCached(origin, [...insidePaths, ...outsidePaths])
   await sleep(2000)
 
-  const title = `${categoryDoc.title} (renomeada ${Date.now()})`
-  await json(`${lakeUrl}/__mutate`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ mutations: [{ patch: { id: category, set: { title } } }] }),
-  })
-  const before = (await lakeRequests(lakeUrl)).count
-  const sentAt = Date.now()
   log('publishing a category rename through the signed webhook')
-  const webhook = await sendWebhook(origin, secret, {
-    _type: 'category',
-    _id: category,
-    slug: categoryDoc.slug.current,
+  const { webhook, before, answeredMs, liveMs } = await retitleAndPublish({
+    origin,
+    lakeUrl,
+    secret,
+    id: category,
+    title: `${categoryDoc.title} (renomeada ${Date.now()})`,
+    webhookBody: { _type: 'category', _id: category, slug: categoryDoc.slug.current },
+    livePath: insidePaths[0],
+    windowMs,
   })
-  if (webhook.status !== 200) throw new Error(`webhook answered ${webhook.status}`)
-  const answeredMs = Date.now() - sentAt
-
-  let liveMs
-  while (Date.now() - sentAt < windowMs) {
-    const { html } = await visit(origin, insidePaths[0])
-    if (html.includes(title.replace(/&/g, '&amp;'))) {
-      liveMs = Date.now() - sentAt
-      break
-    }
-    await sleep(250)
-  }
-  await sleep(Math.max(0, sentAt + windowMs - Date.now()))
   const queriesAfter = (await lakeRequests(lakeUrl)).count - before
 
   log(`visiting ${outsidePaths.length} articles of another category twice`)
