@@ -4,7 +4,7 @@ import net from 'node:net'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 
 import { createCollector, type Collector } from '@/lib/analytics/collect'
-import { createSharedState } from '@/lib/analytics/shared-state'
+import { createSharedState, SALT_TTL_SECONDS } from '@/lib/analytics/shared-state'
 import { AGGREGATE_RETENTION_MONTHS } from '@/lib/analytics/retention'
 import { purgeAggregates, readReport, writeBatch } from '@/lib/analytics/store'
 import { composeLeadRecord } from '@/lib/leads/compose'
@@ -277,6 +277,44 @@ describe(`visit counts in the database (${backendLabel})`, { timeout: 60_000 }, 
       await vi.waitFor(() => expect(conn.client.isReady).toBe(true), { timeout: 5000 })
       return collectorOn(db, conn)
     }
+
+    it('share one salt a day, made by the first instance with SET NX EX (48 h), so at most two days are held', async () => {
+      const admin = connect(proxy.url())
+      connections.push(admin)
+      await vi.waitFor(() => expect(admin.client.isReady).toBe(true), { timeout: 5000 })
+      const [a, b] = [connect(proxy.url()), connect(proxy.url())]
+      connections.push(a, b)
+      await vi.waitFor(() => expect(a.client.isReady && b.client.isReady).toBe(true), {
+        timeout: 5000,
+      })
+      const sharedA = createSharedState(a)
+      const sharedB = createSharedState(b)
+      const key = (day: string) => `vigia:analytics:salt:${day}`
+
+      // Two instances asking at once: one salt, whichever wrote first.
+      const [saltA, saltB] = await Promise.all([
+        sharedA.saltFor('2026-05-10'),
+        sharedB.saltFor('2026-05-10'),
+      ])
+      expect(saltA).toEqual(saltB)
+      expect(await admin.client.get(key('2026-05-10'))).toBe(saltA.toString('hex'))
+      // EX: it expires SALT_TTL_SECONDS (48 h) after it was made, never later.
+      expect(SALT_TTL_SECONDS).toBe(48 * 3600)
+      const ttl = await admin.client.ttl(key('2026-05-10'))
+      expect(ttl).toBeGreaterThan(SALT_TTL_SECONDS - 60)
+      expect(ttl).toBeLessThanOrEqual(SALT_TTL_SECONDS)
+
+      // NX: a salt another instance made is used, never replaced (nor its expiry extended).
+      const theirs = 'ab'.repeat(32)
+      await admin.client.set(key('2026-05-11'), theirs, { EX: 1000 })
+      expect((await sharedA.saltFor('2026-05-11')).toString('hex')).toBe(theirs)
+      expect(await admin.client.get(key('2026-05-11'))).toBe(theirs)
+      expect(await admin.client.ttl(key('2026-05-11'))).toBeLessThanOrEqual(1000)
+
+      // Each salt is gone 48 h after it was made, so Redis holds today's and yesterday's at most.
+      for (const day of await admin.client.keys('vigia:analytics:salt:*'))
+        expect(await admin.client.ttl(day)).toBeLessThanOrEqual(SALT_TTL_SECONDS)
+    })
 
     it('give one exact total, a visitor counted once whichever instance saw them, replays dropped, and nothing lost while Redis is down', async () => {
       const fresh = await createTestDatabase()
