@@ -30,9 +30,8 @@ export function redirectFor(map: RedirectMap, path: string, now = Date.now()) {
 
 /**
  * What proxy.ts answers from, built by app/api/redirects: the checked redirects, and for each
- * section whose pages are documents (campaign pages under /p; articles under /conteudos can join
- * with one line in lib/known-paths.ts) the slugs that exist, so an unknown one is answered 404
- * without asking the Content Lake or rendering anything.
+ * routed type's prefix (sanity/routed-types.ts) the slugs that exist, so an unknown one is
+ * answered 404 without asking the Content Lake or rendering anything.
  */
 export type RoutingTable = {
   redirects: RedirectMap
