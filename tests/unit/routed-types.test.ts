@@ -128,6 +128,9 @@ describe('adding a routed type: every step of docs/routed-types.md done for ever
       expect(files).toContain('docs/content.md')
       if (documentType) expect(Object.keys(CONTENT_TAGS)).toContain(documentType)
       expect(files).toEqual(expect.arrayContaining(['sanity/schema.json', 'sanity/types.ts']))
+      // Framed by Presentation: the one file more the recipe names.
+      if (routed.studio?.preview)
+        expect(routeFile(`/preview${prefix}`), `app/preview${prefix}/[slug]/page.tsx`).toBeDefined()
     },
   )
 
