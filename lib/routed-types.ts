@@ -159,6 +159,12 @@ function defaultEntries(routed: RoutedTypeDefinition, rows: readonly RoutedSlugR
   }))
 }
 
+/** The entries inside their window now; the answer being rendered expires at the next boundary. */
+async function liveEntries(entries: readonly RoutedEntry[]) {
+  const live = await liveOnly(entries.map((entry) => ({ ...entry.window, entry })))
+  return live.map(({ entry }) => entry)
+}
+
 type SitePart = Partial<Pick<RoutedType, 'list' | 'listLive' | 'derive' | 'publish'>>
 
 /** The routed types whose site side is more than the default (their own queries and plans). */
@@ -202,11 +208,7 @@ function siteSide(routed: RoutedTypeDefinition & { name: RoutedTypeName }): Rout
   return {
     documentType: routed.documentType,
     list,
-    listLive:
-      part.listLive ??
-      (routed.windowed && !part.list
-        ? async () => defaultEntries(routed, await liveOnly(await rows()))
-        : list),
+    listLive: part.listLive ?? (routed.windowed ? async () => liveEntries(await list()) : list),
     derive: part.derive,
     extraSlugs: routed.extraSlugs,
     windowed: Boolean(routed.windowed),

@@ -17,10 +17,20 @@ const PURGE = 'https://purge.example/purge'
 
 const lake = vi.hoisted(() => {
   const CASE_STUDY_QUERY = `*[_type == "caseStudy" && slug.current == $slug][0]{title, "slug": slug.current}`
-  const CASE_STUDY_SLUGS_QUERY = `*[_type == "caseStudy" && defined(slug.current)]{"slug": slug.current, _updatedAt, "noindex": false}`
+  const CASE_STUDY_SLUGS_QUERY = `*[_type == "caseStudy" && defined(slug.current)]{"slug": slug.current, _updatedAt, "noindex": false, visibleFrom, visibleUntil, hiddenRedirect}`
   const documents = [
     { title: 'Frota A', slug: 'caso-a', _updatedAt: '2026-11-01T12:00:00Z', noindex: false },
     { title: 'Frota B', slug: 'caso-b', _updatedAt: '2026-10-01T12:00:00Z', noindex: false },
+    // Published, but its window starts in 2099.
+    {
+      title: 'Frota C',
+      slug: 'caso-c',
+      _updatedAt: '2026-09-01T12:00:00Z',
+      noindex: false,
+      visibleFrom: '2099-01-01T00:00:00Z',
+      visibleUntil: null,
+      hiddenRedirect: null,
+    },
   ]
   const reads: Array<{ query: string; params: Record<string, unknown>; tags: string[] }> = []
   return {
@@ -33,6 +43,7 @@ const lake = vi.hoisted(() => {
       prefix: '/casos',
       section: 'é o prefixo dos casos de clientes (/casos/...)',
       redirectable: true,
+      windowed: true,
       sitemap: { changeFrequency: 'monthly', priority: 0.6 },
       queries: { document: CASE_STUDY_QUERY, slugs: CASE_STUDY_SLUGS_QUERY },
       shows: ['claim'],
@@ -74,6 +85,8 @@ const next = vi.hoisted(() => ({ revalidateTag: vi.fn(), after: vi.fn() }))
 vi.mock('next/cache', async (importOriginal) => ({
   ...(await importOriginal<object>()),
   revalidateTag: next.revalidateTag,
+  // The visibility boundary's cache entry (lib/content/visibility-cache.ts) needs a Next server.
+  unstable_cache: (read: () => Promise<unknown>) => read,
 }))
 vi.mock('next/server', async (importOriginal) => ({
   ...(await importOriginal<typeof import('next/server')>()),
@@ -121,15 +134,26 @@ describe('a routed type added by the recipe alone', () => {
     sitemapList = await tagsOf(async () => {
       const urls = (await sitemap()).map((entry) => entry.url)
       expect(urls).toContain(`${SITE}/casos/caso-a`)
+      // Outside its window: out of the sitemap, like a scheduled campaign page.
+      expect(urls).not.toContain(`${SITE}/casos/caso-c`)
     }, lake.CASE_STUDY_SLUGS_QUERY)
     routingList = await tagsOf(async () => {
       const table = await (await routingTable()).json()
-      expect(table.known['/casos']).toEqual(['caso-a', 'caso-b'])
+      expect(table.known['/casos']).toEqual(['caso-a', 'caso-b', 'caso-c'])
     }, lake.CASE_STUDY_SLUGS_QUERY)
   })
 
   it('is prerendered, has its reserved section, redirects and Desempenho path', async () => {
-    expect(await staticParams(NAME, 'slug')).toEqual([{ slug: 'caso-a' }, { slug: 'caso-b' }])
+    expect(await staticParams(NAME, 'slug')).toEqual([
+      { slug: 'caso-a' },
+      { slug: 'caso-b' },
+      { slug: 'caso-c' },
+    ])
+    // Its page answers 404 before its window (the editor's preview still sees it).
+    expect(await getRoutedDocument(NAME, 'caso-c')).toBeNull()
+    expect(await getRoutedDocument(NAME, 'caso-c', { anyWindow: true })).toMatchObject({
+      title: 'Frota C',
+    })
     expect(RESERVED_SLUGS.get('casos')).toMatch(/casos de clientes/)
     expect(REDIRECT_FROM_PATTERN.test('/casos/caso-antigo')).toBe(true)
     expect(documentPath('caseStudy', 'caso-a')).toBe('/casos/caso-a')
