@@ -60,7 +60,7 @@ export function parseMessage(raw) {
           .replace(/=([0-9A-F]{2})/gi, (_, hex) => String.fromCharCode(parseInt(hex, 16))),
         'latin1',
       ).toString('utf8')
-    parts[type] = decoded.replace(/\r?\n$/, '')
+    parts[type] = decoded.replace(/\r\n/g, '\n').replace(/\n$/, '')
   }
   return { headers: unfolded, parts }
 }
