@@ -258,3 +258,19 @@ describe('the RD Station conversion', () => {
     expect(declined.payload).not.toHaveProperty('tags')
   })
 })
+
+describe('the WhatsApp opt-in field', () => {
+  it("accepts ticked ('sim') and unticked (nothing), and nothing else", async () => {
+    const { demoRequestSchema } = await import('@/lib/validations/demo-request')
+    const ok = async (value?: string) =>
+      (await demoRequestSchema.safeParseAsync({ ...request, whatsappOptIn: value })).success
+    expect(await ok('sim')).toBe(true)
+    expect(await ok('')).toBe(true)
+    expect(await ok(undefined)).toBe(true)
+    const refused = await demoRequestSchema.safeParseAsync({ ...request, whatsappOptIn: 'on' })
+    expect(refused.success).toBe(false)
+    expect(refused.error?.issues[0]?.message).toBe(
+      'Marque ou desmarque a autorização de contato pelo WhatsApp.',
+    )
+  })
+})
