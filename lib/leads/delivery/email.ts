@@ -103,7 +103,8 @@ export function composeLeadEmail(lead: DeliveredLead): LeadEmail {
 
   const row = ([label, value]: [string, string]) =>
     `<tr><th align="left" valign="top" style="padding:6px 12px 6px 0;color:#475569;font-weight:600;white-space:nowrap">${escapeHtml(label)}</th>` +
-    `<td style="padding:6px 0;color:#0f172a;word-break:break-word">${escapeHtml(value)}</td></tr>`
+    // A phone number breaks nowhere; everything else may wrap on a narrow screen.
+    `<td style="padding:6px 0;color:#0f172a;${label === 'Telefone' ? 'white-space:nowrap' : 'word-break:break-word'}">${escapeHtml(value)}</td></tr>`
   const button = wa
     ? `<p style="margin:20px 0"><a href="${escapeHtml(wa)}" style="display:inline-block;background:#15803d;color:#ffffff;text-decoration:none;font-weight:700;padding:12px 20px;border-radius:8px">Responder pelo WhatsApp</a></p>`
     : ''
