@@ -5,7 +5,7 @@ import type { Page } from '@playwright/test'
 import { encodeSignatureHeader } from '@sanity/webhook'
 import { createClient } from 'redis'
 
-import { BUILDS, portFor } from '../../scripts/e2e-builds.cjs'
+import { BUILDS, E2E_FALLBACK_SECONDS, portFor } from '../../scripts/e2e-builds.cjs'
 import {
   copyBuild,
   skipWithout,
@@ -58,8 +58,12 @@ const ANON_KEY = 'test-anon-key'
 const SECRET = BUILDS.lake.env.SANITY_REVALIDATE_SECRET
 /** Where the site counts each tag's revalidations in Redis (lib/cache/cache-handler.mjs). */
 const TAGS_KEY = 'vigia:tag-versions'
-/** lib/redis/connection.mjs: how often an instance out of touch with Redis re-checks content. */
-const FALLBACK_SECONDS = 15
+/**
+ * How often an instance out of touch with Redis re-checks content: the lake build's
+ * REDIS_FALLBACK_REVALIDATE_SECONDS (scripts/e2e-builds.cjs; production's 15 s is pinned by
+ * tests/unit/redis-fallback-period.test.ts).
+ */
+const FALLBACK_SECONDS = E2E_FALLBACK_SECONDS
 /**
  * With Redis healthy, a publish sent to one instance reaches the other within this long: the
  * other learns of it within a second, then renders the page itself (seconds on loaded cores).
