@@ -36,7 +36,8 @@ for (const name of builds) {
     throw new Error(
       `No production build "${name}" in ${build.distDir}. Run \`npm test -- <spec>\`, which ` +
         `builds what the spec needs, or \`NEXT_DIST_DIR=${build.distDir} npx next build\` (with the ` +
-        `env of BUILDS.${name} in scripts/e2e-builds.cjs) before \`npx playwright test\`.`,
+        `env of BUILDS.${name} in scripts/e2e-builds.cjs) before \`npx playwright test\`, or name ` +
+        `the builds that are there (E2E_BUILDS=site with --project=mobile, desktop or leads).`,
     )
   }
 }
