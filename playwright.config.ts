@@ -171,6 +171,7 @@ export default defineConfig({
       // Where each lead goes (issue 46): a copy of the site build on one instance of its own, with
       // an SMTP server, a webhook receiver and an RD Station double, all started by the spec.
       name: 'lead-delivery',
+      metadata: needs({ builds: ['site'] }),
       testMatch: /lead-delivery\.spec\.ts/,
       use: { viewport: { width: 1280, height: 800 } },
     },
