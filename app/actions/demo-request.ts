@@ -25,7 +25,9 @@ import {
   DEMO_REQUEST_FIELDS,
   FORM_TOKEN_FIELD,
   HONEYPOT_FIELD,
+  LANDING_FIELD,
   MIN_FILL_MS,
+  ORIGIN_PAGE_FIELD,
   PAGE_FIELD,
   STARTED_AT_FIELD,
   SUBMISSION_KEY_FIELD,
@@ -163,9 +165,11 @@ export async function submitDemoRequest(
     }
   }
 
-  const attribution = Object.fromEntries(
-    ATTRIBUTION_KEYS.map((key) => [key, text(formData, key)]),
-  ) as Attribution
+  const attribution = {
+    ...Object.fromEntries(ATTRIBUTION_KEYS.map((key) => [key, text(formData, key)])),
+    page: text(formData, ORIGIN_PAGE_FIELD) || undefined,
+    landing: text(formData, LANDING_FIELD) || undefined,
+  } as Attribution
   // One submission, one key: a retry of it (after a time-out, say) is stored once.
   const clientKey = text(formData, SUBMISSION_KEY_FIELD)
   const requestKey = isSubmissionKey(clientKey)

@@ -167,9 +167,9 @@ const readerAuth = createReaderAuth({
   apiVersion,
 })
 
-/** Whether this Authorization header may read the figures. */
-export function checkReader(authorization: string | null) {
-  return readerAuth.check(authorization)
+/** Whether this Authorization header, from this client address, may read the figures. */
+export function checkReader(authorization: string | null, client?: string) {
+  return readerAuth.check(authorization, client)
 }
 
 /** Starts the counter (instrumentation.ts) and writes its buffer when the server stops. */

@@ -127,6 +127,7 @@ export async function fetchReport(
 
 const DIMENSION_FILE_NAMES: Record<ReportGroup, string> = {
   page: 'paginas',
+  landing: 'entradas',
   campaign: 'campanhas',
   source: 'origens',
   day: 'dias',
@@ -150,6 +151,7 @@ export async function downloadReportCsv(
   fetchImpl: Fetch = fetch,
 ): Promise<void> {
   const response = await request(reportUrl(query, 'csv'), token, fetchImpl)
+  // Bytes as sent: the byte-order mark pt-BR Excel needs stays in the file.
   const blob = await response.blob()
   const url = URL.createObjectURL(new Blob([blob], { type: 'text/csv;charset=utf-8' }))
   try {

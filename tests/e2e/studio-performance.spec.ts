@@ -27,12 +27,18 @@ const editor = {
   roles: [{ name: 'administrator', title: 'Administrator' }],
 }
 
+/** A row with every measure filled in (contacts and reading in proportion to its visitors). */
 const row = (key: string, visits: number, visitors: number, leads: number): ReportRow => ({
   key,
   visits,
   visitors,
   leads,
   conversion: visitors ? Math.min(1, leads / visitors) : 0,
+  whatsapp: Math.round(visitors * 0.031),
+  phone: Math.round(visitors * 0.006) + 1,
+  email: Math.round(visitors * 0.004) + 1,
+  engagedSeconds: 20 + (visits % 97),
+  scrollDepth: 35 + (visitors % 60),
 })
 
 /** One row per day of the period, a weekly rhythm, a little more in the current period. */
@@ -60,6 +66,11 @@ const BREAKDOWNS: Record<string, ReportRow[]> = {
     row('/p/onibus-rodoviarios', 1300, 1010, 26),
     row('/conteudos/lgpd-camera-na-cabine', 640, 520, 4),
     row('/privacidade', 90, 80, 0),
+  ],
+  landing: [
+    row('/', 1800, 1500, 30),
+    row('/conteudos/lgpd-camera-na-cabine', 420, 400, 12),
+    row('/p/onibus-rodoviarios', 980, 900, 19),
   ],
   campaign: [row('fretamento-2026', 1200, 930, 24), row(NO_CAMPAIGN_KEY, 3230, 2580, 37)],
   source: [
@@ -188,7 +199,7 @@ test.describe('the Studio: Desempenho', () => {
     })
     await expect(page.getByRole('table', { name: 'Por página' })).toBeVisible({ timeout: 30_000 })
     // The editor's own token, on every request.
-    expect(asked.length).toBeGreaterThanOrEqual(5)
+    expect(asked.length).toBeGreaterThanOrEqual(6)
     expect(asked.every((request) => request.authorization === `Bearer ${TOKEN}`)).toBe(true)
     // A drawn chart: two lines (visitors, leads) over the 30 days.
     await expect(page.locator('.recharts-line')).toHaveCount(2)
@@ -199,6 +210,14 @@ test.describe('the Studio: Desempenho', () => {
         .getByRole('table', { name: 'Por página' })
         .getByRole('row', { name: /onibus-rodoviarios/ }),
     ).toContainText('2,6%')
+    // The contact and reading columns, and the entry pages (issue 45).
+    const table = page.getByRole('table', { name: 'Por página' })
+    for (const column of ['WhatsApp', 'Telefone', 'E-mail', 'Tempo de leitura', 'Rolagem'])
+      await expect(table.getByRole('columnheader', { name: column })).toBeVisible()
+    await expect(table.getByRole('row', { name: /onibus-rodoviarios/ })).toContainText('31')
+    await expect(page.getByRole('table', { name: 'Por página de entrada' })).toContainText(
+      '/conteudos/lgpd-camera-na-cabine',
+    )
     await shot(page, testInfo, 'desempenho-1280', true)
 
     const download = page.waitForEvent('download')
@@ -235,6 +254,7 @@ test.describe('the Studio: Desempenho', () => {
       page.getByRole('heading', { name: 'Desempenho de /p/onibus-rodoviarios' }),
     ).toBeVisible({ timeout: 30_000 })
     await expect(page.getByRole('table', { name: 'Por dia' })).toBeVisible({ timeout: 30_000 })
+    await expect(page.getByRole('table', { name: 'Como página de entrada' })).toBeVisible()
     expect(asked.every((request) => request.search.get('path') === '/p/onibus-rodoviarios')).toBe(
       true,
     )

@@ -34,12 +34,24 @@ class NoResizeObserver {
   disconnect() {}
 }
 
-const row = (key: string, visits: number, visitors: number, leads: number): ReportRow => ({
+const row = (
+  key: string,
+  visits: number,
+  visitors: number,
+  leads: number,
+  more: Partial<ReportRow> = {},
+): ReportRow => ({
   key,
   visits,
   visitors,
   leads,
   conversion: visitors ? leads / visitors : 0,
+  whatsapp: 0,
+  phone: 0,
+  email: 0,
+  engagedSeconds: null,
+  scrollDepth: null,
+  ...more,
 })
 
 // Today is 26/11/2026 in São Paulo: the default 30 days are 28/10 to 26/11, compared with
@@ -53,10 +65,21 @@ const FIXTURES: Record<string, Partial<Record<ReportGroup, ReportRow[]>>> = {
     // 1.600 visitors and 40 leads: 2,5%.
     day: [row('2026-11-25', 1000, 800, 15), row('2026-11-26', 1000, 800, 25)],
     page: [
-      row('/', 500, 400, 4),
+      row('/', 500, 400, 4, {
+        whatsapp: 30,
+        phone: 4,
+        email: 2,
+        engagedSeconds: 41,
+        scrollDepth: 55,
+      }),
       row('/p/onibus-rodoviarios', 1200, 1000, 25),
-      row('/conteudos/lgpd-camera-na-cabine', 300, 200, 11),
+      row('/conteudos/lgpd-camera-na-cabine', 300, 200, 11, {
+        whatsapp: 5,
+        engagedSeconds: 95,
+        scrollDepth: 82,
+      }),
     ],
+    landing: [row('/conteudos/lgpd-camera-na-cabine', 150, 150, 14, { whatsapp: 9 })],
     campaign: [row('black-friday', 900, 640, 32), row(NO_CAMPAIGN_KEY, 1100, 960, 8)],
     source: [row('google', 700, 500, 9), row('newsletter', 300, 250, 20), row('', 50, 40, 0)],
   },
@@ -195,28 +218,61 @@ describe('the Desempenho tool', () => {
         { path: '/api/analytics', ...CURRENT, by: 'day' },
         { path: '/api/analytics', ...PREVIOUS, by: 'day' },
         { path: '/api/analytics', ...CURRENT, by: 'page' },
+        { path: '/api/analytics', ...CURRENT, by: 'landing' },
         { path: '/api/analytics', ...CURRENT, by: 'campaign' },
         { path: '/api/analytics', ...CURRENT, by: 'source' },
       ]),
     )
-    expect(calls).toHaveLength(5)
+    expect(calls).toHaveLength(6)
     expect(calls.every((call) => call.authorization === 'Bearer editor-token')).toBe(true)
     expect(text(container)).toContain('28/10/2026 a 26/11/2026 (30 dias)')
     expect(text(container)).toContain('comparado com 28/09/2026 a 27/10/2026 (30 dias)')
   })
 
-  it('shows the tables by page, campaign and source, most visitors first, conversion in pt-BR', async () => {
+  it('shows the tables by page, entry page, campaign and source, most visitors first, conversion in pt-BR', async () => {
     await render(<PerformanceTool />)
     expect(tableRows('Por página')).toEqual([
-      ['/p/onibus-rodoviarios', '1.200', '1.000', '25', '2,5%'],
-      ['/', '500', '400', '4', '1%'],
-      ['/conteudos/lgpd-camera-na-cabine', '300', '200', '11', '5,5%'],
+      ['/p/onibus-rodoviarios', '1.200', '1.000', '25', '2,5%', '0', '0', '0', '—', '—'],
+      ['/', '500', '400', '4', '1%', '30', '4', '2', '41 s', '55%'],
+      [
+        '/conteudos/lgpd-camera-na-cabine',
+        '300',
+        '200',
+        '11',
+        '5,5%',
+        '5',
+        '0',
+        '0',
+        '1 min 35 s',
+        '82%',
+      ],
     ])
-    expect(tableRows('Por campanha')).toEqual([
+    expect(tableRows('Por página de entrada')).toEqual([
+      ['/conteudos/lgpd-camera-na-cabine', '150', '150', '14', '9,3%', '9', '0', '0', '—', '—'],
+    ])
+    const head = (title: string) => {
+      const heading = [...container.querySelectorAll('h3')].find((h) => text(h) === title)!
+      return [...container.querySelectorAll(`table[aria-labelledby="${heading.id}"] thead th`)].map(
+        text,
+      )
+    }
+    expect(head('Por página')).toEqual([
+      'Página',
+      'Visitas',
+      'Visitantes',
+      'Leads',
+      'Conversão',
+      'WhatsApp',
+      'Telefone',
+      'E-mail',
+      'Tempo de leitura',
+      'Rolagem',
+    ])
+    expect(tableRows('Por campanha').map((cells) => cells.slice(0, 5))).toEqual([
       ['(sem campanha)', '1.100', '960', '8', '0,8%'],
       ['black-friday', '900', '640', '32', '5%'],
     ])
-    expect(tableRows('Por origem')).toEqual([
+    expect(tableRows('Por origem').map((cells) => cells.slice(0, 5))).toEqual([
       ['google', '700', '500', '9', '1,8%'],
       ['newsletter', '300', '250', '20', '8%'],
       ['(direto)', '50', '40', '0', '0%'],
@@ -378,12 +434,18 @@ describe("a page's Desempenho tab", () => {
         { ...PREVIOUS, by: 'day', path: '/p/onibus-rodoviarios' },
       ]),
     )
-    expect(calls).toHaveLength(2)
+    expect(calls.map((call) => Object.fromEntries(call.url.searchParams))).toContainEqual({
+      ...CURRENT,
+      by: 'landing',
+      path: '/p/onibus-rodoviarios',
+    })
+    expect(calls).toHaveLength(3)
     expect(text(container.querySelector('h2'))).toBe('Desempenho de /p/onibus-rodoviarios')
-    expect(tableRows('Por dia')).toEqual([
+    expect(tableRows('Por dia').map((cells) => cells.slice(0, 5))).toEqual([
       ['25/11/2026', '1.000', '800', '15', '1,9%'],
       ['26/11/2026', '1.000', '800', '25', '3,1%'],
     ])
+    expect(tableRows('Como página de entrada')).toBeDefined()
     expect(figure('Conversão')).toContain('+0,5 p.p.')
   })
 
