@@ -55,6 +55,7 @@ const SERVER_BOUND_SPECS = [
   /articles-publishing\.spec\.ts/,
   /scheduled-head\.spec\.ts/,
   /analytics\.spec\.ts/,
+  /analytics-reach\.spec\.ts/,
   /studio-performance\.spec\.ts/,
   /publish-cost\.spec\.ts/,
 ]
@@ -150,6 +151,14 @@ export default defineConfig({
       // of its own that knows two Studio users, all started by the spec.
       name: 'analytics',
       testMatch: /analytics\.spec\.ts/,
+      use: { viewport: { width: 1280, height: 800 } },
+    },
+    {
+      // Entry pages, contact clicks, reading, campaigns, hostile beacons and the pt-BR CSV
+      // (issue 45): a copy of the lake build behind nginx with a Content Lake double of its own,
+      // all started by the spec.
+      name: 'reach',
+      testMatch: /analytics-reach\.spec\.ts/,
       use: { viewport: { width: 1280, height: 800 } },
     },
     {
