@@ -5,6 +5,7 @@ import type { UserViewComponent } from 'sanity/structure'
 
 import { apiVersion } from '../env'
 import { articlePath, campaignPath } from '../lib/paths'
+import { CampaignLinkBuilder } from './campaign-link-builder'
 import { PerformanceDashboard } from './performance-dashboard'
 
 /**
@@ -44,6 +45,7 @@ export function PerformanceTool() {
             </Text>
           </Stack>
           {token ? <PerformanceDashboard token={token} /> : <NoToken />}
+          <CampaignLinkBuilder />
         </Stack>
       </Container>
     </Box>
@@ -92,6 +94,7 @@ export function PerformanceView({ document, schemaType }: ComponentProps<UserVie
         ) : (
           <NoToken />
         )}
+        {published ? <CampaignLinkBuilder path={published} /> : null}
       </Stack>
     </Box>
   )

@@ -402,6 +402,22 @@ describe('the Desempenho tool', () => {
     expect(container.querySelector('table')).toBeNull()
   })
 
+  it('builds a tagged campaign link to copy (issue 45)', async () => {
+    await render(<PerformanceTool />)
+    const input = container.querySelector<HTMLInputElement>(
+      'input[placeholder="black-friday-2026"]',
+    )!
+    const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!
+    await act(async () => {
+      setter.call(input, 'Feira de Transporte')
+      input.dispatchEvent(new Event('input', { bubbles: true }))
+    })
+    expect(text(container)).toContain(
+      `${window.location.origin}/?utm_source=newsletter&utm_medium=email&utm_campaign=feira-de-transporte`,
+    )
+    expect(text(container)).toContain('A campanha será contada como “feira-de-transporte”.')
+  })
+
   it('asks the editor to sign in again when the session has no token', async () => {
     studioToken = undefined
     await render(<PerformanceTool />)
