@@ -12,6 +12,9 @@
 --   once 3 distinct visitors arrived from it that day, gets its own row with what it had, its
 --   views taken back from '(outras)'. 200 invented values at midnight no longer hide the day's
 --   real campaign.
+-- * Marketing can name a campaign in the Studio (the campaign link builder, POST
+--   /api/analytics/campaigns): analytics.named_values holds it, and a named value always gets its
+--   own row, however many values came before it.
 -- * Visitor hashes are deleted once their (Sao Paulo) day is over, by the daily purge the flusher
 --   calls even when no beacon came, not only when a batch is written.
 --
@@ -37,6 +40,33 @@ create table if not exists analytics.daily_candidates (
   primary key (day, dimension, key)
 );
 revoke all on table analytics.daily_candidates from public;
+
+-- Values marketing named in the Studio: never folded into '(outras)'. Names only, no visitor data.
+create table if not exists analytics.named_values (
+  dimension text not null check (dimension in ('campaign', 'source', 'medium', 'referrer')),
+  key text not null check (char_length(key) between 1 and 100),
+  named_at timestamptz not null default now(),
+  primary key (dimension, key)
+);
+revoke all on table analytics.named_values from public;
+grant select on table analytics.named_values to analytics_reader;
+
+-- Names one value (the writer may add names, not read them); at most 1,000 names in all.
+create or replace function analytics.name_value(the_dimension text, the_key text)
+returns boolean
+language plpgsql
+security definer
+set search_path = pg_catalog, analytics
+as $$
+begin
+  if (select count(*) from analytics.named_values) >= 1000 then
+    return false;
+  end if;
+  insert into analytics.named_values (dimension, key) values (the_dimension, the_key)
+  on conflict do nothing;
+  return true;
+end
+$$;
 
 create or replace function analytics.record_views(batch_id uuid, batch jsonb)
 returns boolean
@@ -71,6 +101,10 @@ begin
       and not exists (
         select from analytics.daily_counts c
         where c.day = the_day and c.dimension = the_dimension and c.key = the_key
+      )
+      and not exists (
+        select from analytics.named_values n
+        where n.dimension = the_dimension and n.key = the_key
       )
       and (
         select count(*) from analytics.daily_counts c
@@ -261,6 +295,8 @@ $$;
 revoke all on function analytics.record_views(uuid, jsonb) from public;
 revoke all on function analytics.lead_counts(date, date) from public;
 revoke all on function analytics.purge_aggregates(integer) from public;
+revoke all on function analytics.name_value(text, text) from public;
 grant execute on function analytics.record_views(uuid, jsonb) to analytics_writer;
+grant execute on function analytics.name_value(text, text) to analytics_writer;
 grant execute on function analytics.lead_counts(date, date) to analytics_reader;
 grant execute on function analytics.purge_aggregates(integer) to analytics_writer;

@@ -6,7 +6,13 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createCollector, type Collector } from '@/lib/analytics/collect'
 import { createSharedState } from '@/lib/analytics/shared-state'
 import { AGGREGATE_RETENTION_MONTHS } from '@/lib/analytics/retention'
-import { purgeAggregates, readReport, writeBatch } from '@/lib/analytics/store'
+import {
+  nameCampaign,
+  namedCampaigns,
+  purgeAggregates,
+  readReport,
+  writeBatch,
+} from '@/lib/analytics/store'
 import { composeLeadRecord } from '@/lib/leads/compose'
 import { applyMigrations, queryAsAnon, type Database } from '@/lib/leads/db.mjs'
 import { openPostgres } from '@/lib/leads/postgres.mjs'
@@ -271,6 +277,43 @@ describe(`visit counts in the database (${backendLabel})`, { timeout: 60_000 }, 
     expect(report.rows.find((row) => row.key === '(outras)')).toMatchObject({ visits: 100 })
     expect(report.rows.reduce((sum, row) => sum + row.visits, 0)).toBe(306)
     expect(report.rows).toHaveLength(202)
+  })
+
+  it('reports a campaign named in the Studio under its own name from its first visitor, after 300 invented ones (issue 45)', async () => {
+    const { db } = test
+    const day = '2026-01-18'
+    const hash = (n: number) => n.toString(16).padStart(32, '0')
+    expect(await nameCampaign(db, 'feira-2026')).toBe(true)
+    expect(await nameCampaign(db, 'feira-2026')).toBe(true)
+    expect(await namedCampaigns(db)).toContain('feira-2026')
+    await writeBatch(
+      db,
+      '00000000-0000-4000-8000-000000000041',
+      Array.from({ length: 300 }, (_, i) => ({
+        day,
+        dimension: 'campaign' as const,
+        key: `invented-${i}`,
+        visits: 1,
+        visitors: [hash(7000 + i)],
+      })),
+    )
+    await writeBatch(db, '00000000-0000-4000-8000-000000000042', [
+      { day, dimension: 'campaign', key: 'feira-2026', visits: 1, visitors: [hash(9000)] },
+    ])
+    const report = await readReport(db, { from: day, to: day, by: 'campaign', format: 'json' })
+    expect(report.rows.find((row) => row.key === 'feira-2026')).toMatchObject({
+      visits: 1,
+      visitors: 1,
+    })
+    // The writer names but cannot read the names; the reader reads but cannot name.
+    expect(
+      await sqlStateOf(asRole(db, 'analytics_writer', 'select * from analytics.named_values')),
+    ).toBe('42501')
+    expect(
+      await sqlStateOf(
+        asRole(db, 'analytics_reader', `select analytics.name_value('campaign', 'x')`),
+      ),
+    ).toBe('42501')
   })
 
   it('refuses a lone surrogate as data (class 22), which the collector then drops alone', async () => {
