@@ -1,15 +1,40 @@
 import { CopyIcon } from '@sanity/icons'
 import { Box, Button, Card, Flex, Heading, Select, Stack, Text, TextInput } from '@sanity/ui'
-import { useId, useState } from 'react'
+import { useEffect, useId, useState } from 'react'
 
 import { campaignLink, CAMPAIGN_CHANNELS, tagValue } from '../../lib/analytics/campaign-link'
+import { fetchNamedCampaigns, ReportError, saveNamedCampaign, type Fetch } from './api'
 
 /**
  * Marketing names a campaign once and copies its tagged link (for an ad, a newsletter or a QR
  * code): the visits, contacts and leads it brings then show under that name in the tables above.
+ * A saved name is always counted under its own name, however many invented ones came first.
  */
-export function CampaignLinkBuilder({ path: fixedPath }: { path?: string }) {
+export function CampaignLinkBuilder({
+  path: fixedPath,
+  token,
+  fetchImpl,
+}: {
+  path?: string
+  token?: string
+  fetchImpl?: Fetch
+}) {
   const [path, setPath] = useState(fixedPath ?? '/')
+  const [saved, setSaved] = useState<string[]>([])
+  const [saving, setSaving] = useState(false)
+  useEffect(() => {
+    if (!token) return
+    let live = true
+    fetchNamedCampaigns(token, fetchImpl).then(
+      (names) => live && setSaved(names),
+      () => {
+        // The list is a convenience: the builder works without it.
+      },
+    )
+    return () => {
+      live = false
+    }
+  }, [token, fetchImpl])
   const [campaign, setCampaign] = useState('')
   const [channel, setChannel] = useState(0)
   const [copied, setCopied] = useState<string>()
@@ -23,6 +48,24 @@ export function CampaignLinkBuilder({ path: fixedPath }: { path?: string }) {
     source: chosen.source,
     medium: chosen.medium,
   })
+
+  const save = async () => {
+    if (!token || !link.ok) return
+    setSaving(true)
+    try {
+      const name = await saveNamedCampaign(campaign, token, fetchImpl)
+      setSaved((names) => [name, ...names.filter((other) => other !== name)])
+      setCopied(`Campanha “${name}” salva: será sempre contada com esse nome.`)
+    } catch (error) {
+      setCopied(
+        error instanceof ReportError
+          ? error.message
+          : 'Não foi possível salvar a campanha. Tente de novo.',
+      )
+    } finally {
+      setSaving(false)
+    }
+  }
 
   const copy = async () => {
     if (!link.ok) return
@@ -114,8 +157,36 @@ export function CampaignLinkBuilder({ path: fixedPath }: { path?: string }) {
               disabled={!link.ok}
               onClick={copy}
             />
+            {token ? (
+              <Button
+                text={saving ? 'Salvando…' : 'Salvar campanha'}
+                tone="primary"
+                disabled={!link.ok || saving}
+                onClick={save}
+              />
+            ) : null}
           </Flex>
         </Card>
+        {saved.length > 0 ? (
+          <Stack space={2}>
+            <Text size={1} weight="medium">
+              Campanhas salvas
+            </Text>
+            <Flex gap={2} wrap="wrap">
+              {saved.slice(0, 20).map((name) => (
+                <Button
+                  key={name}
+                  text={name}
+                  mode="bleed"
+                  fontSize={1}
+                  padding={2}
+                  aria-label={`Usar a campanha ${name}`}
+                  onClick={() => setCampaign(name)}
+                />
+              ))}
+            </Flex>
+          </Stack>
+        ) : null}
         <Box aria-live="polite">
           {copied ? (
             <Text size={1} muted>

@@ -45,7 +45,7 @@ export function PerformanceTool() {
             </Text>
           </Stack>
           {token ? <PerformanceDashboard token={token} /> : <NoToken />}
-          <CampaignLinkBuilder />
+          <CampaignLinkBuilder token={token} />
         </Stack>
       </Container>
     </Box>
@@ -94,7 +94,7 @@ export function PerformanceView({ document, schemaType }: ComponentProps<UserVie
         ) : (
           <NoToken />
         )}
-        {published ? <CampaignLinkBuilder path={published} /> : null}
+        {published ? <CampaignLinkBuilder path={published} token={token} /> : null}
       </Stack>
     </Box>
   )

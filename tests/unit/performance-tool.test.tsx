@@ -92,9 +92,15 @@ const FIXTURES: Record<string, Partial<Record<ReportGroup, ReportRow[]>>> = {
 type Call = { url: URL; authorization: string | null }
 
 let calls: Call[]
+let campaignCalls: Array<Call & { method: string; body: unknown }>
 let answer: (call: Call) => Promise<Response>
 
+/** Campaigns named in the Studio (the link builder's list); what POST named so far. */
+let namedCampaigns: string[] = []
+
 function fixtureAnswer(call: Call): Promise<Response> {
+  if (call.url.pathname === '/api/analytics/campaigns')
+    return Promise.resolve(Response.json({ campaigns: namedCampaigns }))
   const by = call.url.searchParams.get('by') as ReportGroup
   const from = call.url.searchParams.get('from')!
   const to = call.url.searchParams.get('to')!
@@ -114,6 +120,15 @@ const fetchDouble = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) =
     url: new URL(String(input), 'http://localhost'),
     authorization: new Headers(init?.headers).get('authorization'),
   }
+  if (call.url.pathname === '/api/analytics/campaigns') {
+    campaignCalls.push({ ...call, method: init?.method ?? 'GET', body: init?.body })
+    if (init?.method === 'POST') {
+      const { campaign } = JSON.parse(String(init.body)) as { campaign: string }
+      namedCampaigns = [campaign, ...namedCampaigns]
+      return Response.json({ campaign }, { status: 201 })
+    }
+    return Response.json({ campaigns: namedCampaigns })
+  }
   calls.push(call)
   return answer(call)
 })
@@ -128,6 +143,8 @@ beforeEach(() => {
   vi.stubGlobal('fetch', fetchDouble)
   studioToken = 'editor-token'
   calls = []
+  campaignCalls = []
+  namedCampaigns = ['feira-2026']
   answer = fixtureAnswer
   fetchDouble.mockClear()
   container = document.createElement('div')
@@ -416,6 +433,16 @@ describe('the Desempenho tool', () => {
       `${window.location.origin}/?utm_source=newsletter&utm_medium=email&utm_campaign=feira-de-transporte`,
     )
     expect(text(container)).toContain('A campanha será contada como “feira-de-transporte”.')
+    // Saved: named on the site with the editor's token, and listed.
+    expect(text(container)).toContain('Campanhas salvas')
+    await click(button('Salvar campanha'))
+    expect(campaignCalls.at(-1)).toMatchObject({
+      method: 'POST',
+      authorization: 'Bearer editor-token',
+      body: JSON.stringify({ campaign: 'Feira de Transporte' }),
+    })
+    expect(text(container)).toContain('Campanha “Feira de Transporte” salva')
+    expect(hasButton('Usar a campanha feira-2026')).toBe(true)
   })
 
   it('asks the editor to sign in again when the session has no token', async () => {
