@@ -197,7 +197,9 @@ test.describe('the Studio: Desempenho', () => {
     await expect(page.getByRole('heading', { name: 'Desempenho do site' })).toBeVisible({
       timeout: 60_000,
     })
-    await expect(page.getByRole('table', { name: 'Por página' })).toBeVisible({ timeout: 30_000 })
+    await expect(page.getByRole('table', { name: 'Por página', exact: true })).toBeVisible({
+      timeout: 30_000,
+    })
     // The editor's own token, on every request.
     expect(asked.length).toBeGreaterThanOrEqual(6)
     expect(asked.every((request) => request.authorization === `Bearer ${TOKEN}`)).toBe(true)
@@ -207,11 +209,11 @@ test.describe('the Studio: Desempenho', () => {
     await expect(page.getByRole('group', { name: 'Conversão' })).toContainText('p.p.')
     await expect(
       page
-        .getByRole('table', { name: 'Por página' })
+        .getByRole('table', { name: 'Por página', exact: true })
         .getByRole('row', { name: /onibus-rodoviarios/ }),
     ).toContainText('2,6%')
     // The contact and reading columns, and the entry pages (issue 45).
-    const table = page.getByRole('table', { name: 'Por página' })
+    const table = page.getByRole('table', { name: 'Por página', exact: true })
     for (const column of ['WhatsApp', 'Telefone', 'E-mail', 'Tempo de leitura', 'Rolagem'])
       await expect(table.getByRole('columnheader', { name: column })).toBeVisible()
     await expect(table.getByRole('row', { name: /onibus-rodoviarios/ })).toContainText('31')
@@ -231,7 +233,7 @@ test.describe('the Studio: Desempenho', () => {
 
     await page.getByRole('button', { name: '7 dias' }).click()
     await expect(page.getByText(/\(7 dias\), comparado com/)).toBeVisible()
-    await expect(page.getByRole('table', { name: 'Por página' })).toBeVisible()
+    await expect(page.getByRole('table', { name: 'Por página', exact: true })).toBeVisible()
     await shot(page, testInfo, 'desempenho-7-dias-1280')
   })
 
