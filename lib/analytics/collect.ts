@@ -355,22 +355,23 @@ export function createCollector(options: CollectorOptions) {
       const pageKey = await known(body.path)
       forgetOldDays(saoPauloDay(time - 86_400_000))
 
+      const landingKey = body.landing ? await known(body.landing) : pageKey
+      const keys = viewKeys(body, pageKey, ownHost)
+      keys.landing = landingKey
+
       if (event === 'read') {
-        // The end of a view (Plausible's engagement): the page's and the site's reading only.
+        // The end of a view (Plausible's engagement), credited like the view itself: its page,
+        // and its visit's entry page and first touch.
         const seconds = clamp(body.seconds, MAX_READ_SECONDS)
         const scroll = clamp(body.scroll, 100)
-        for (const dimension of ['site', 'page'] as const) {
-          const entry = entryOf(day, dimension, dimension === 'site' ? SITE_KEY : pageKey)
+        for (const dimension of DIMENSIONS) {
+          const entry = entryOf(day, dimension, capped(day, dimension, keys[dimension]))
           if (body.first) entry.reads += 1
           entry.readSeconds += seconds
           entry.readScroll += scroll
         }
         return 'counted'
       }
-
-      const landingKey = body.landing ? await known(body.landing) : pageKey
-      const keys = viewKeys(body, pageKey, ownHost)
-      keys.landing = landingKey
 
       if (event === 'contact') {
         // Credited like a lead: the page of the click, the visit's entry page and first touch.

@@ -37,8 +37,8 @@ export const CONTACT_CHANNELS = Object.freeze(['whatsapp', 'phone', 'email'])
 
 /**
  * The measures of every report row, in the order the Studio, the CSV and `npm run stats` show
- * them. `column`: the CSV header (Portuguese, as a pt-BR spreadsheet shows it). `reading`: only
- * where views were read to their end (null elsewhere).
+ * them. `column`: the CSV header (Portuguese, as a pt-BR spreadsheet shows it). `reading`: an
+ * average over the views whose end was reported (null where there was none).
  * @type {readonly MeasureSpec[]}
  */
 export const MEASURE_SPECS = Object.freeze([

@@ -84,6 +84,10 @@ const BREAKDOWNS: Record<string, ReportRow[]> = {
 type Asked = { search: URLSearchParams; authorization: string | undefined }
 
 async function answerAnalytics(page: Page, asked: Asked[]) {
+  // The campaigns named in the link builder (issue 45).
+  await page.route(`${SITE}/api/analytics/campaigns`, (route: Route) =>
+    route.fulfill({ json: { campaigns: ['fretamento-2026', 'feira-do-transporte'] } }),
+  )
   await page.route(`${SITE}/api/analytics?**`, async (route: Route) => {
     const url = new URL(route.request().url())
     const search = url.searchParams
@@ -221,6 +225,14 @@ test.describe('the Studio: Desempenho', () => {
       '/conteudos/lgpd-camera-na-cabine',
     )
     await shot(page, testInfo, 'desempenho-1280', true)
+    // The campaign link builder: a named campaign's tagged link.
+    await page.getByRole('textbox', { name: 'Nome da campanha' }).fill('Feira do Transporte')
+    await expect(page.getByText(/utm_campaign=feira-do-transporte/)).toBeVisible()
+    await expect(
+      page.getByRole('button', { name: 'Usar a campanha fretamento-2026' }),
+    ).toBeVisible()
+    await page.getByRole('heading', { name: 'Link de campanha' }).scrollIntoViewIfNeeded()
+    await shot(page, testInfo, 'desempenho-link-de-campanha-1280')
 
     const download = page.waitForEvent('download')
     await page.getByRole('button', { name: 'Baixar CSV: por campanha' }).click()

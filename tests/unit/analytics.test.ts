@@ -297,7 +297,7 @@ describe('counting', () => {
     expect(of('campaign').contacts!.whatsapp).toHaveLength(1)
   })
 
-  it('adds up reading per page and site, within bounds', async () => {
+  it('adds up reading per page, entry page and first touch, within bounds', async () => {
     const { collector, written } = setup()
     const read = { path: '/p/frotas', event: 'read' as const }
     await collector.record({
@@ -311,8 +311,20 @@ describe('counting', () => {
       body: { ...read, seconds: 1e9, scroll: 1e9 },
     })
     await collector.flush()
-    const page = written.flatMap((batch) => batch.rows).find((row) => row.dimension === 'page')!
-    expect(page).toMatchObject({ reads: 1, readSeconds: 6 + 1800, readScroll: 170 })
+    const rows = written.flatMap((batch) => batch.rows)
+    const page = rows.find((row) => row.dimension === 'page')!
+    expect(page).toMatchObject({
+      key: '/p/frotas',
+      reads: 1,
+      readSeconds: 6 + 1800,
+      readScroll: 170,
+    })
+    // Credited like the view: its entry page and first touch too.
+    expect(rows.find((row) => row.dimension === 'campaign')).toMatchObject({
+      key: '(sem campanha)',
+      reads: 1,
+    })
+    expect(rows.find((row) => row.dimension === 'landing')).toMatchObject({ reads: 1 })
   })
 
   it('writes a busy interval in batches of a bounded number of hashes, the totals unchanged', async () => {
