@@ -40,8 +40,9 @@ export function PerformanceTool() {
               Desempenho do site
             </Heading>
             <Text size={1} muted>
-              Visitas contadas pelo próprio site, sem cookies, e os pedidos de demonstração (leads)
-              de cada página, campanha e origem. Conversão = leads ÷ visitantes.
+              Visitas contadas pelo próprio site, sem cookies, os pedidos de demonstração (leads),
+              os toques em WhatsApp, telefone e e-mail e o tempo de leitura de cada página, página
+              de entrada, campanha e origem. Conversão = leads ÷ visitantes.
             </Text>
           </Stack>
           {token ? <PerformanceDashboard token={token} /> : <NoToken />}

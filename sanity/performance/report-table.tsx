@@ -42,6 +42,9 @@ const Table = styled.table`
     text-align: left;
     white-space: normal;
     overflow-wrap: anywhere;
+    /* In a document's narrow tab the ten columns scroll sideways (Scroll below) rather than
+       squeezing the key to a letter a line. */
+    min-width: 9rem;
   }
   thead th {
     color: var(--card-muted-fg-color);

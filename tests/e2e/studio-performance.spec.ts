@@ -231,7 +231,16 @@ test.describe('the Studio: Desempenho', () => {
     await expect(
       page.getByRole('button', { name: 'Usar a campanha fretamento-2026' }),
     ).toBeVisible()
-    await page.getByRole('heading', { name: 'Link de campanha' }).scrollIntoViewIfNeeded()
+    // The Studio scrolls the tool inside its own pane: each part brought to the top, then shot.
+    const toTop = (name: string) =>
+      page
+        .getByRole('heading', { name, exact: true })
+        .evaluate((heading) => heading.scrollIntoView({ block: 'start' }))
+    await toTop('Por página')
+    await shot(page, testInfo, 'desempenho-paginas-1280')
+    await toTop('Por campanha')
+    await shot(page, testInfo, 'desempenho-campanhas-1280')
+    await toTop('Link de campanha')
     await shot(page, testInfo, 'desempenho-link-de-campanha-1280')
 
     const download = page.waitForEvent('download')
@@ -274,5 +283,9 @@ test.describe('the Studio: Desempenho', () => {
     )
     await expect(page.locator('.recharts-line')).toHaveCount(2)
     await shot(page, testInfo, 'desempenho-aba-1280', true)
+    await page
+      .getByRole('heading', { name: 'Por dia', exact: true })
+      .evaluate((heading) => heading.scrollIntoView({ block: 'start' }))
+    await shot(page, testInfo, 'desempenho-aba-tabelas-1280')
   })
 })
