@@ -4,7 +4,7 @@ import net from 'node:net'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 
 import { createCollector, type Collector } from '@/lib/analytics/collect'
-import { createSharedState, SALT_TTL_SECONDS } from '@/lib/analytics/shared-state'
+import { createSharedState, dayStart, SALT_TTL_SECONDS } from '@/lib/analytics/shared-state'
 import { AGGREGATE_RETENTION_MONTHS } from '@/lib/analytics/retention'
 import {
   nameCampaign,
@@ -509,8 +509,11 @@ describe(`visit counts in the database (${backendLabel})`, { timeout: 60_000 }, 
       await vi.waitFor(() => expect(a.client.isReady && b.client.isReady).toBe(true), {
         timeout: 5000,
       })
-      const sharedA = createSharedState(a)
-      const sharedB = createSharedState(b)
+      // An hour into 2026-05-10 (São Paulo) on both instances' clocks: the salt's expiry is
+      // counted from its day's start, so it has 47 h left, whenever the test runs.
+      const now = () => dayStart('2026-05-10') + 3600_000
+      const sharedA = createSharedState(a, now)
+      const sharedB = createSharedState(b, now)
       const key = (day: string) => `vigia:analytics:salt:${day}`
 
       // Two instances asking at once: one salt, whichever wrote first.
@@ -520,11 +523,11 @@ describe(`visit counts in the database (${backendLabel})`, { timeout: 60_000 }, 
       ])
       expect(saltA).toEqual(saltB)
       expect(await admin.client.get(key('2026-05-10'))).toBe(saltA.toString('hex'))
-      // EX: it expires SALT_TTL_SECONDS (48 h) after it was made, never later.
+      // EX: it expires SALT_TTL_SECONDS (48 h) after its day started, never later.
       expect(SALT_TTL_SECONDS).toBe(48 * 3600)
       const ttl = await admin.client.ttl(key('2026-05-10'))
-      expect(ttl).toBeGreaterThan(SALT_TTL_SECONDS - 60)
-      expect(ttl).toBeLessThanOrEqual(SALT_TTL_SECONDS)
+      expect(ttl).toBeGreaterThan(SALT_TTL_SECONDS - 3600 - 60)
+      expect(ttl).toBeLessThanOrEqual(SALT_TTL_SECONDS - 3600)
 
       // NX: a salt another instance made is used, never replaced (nor its expiry extended).
       const theirs = 'ab'.repeat(32)
@@ -533,7 +536,7 @@ describe(`visit counts in the database (${backendLabel})`, { timeout: 60_000 }, 
       expect(await admin.client.get(key('2026-05-11'))).toBe(theirs)
       expect(await admin.client.ttl(key('2026-05-11'))).toBeLessThanOrEqual(1000)
 
-      // Each salt is gone 48 h after it was made, so Redis holds today's and yesterday's at most.
+      // Each salt is gone 48 h after its day started, so Redis holds today's and yesterday's at most.
       for (const day of await admin.client.keys('vigia:analytics:salt:*'))
         expect(await admin.client.ttl(day)).toBeLessThanOrEqual(SALT_TTL_SECONDS)
     })

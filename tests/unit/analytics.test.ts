@@ -34,6 +34,8 @@ const KNOWN = new Set(['/', '/p/frotas', '/conteudos'])
 
 afterEach(() => {
   vi.useRealTimers()
+  // A console spy left in place would hand its calls to the next test's spy of the same method.
+  vi.restoreAllMocks()
 })
 
 /** A collector on memory state and a fake database that keeps every batch it is given. */
