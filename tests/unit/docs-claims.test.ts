@@ -285,6 +285,27 @@ describe('the publish deadlines the docs promise', () => {
   })
 })
 
+describe("deploying.md's nginx, as deploy/nginx.conf has it", () => {
+  const conf = read('deploy/nginx.conf')
+  const doc = read('docs/deploying.md').replace(/\s+/g, ' ')
+
+  it('states every rate limit of the front', () => {
+    const zones = [...conf.matchAll(/limit_req_zone \S+ zone=(\w+):\S+ rate=(\d+)r\/([sm]);/g)]
+    expect(zones.length).toBeGreaterThan(0)
+    for (const [, zone, rate, unit] of zones) {
+      expect(doc, zone).toContain(`${rate} a ${unit === 's' ? 'second' : 'minute'}`)
+      const burst = new RegExp(`limit_req zone=${zone} burst=(\\d+)`).exec(conf)?.[1]
+      if (zone === 'vigia_uncached') expect(doc).toContain(`bursts of ${burst}`)
+    }
+  })
+
+  it('states how long it keeps a page', () => {
+    const valid = /location \/ \{[\s\S]*?proxy_cache_valid [\d ]+ (\d+)s;/.exec(conf)?.[1]
+    expect(valid).toBeDefined()
+    expect(doc).toContain(`keeps pages **${valid} s**`)
+  })
+})
+
 /** Names the docs quote from other projects' code (Chromium, Next, webpack) or from an example. */
 const OTHER_PROJECTS_NAMES = new Set([
   'SIGNIFICANT_DUR_THRESHOLD_MS',
