@@ -293,16 +293,23 @@ describe("deploying.md's nginx, as deploy/nginx.conf has it", () => {
     const zones = [...conf.matchAll(/limit_req_zone \S+ zone=(\w+):\S+ rate=(\d+)r\/([sm]);/g)]
     expect(zones.length).toBeGreaterThan(0)
     for (const [, zone, rate, unit] of zones) {
-      expect(doc, zone).toContain(`${rate} a ${unit === 's' ? 'second' : 'minute'}`)
+      const said = `${rate} a ${unit === 's' ? 'second' : 'minute'}`
+      expect(doc.includes(said), `deploying.md says "${said}" (${zone})`).toBe(true)
       const burst = new RegExp(`limit_req zone=${zone} burst=(\\d+)`).exec(conf)?.[1]
-      if (zone === 'vigia_uncached') expect(doc).toContain(`bursts of ${burst}`)
+      if (zone === 'vigia_uncached')
+        expect(doc.includes(`bursts of ${burst}`), `deploying.md says "bursts of ${burst}"`).toBe(
+          true,
+        )
     }
   })
 
   it('states how long it keeps a page', () => {
     const valid = /location \/ \{[\s\S]*?proxy_cache_valid [\d ]+ (\d+)s;/.exec(conf)?.[1]
     expect(valid).toBeDefined()
-    expect(doc).toContain(`keeps pages **${valid} s**`)
+    expect(
+      doc.includes(`keeps pages **${valid} s**`),
+      `deploying.md says "keeps pages **${valid} s**"`,
+    ).toBe(true)
   })
 })
 
