@@ -31,13 +31,35 @@ function claimInMemory(key: string, ttlMs: number): boolean {
 
 export type Claim = { fresh: boolean; release: () => Promise<void> }
 
-/** `fresh` false: this delivery was handled already (a replay). */
+/**
+ * `fresh` false: this delivery was handled already. Either the very request again (the same t
+ * and v1: a captured request replayed, or a redelivery nobody signed again), or, by Sanity's
+ * `idempotency-key` (the same on every redelivery of one delivery), a redelivery Sanity signed
+ * anew. The key is claimed only for a request whose signature is fresh, so a replayed request
+ * with another key cannot take a future delivery's key.
+ */
 export async function claimDelivery(
   timestamp: number,
   hashedPayload: string,
   ttlMs: number,
+  idempotencyKey?: string | null,
 ): Promise<Claim> {
-  const key = keyOf(timestamp, hashedPayload)
+  const bySignature = await claimKey(keyOf(timestamp, hashedPayload), ttlMs)
+  if (!bySignature.fresh || !idempotencyKey) return bySignature
+  const byKey = await claimKey(
+    createHash('sha256').update(`idempotency-key:${idempotencyKey}`).digest('hex'),
+    ttlMs,
+  )
+  return {
+    fresh: byKey.fresh,
+    release: async () => {
+      await bySignature.release()
+      if (byKey.fresh) await byKey.release()
+    },
+  }
+}
+
+async function claimKey(key: string, ttlMs: number): Promise<Claim> {
   const conn = getRedis()
   if (conn && isUsable(conn)) {
     const redisKey = `${keyPrefix()}webhook:${key}`

@@ -12,7 +12,7 @@
 //   - othersQueries: queries while the `others` are each visited twice afterwards, and how Next
 //     answered them (x-nextjs-cache: HIT means not marked stale by the publish).
 
-import { encodeSignatureHeader } from '@sanity/webhook'
+import { sanityWebhook } from '../../tests/support/sanity-webhook.mjs'
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -51,16 +51,13 @@ export function articleWebhookBody(article, before = article) {
   }
 }
 
-/** Sends a webhook body to the site, signed as Sanity signs it. */
+/** Sends a webhook body to the site as Sanity sends it (signed, with its idempotency-key). */
 export async function sendWebhook(origin, secret, body) {
-  const text = JSON.stringify(body)
+  const delivery = await sanityWebhook(body, secret)
   const response = await fetch(new URL('/api/revalidate', origin), {
     method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'sanity-webhook-signature': await encodeSignatureHeader(text, Date.now(), secret),
-    },
-    body: text,
+    headers: delivery.headers,
+    body: delivery.body,
   })
   return { status: response.status, body: await response.json().catch(() => null) }
 }
@@ -71,6 +68,27 @@ async function lakeDocument(lakeUrl, id) {
     `${lakeUrl}/v2025-02-19/data/query/production?query=${query}&%24id=${encodeURIComponent(JSON.stringify(id))}`,
   )
   return result
+}
+
+/**
+ * Until the Content Lake double has answered no query for `quietMs`: whatever renders the
+ * server started in the background (a STALE answer's regeneration, the routing table's refresh)
+ * have made their queries. Throws after `timeoutMs` of queries.
+ */
+export async function untilQuiet(lakeUrl, { quietMs = 500, timeoutMs = 30_000 } = {}) {
+  const deadline = Date.now() + timeoutMs
+  let count = (await lakeRequests(lakeUrl)).count
+  let since = Date.now()
+  while (Date.now() - since < quietMs) {
+    if (Date.now() > deadline)
+      throw new Error(`the Content Lake double was never quiet for ${quietMs} ms`)
+    await sleep(100)
+    const now = (await lakeRequests(lakeUrl)).count
+    if (now !== count) {
+      count = now
+      since = Date.now()
+    }
+  }
 }
 
 /** Visits each path until it answers 200 from Next's cache (rendered once, then a HIT). */
@@ -148,7 +166,7 @@ export async function measurePublishCost({
   log(`caching ${otherPaths.length + 1} article pages`)
   await untilCached(origin, [pathOf(editedDoc), ...otherPaths])
   // Anything those renders started in the background has settled.
-  await sleep(2000)
+  await untilQuiet(lakeUrl)
   await purge.reset()
 
   log('publishing one article edit through the signed webhook')
@@ -175,7 +193,7 @@ export async function measurePublishCost({
       cacheStates.push({ path, status, cache })
     }
   // A render those visits started in the background would query now.
-  await sleep(2000)
+  await untilQuiet(lakeUrl)
   const othersLog = (await lakeRequests(lakeUrl)).requests.slice(beforeOthers)
 
   return {
@@ -226,7 +244,7 @@ export async function measureCategoryPublish({
     throw new Error(`measureCategoryPublish: needs articles in ${category} and outside it`)
   log(`caching ${insidePaths.length + outsidePaths.length} article pages`)
   await untilCached(origin, [...insidePaths, ...outsidePaths])
-  await sleep(2000)
+  await untilQuiet(lakeUrl)
 
   log('publishing a category rename through the signed webhook')
   const { webhook, before, answeredMs, liveMs } = await retitleAndPublish({
@@ -246,7 +264,7 @@ export async function measureCategoryPublish({
   const cacheStates = []
   for (let round = 0; round < 2; round++)
     for (const path of outsidePaths) cacheStates.push((await visit(origin, path)).cache)
-  await sleep(2000)
+  await untilQuiet(lakeUrl)
 
   return {
     inside: insidePaths.length,

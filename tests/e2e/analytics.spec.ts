@@ -22,6 +22,7 @@ import {
   expect,
   waitLikeAPerson,
 } from './demo-fixtures'
+import { signedInStudio } from './studio-fixtures'
 
 /*
  * Visit counts end to end (docs/analytics.md): real browsers with ordinary user agents load pages
@@ -44,6 +45,11 @@ const READ_TOKEN = 'analytics-read-token-for-tests'
 const MEMBER_TOKEN = 'studio-member-token'
 const OUTSIDER_TOKEN = 'studio-outsider-token'
 const CAMPAIGN_PAGE = '/p/onibus-rodoviarios'
+/**
+ * Beacons this instance accepts a minute from everyone (ANALYTICS_RATE_LIMIT_GLOBAL_PER_MINUTE):
+ * above what the tests before the last send in a minute (about 230), reached by the last.
+ */
+const GLOBAL_PER_MINUTE = 300
 const chrome = (n: number) =>
   `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.${n}.0 Safari/537.36`
 const HEADLESS =
@@ -93,6 +99,7 @@ test.beforeAll(async () => {
     ANALYTICS_READ_TOKEN: READ_TOKEN,
     // The cap test sends a few hundred beacons from this one address.
     ANALYTICS_RATE_LIMIT_PER_MINUTE: '1000',
+    ANALYTICS_RATE_LIMIT_GLOBAL_PER_MINUTE: String(GLOBAL_PER_MINUTE),
     // The buffer is written on SIGTERM before the server exits (the shutdown test).
     NEXT_MANUAL_SIG_HANDLE: '1',
   }
@@ -318,18 +325,97 @@ test('refuses the figures without a valid token, answers 403 to a non-member, se
   }
 })
 
+test('the Studio’s Desempenho tool reads the real /api/analytics with the editor’s token, and downloads its CSV', async ({
+  page,
+}) => {
+  test.setTimeout(120_000)
+  // tests/e2e/studio-performance.spec.ts drives the tool against fixed figures; here once against
+  // the endpoint itself (its checks of the token with Sanity, its CSV's \r\n), on this
+  // instance's own Studio, whose Sanity API is answered from this spec's Content Lake double.
+  const answers: number[] = []
+  page.on('response', (response) => {
+    if (new URL(response.url()).pathname === '/api/analytics') answers.push(response.status())
+  })
+  await signedInStudio(page, {
+    lake: lake.url,
+    token: MEMBER_TOKEN,
+    user: {
+      id: 'u-editor',
+      name: 'Editora',
+      email: 'editora@example.com',
+      role: 'editor',
+      roles: [{ name: 'editor', title: 'Editor' }],
+    },
+  })
+  await page.goto(`${instance.url}/studio/desempenho`)
+  await expect(page.getByRole('heading', { name: 'Desempenho do site' })).toBeVisible({
+    timeout: 60_000,
+  })
+  await expect(
+    page
+      .getByRole('table', { name: 'Por página' })
+      .getByRole('row', { name: /onibus-rodoviarios/ }),
+  ).toBeVisible({ timeout: 30_000 })
+  expect(answers.length).toBeGreaterThanOrEqual(1)
+  expect(answers.every((status) => status === 200)).toBe(true)
+
+  const download = page.waitForEvent('download')
+  await page.getByRole('button', { name: 'Baixar CSV: por página' }).click()
+  const lines = fs
+    .readFileSync((await (await download).path())!, 'utf8')
+    .trimEnd()
+    .split('\r\n')
+  expect(lines[0]).toBe('key,visits,visitors,leads,conversion')
+  expect(lines).toContain(`${CAMPAIGN_PAGE},2,2,1,0.5`)
+})
+
 test('the buffer is written when the server stops', async ({ browser }) => {
   test.setTimeout(120_000)
   const day = today()
-  const before = rowsByKey(await report(`from=${day}&to=${day}&by=page`))['/conteudos']!.visits
-  const c = await visitor(browser, chrome(4))
-  const page = await c.newPage()
-  await waitForBeacon(page, () => page.goto('/conteudos'))
-  await c.close()
-  // At once, before the 10 s flush: only the shutdown can have written it.
+  const visits = async () =>
+    rowsByKey(await report(`from=${day}&to=${day}&by=page`))['/conteudos']!.visits
+  let before = await visits()
+  // A visit still in the buffer when the server is stopped: if the periodic write (every 10 s)
+  // took it first, it was not the shutdown's, so try another.
+  for (let attempt = 1; ; attempt++) {
+    const c = await visitor(browser, chrome(4 + attempt * 1000))
+    const page = await c.newPage()
+    await waitForBeacon(page, () => page.goto('/conteudos'))
+    await c.close()
+    const now = await visits()
+    if (now === before) break
+    expect(now, 'the periodic write took the visit').toBe(before + 1)
+    expect(attempt, 'a visit left in the buffer before the periodic write').toBeLessThan(4)
+    before = now
+  }
+  // At once: only the shutdown can write it now.
   await instance.stop()
   instance = await startSite()
-  expect(rowsByKey(await report(`from=${day}&to=${day}&by=page`))['/conteudos']!.visits).toBe(
-    before + 1,
-  )
+  expect(await visits()).toBe(before + 1)
+})
+
+test('past the instance’s allowance a minute, a beacon is answered 429 in Portuguese and not counted', async () => {
+  test.setTimeout(120_000)
+  const day = today()
+  const visits = async () =>
+    rowsByKey(await report(`from=${day}&to=${day}&by=page`))['/calculadora']?.visits ?? 0
+  const before = await visits()
+  // Straight to the instance (nginx holds an address to 5 API requests a second), each a visitor
+  // of its own, all from one address below its own allowance: the instance's ceiling (just
+  // restarted above, so its minute holds these only).
+  const statuses: number[] = []
+  let refusal = ''
+  for (let i = 0; i < GLOBAL_PER_MINUTE + 5; i++) {
+    const response = await fetch(`${instance.url}/api/analytics/view`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'user-agent': chrome(5000 + i) },
+      body: JSON.stringify({ path: '/calculadora' }),
+    })
+    statuses.push(response.status)
+    if (response.status === 429) refusal = await response.text()
+    else await response.arrayBuffer()
+  }
+  expect(statuses).toEqual([...Array(GLOBAL_PER_MINUTE).fill(204), ...Array(5).fill(429)])
+  expect(refusal).toContain('Muitas visitas registradas')
+  await expect.poll(visits, { timeout: 20_000, intervals: [1000] }).toBe(before + GLOBAL_PER_MINUTE)
 })

@@ -240,7 +240,9 @@ test.describe('with JavaScript', () => {
       return false
     }
     await gotoHome(page)
-    await page.waitForTimeout(500)
+    // Until the page has loaded all it loads by itself (no request for 500 ms: whatever its
+    // hydration imports, idle or not), rather than a fixed pause that a slow machine outlasts.
+    await page.waitForLoadState('networkidle')
     // The label is in the HTML already; the chunk that renders it on the client is not loaded.
     const before = scripts.length
     expect(await loadsCalculator(scripts.slice(0, before))).toBe(false)

@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 
 import { expect, test, type APIRequestContext } from '@playwright/test'
-import { encodeSignatureHeader } from '@sanity/webhook'
 
 import {
   lakeConsistencyDelay,
@@ -12,6 +11,7 @@ import {
   type PublishDeadline,
 } from './lake-fixtures'
 import { E2E_CONSISTENCY_DELAY_MS } from '../../scripts/e2e-builds.cjs'
+import { sanityWebhook } from '../support/sanity-webhook.mjs'
 import { LAKE_REVALIDATE_SECRET, SERVERS } from './servers'
 
 /*
@@ -78,11 +78,14 @@ async function webhook(
   request: APIRequestContext,
   { secret = SECRET, at = Date.now(), sign = true } = {},
 ) {
-  const body = JSON.stringify({ _type: 'claim', _id: CLAIM_ID })
-  const headers: Record<string, string> = { 'content-type': 'application/json' }
-  if (sign) headers['sanity-webhook-signature'] = await encodeSignatureHeader(body, at, secret)
+  const delivery = await sanityWebhook({ _type: 'claim', _id: CLAIM_ID }, secret, { timestamp: at })
+  const headers: Record<string, string> = { ...delivery.headers }
+  if (!sign) delete headers['sanity-webhook-signature']
   const deadline = publishDeadline()
-  const response = await request.post(`${SITE}/api/revalidate`, { data: body, headers })
+  const response = await request.post(`${SITE}/api/revalidate`, {
+    data: delivery.body,
+    headers,
+  })
   return Object.assign(response, { deadline })
 }
 
@@ -221,16 +224,14 @@ test.describe('editing: published edits go live', () => {
     expect(await legalPage()).not.toContain(summary)
 
     // What Sanity sends with the projection docs/content.md gives (the fields this test needs).
-    const body = JSON.stringify({
-      _type: 'legalPage',
-      _id: 'legalPage-privacidade',
-      slug: 'privacidade',
-    })
-    const signature = await encodeSignatureHeader(body, Date.now(), SECRET)
+    const delivery = await sanityWebhook(
+      { _type: 'legalPage', _id: 'legalPage-privacidade', slug: 'privacidade' },
+      SECRET,
+    )
     const deadline = publishDeadline()
     const response = await request.post(`${SITE}/api/revalidate`, {
-      data: body,
-      headers: { 'content-type': 'application/json', 'sanity-webhook-signature': signature },
+      data: delivery.body,
+      headers: delivery.headers,
     })
     expect(response.status()).toBe(200)
     expect(await response.json()).toMatchObject({

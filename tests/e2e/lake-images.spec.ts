@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
-import { encodeSignatureHeader } from '@sanity/webhook'
 
+import { sanityWebhook } from '../support/sanity-webhook.mjs'
 import { resetLake } from './lake-fixtures'
 import { LAKE_REVALIDATE_SECRET, SERVERS } from './servers'
 
@@ -49,17 +49,10 @@ async function lake(request: APIRequestContext, endpoint: string, data?: unknown
 
 /** Publishes a change of `type` the way Sanity's webhook does. */
 async function publish(request: APIRequestContext, type: string, id: string) {
-  const body = JSON.stringify({ _type: type, _id: id })
+  const delivery = await sanityWebhook({ _type: type, _id: id }, LAKE_REVALIDATE_SECRET)
   const response = await request.post(`${SITE}/api/revalidate`, {
-    data: body,
-    headers: {
-      'content-type': 'application/json',
-      'sanity-webhook-signature': await encodeSignatureHeader(
-        body,
-        Date.now(),
-        LAKE_REVALIDATE_SECRET,
-      ),
-    },
+    data: delivery.body,
+    headers: delivery.headers,
   })
   expect(response.status()).toBe(200)
 }

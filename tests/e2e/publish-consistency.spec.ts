@@ -2,7 +2,6 @@ import fs from 'node:fs'
 import http from 'node:http'
 import path from 'node:path'
 
-import { encodeSignatureHeader } from '@sanity/webhook'
 import { createClient } from 'redis'
 
 import { BUILDS, portFor } from '../../scripts/e2e-builds.cjs'
@@ -15,6 +14,7 @@ import {
   tempDir,
 } from '../../scripts/lib/front-stack.cjs'
 import { startPurgeDouble } from '../support/purge-double.mjs'
+import { sanityWebhook } from '../support/sanity-webhook.mjs'
 import { tcpProxy, type TcpProxy } from '../support/tcp-proxy'
 import { expect, test } from './fixtures'
 
@@ -236,11 +236,16 @@ async function setLakeFailure(mode: 'none' | '503' | 'hang') {
   expect(response.ok).toBe(true)
 }
 
-type Delivery = { body: string; signature: string }
+type Delivery = Awaited<ReturnType<typeof sanityWebhook>>
 
-async function delivery(doc: Record<string, unknown>): Promise<Delivery> {
-  const body = JSON.stringify(doc)
-  return { body, signature: await encodeSignatureHeader(body, Date.now(), SECRET) }
+/** A new delivery of `doc`, as Sanity sends it: signed now, with an idempotency-key of its own. */
+function delivery(doc: Record<string, unknown>): Promise<Delivery> {
+  return sanityWebhook(doc, SECRET)
+}
+
+/** Sanity's redelivery of `d` (a retry): the same body and idempotency-key, signed anew. */
+function redelivery(d: Delivery): Promise<Delivery> {
+  return sanityWebhook(d.body, SECRET, { idempotencyKey: d.idempotencyKey })
 }
 
 /**
@@ -251,7 +256,7 @@ async function deliver(instance: Running, d: Delivery) {
   const sentAt = Date.now()
   const response = await call(`${instance.url}/api/revalidate`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'sanity-webhook-signature': d.signature },
+    headers: d.headers,
     body: d.body,
   })
   return {
@@ -407,25 +412,26 @@ test('two documents of different types published 0.3 s apart while another insta
   }
 })
 
-test('a delivery replayed to another instance is answered 200 without the work (remembered in Redis); a body over 64 KB gets 413', async () => {
+test('a delivery sent again to another instance, as it was or signed anew by Sanity, is answered 200 without the work (remembered in Redis); a body over 64 KB gets 413', async () => {
   const d = await delivery({ _type: 'claim', _id: 'claim-accuracy' })
   const before = Number(await admin.hGet(VERSIONS_KEY, 'sanity:claim'))
   expect((await deliver(a, d)).status).toBe(200)
-  const replayed = await deliver(b, d)
-  expect({ status: replayed.status, body: replayed.body }).toEqual({
-    status: 200,
-    body: { revalidated: [], message: 'Already handled' },
-  })
+  // The same request again (a replay, or a redelivery nobody signed again), then Sanity's own
+  // redelivery, signed anew with the same idempotency-key: neither does the work again.
+  for (const again of [d, await redelivery(d)]) {
+    const replayed = await deliver(b, again)
+    expect({ status: replayed.status, body: replayed.body }).toEqual({
+      status: 200,
+      body: { revalidated: [], message: 'Already handled' },
+    })
+  }
   expect(Number(await admin.hGet(VERSIONS_KEY, 'sanity:claim'))).toBe(before + 1)
 
   const big = JSON.stringify({ _type: 'claim', pad: 'x'.repeat(70 * 1024) })
   const started = Date.now()
   const response = await call(`${b.url}/api/revalidate`, {
     method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'sanity-webhook-signature': await encodeSignatureHeader(big, Date.now(), SECRET),
-    },
+    headers: (await sanityWebhook(big, SECRET)).headers,
     body: big,
   })
   expect(response.status).toBe(413)
@@ -467,8 +473,8 @@ test('a partition of the receiving instance only: its webhook answers 503, Sanit
       reason: expect.any(String),
       revalidatedHere: ['sanity:claim'],
     })
-    // Sanity retries the failed delivery; the load balancer sends it to B this time.
-    const retried = await deliver(b, d)
+    // Sanity retries the failed delivery, signed anew; the load balancer sends it to B this time.
+    const retried = await deliver(b, await redelivery(d))
     expect(retried.status, JSON.stringify(retried.body)).toBe(200)
     // A revalidated locally; B through Redis.
     await expectEverywhere(

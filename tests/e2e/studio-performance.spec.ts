@@ -2,24 +2,24 @@ import { expect, test, type Page, type Route, type TestInfo } from '@playwright/
 
 import { NO_CAMPAIGN_KEY, type Report, type ReportRow } from '../../lib/analytics/report-schema'
 import { SERVERS } from './servers'
+import { signedInStudio, type StudioUser } from './studio-fixtures'
 
 /*
  * The Studio's Desempenho tool and a campaign page's Desempenho tab, in a real browser at 1280 px,
  * on the lake build (a Sanity project configured: the Studio itself loads).
  *
- * The Studio talks to <project>.api.sanity.io, which this machine cannot reach: answered here as
- * Sanity would for a signed-in administrator whose session token is in the Studio's storage
- * (sanity.config.ts signs in by token), with queries sent on to the Content Lake double.
- * /api/analytics is answered here too, with fixed figures: what is under test is the Studio side
- * (the token it sends, the chart, the tables, the CSV), not the counting (tests of issue 36's
- * endpoint cover that). Screenshots are attached to the report.
+ * The Studio talks to <project>.api.sanity.io, which this machine cannot reach: answered as
+ * Sanity would for a signed-in administrator (tests/e2e/studio-fixtures.ts). /api/analytics is
+ * answered here too, with fixed figures: what is under test is the Studio side (the token it
+ * sends, the chart, the tables, the CSV), not the counting; tests/e2e/analytics.spec.ts drives the
+ * tool once against the real endpoint. Screenshots are attached to the report.
  */
 
 const SITE = SERVERS.lake.url
 const LAKE = SERVERS.lakeDouble.url
 const TOKEN = 'sk-editor-session-e2e'
 
-const editor = {
+const editor: StudioUser = {
   id: 'p-e2e',
   name: 'Editora E2E',
   email: 'editora@example.com',
@@ -94,77 +94,6 @@ async function answerAnalytics(page: Page, asked: Asked[]) {
   })
 }
 
-async function signedInStudio(page: Page) {
-  // The Studio keeps a token login here (loginMethod 'token'), as after a real sign-in.
-  await page.addInitScript((token) => {
-    window.localStorage.setItem('__studio_auth_token_testproj', JSON.stringify({ token }))
-  }, TOKEN)
-  await page.route('https://testproj.api.sanity.io/**', async (route) => {
-    const url = new URL(route.request().url())
-    const path = url.pathname
-    if (path.includes('/data/query/')) {
-      const answer = await fetch(`${LAKE}${path}${url.search}`, {
-        method: route.request().method(),
-        body: route.request().postData() ?? undefined,
-        headers: { 'content-type': 'application/json', authorization: 'Bearer test-read-token' },
-      })
-      return route.fulfill({
-        status: answer.status,
-        body: await answer.text(),
-        contentType: 'application/json',
-      })
-    }
-    const doc = /\/data\/doc\/([^/]+)\/(.+)$/.exec(path)
-    if (doc) {
-      const ids = decodeURIComponent(doc[2]!).split(',')
-      const params = new URLSearchParams({ query: '*[_id in $ids]', $ids: JSON.stringify(ids) })
-      const answer = await fetch(`${LAKE}/v2025-02-19/data/query/${doc[1]}?${params}`, {
-        headers: { authorization: 'Bearer test-read-token' },
-      })
-      const { result } = (await answer.json()) as { result: Array<{ _id: string }> }
-      return route.fulfill({
-        json: {
-          documents: result,
-          omitted: ids
-            .filter((id) => !result.some((found) => found._id === id))
-            .map((id) => ({ id, reason: 'existence' })),
-        },
-      })
-    }
-    if (path.includes('/data/listen/'))
-      return route.fulfill({
-        contentType: 'text/event-stream',
-        // A stream cannot stay open through route.fulfill: `retry` keeps the browser from
-        // reconnecting (and the document from going back to loading) for the test's length.
-        body: 'retry: 600000\nevent: welcome\ndata: {"listenerName":"e2e"}\n\n',
-      })
-    if (path.endsWith('/users/me')) {
-      expect(route.request().headers()['authorization']).toBe(`Bearer ${TOKEN}`)
-      return route.fulfill({ json: editor })
-    }
-    if (/\/projects\/testproj$/.test(path))
-      return route.fulfill({
-        json: {
-          id: 'testproj',
-          displayName: 'Vigia',
-          metadata: {},
-          features: [],
-          members: [{ ...editor, isCurrentUser: true, isRobot: false }],
-        },
-      })
-    if (path.endsWith('/datasets'))
-      return route.fulfill({ json: [{ name: 'production', aclMode: 'public' }] })
-    if (path.endsWith('/acl'))
-      return route.fulfill({
-        json: [{ filter: '_id in path("**")', permissions: ['read', 'update', 'create'] }],
-      })
-    if (path.includes('/keyvalue/') || path.endsWith('/features'))
-      return route.fulfill({ json: [] })
-    if (path.includes('/users/')) return route.fulfill({ json: [editor] })
-    return route.fulfill({ status: 404, json: { error: 'Not Found' } })
-  })
-}
-
 /** A screenshot kept in the test's output folder and attached to the report. */
 async function shot(page: Page, testInfo: TestInfo, name: string, fullPage = false) {
   const path = testInfo.outputPath(`${name}.png`)
@@ -180,7 +109,7 @@ test.describe('the Studio: Desempenho', () => {
   }, testInfo) => {
     test.setTimeout(120_000)
     const asked: Asked[] = []
-    await signedInStudio(page)
+    await signedInStudio(page, { lake: LAKE, token: TOKEN, user: editor })
     await answerAnalytics(page, asked)
     await page.goto(`${SITE}/studio/desempenho`)
     await expect(page.getByRole('heading', { name: 'Desempenho do site' })).toBeVisible({
@@ -219,7 +148,7 @@ test.describe('the Studio: Desempenho', () => {
   test("a campaign page's Desempenho tab shows that page's days", async ({ page }, testInfo) => {
     test.setTimeout(120_000)
     const asked: Asked[] = []
-    await signedInStudio(page)
+    await signedInStudio(page, { lake: LAKE, token: TOKEN, user: editor })
     await answerAnalytics(page, asked)
     // The tab opened by its address (the pane's `view` parameter): with the Sanity API answered
     // here the document header never counts as ready, so its tabs stay disabled.

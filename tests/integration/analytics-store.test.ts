@@ -4,7 +4,7 @@ import net from 'node:net'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 
 import { createCollector, type Collector } from '@/lib/analytics/collect'
-import { createSharedState } from '@/lib/analytics/shared-state'
+import { createSharedState, SALT_TTL_SECONDS } from '@/lib/analytics/shared-state'
 import { AGGREGATE_RETENTION_MONTHS } from '@/lib/analytics/retention'
 import { purgeAggregates, readReport, writeBatch } from '@/lib/analytics/store'
 import { composeLeadRecord } from '@/lib/leads/compose'
@@ -15,7 +15,13 @@ import type { DemoRequest } from '@/lib/validations/demo-request'
 
 import { missingTools, startRedis, tempDir } from '../../scripts/lib/front-stack.cjs'
 import { tcpProxy } from '../support/tcp-proxy'
-import { backendLabel, createTestDatabase, sqlStateOf, type TestDatabase } from './helpers/database'
+import {
+  backendLabel,
+  createTestDatabase,
+  hasPostgres,
+  sqlStateOf,
+  type TestDatabase,
+} from './helpers/database'
 
 // The visit counts in the database (supabase/migrations/*_visit_analytics.sql) on PGlite, or on a
 // real PostgreSQL when DATABASE_URL is set (CI starts a throwaway PostgreSQL 15): the roles'
@@ -27,6 +33,7 @@ const CHROME =
 const KNOWN = new Set(['/', '/p/frotas', '/conteudos'])
 const missingRedis = missingTools(['redis-server'])
 if (missingRedis && process.env.CI) throw new Error(missingRedis)
+const postgres = hasPostgres()
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -206,27 +213,39 @@ describe(`visit counts in the database (${backendLabel})`, { timeout: 60_000 }, 
     expect(onePage.rows).toEqual([{ key: day, visits: 4, visitors: 4, leads: 1, conversion: 0.25 }])
   })
 
-  it('holds campaign values to 200 a day across instances, and writes a retried batch once', async () => {
+  it('holds campaign values to 200 a day across instances writing at once, and writes a retried batch once', async () => {
     const { db } = test
-    const day = '2026-01-15'
-    const rows = (from: number, to: number) =>
-      Array.from({ length: to - from }, (_, i) => ({
-        day,
-        dimension: 'campaign' as const,
-        key: `c${from + i}`,
-        visits: 1,
-        visitors: [(from + i).toString(16).padStart(32, '0')],
-      }))
-    await writeBatch(db, '00000000-0000-4000-8000-000000000001', rows(0, 150))
-    await writeBatch(db, '00000000-0000-4000-8000-000000000002', rows(150, 300))
-    await writeBatch(db, '00000000-0000-4000-8000-000000000002', rows(150, 300))
-    const report = await readReport(db, { from: day, to: day, by: 'campaign', format: 'json' })
-    expect(report.rows).toHaveLength(201)
-    expect(report.rows.find((row) => row.key === '(outras)')).toMatchObject({
-      visits: 100,
-      visitors: 100,
-    })
-    expect(report.rows.reduce((sum, row) => sum + row.visits, 0)).toBe(300)
+    // Each instance writes through a connection pool of its own, as separate processes do, and
+    // at the same moment: the cap holds only because record_views takes its lock (without it,
+    // each would count the day's values before the other's were in and both would store 150).
+    // PGlite has one connection: the writes are queued there.
+    const other = test.url ? await openPostgres(test.url) : db
+    try {
+      const day = '2026-01-15'
+      const rows = (from: number, to: number) =>
+        Array.from({ length: to - from }, (_, i) => ({
+          day,
+          dimension: 'campaign' as const,
+          key: `c${from + i}`,
+          visits: 1,
+          visitors: [(from + i).toString(16).padStart(32, '0')],
+        }))
+      const retried = '00000000-0000-4000-8000-000000000002'
+      await Promise.all([
+        writeBatch(db, '00000000-0000-4000-8000-000000000001', rows(0, 150)),
+        writeBatch(other, retried, rows(150, 300)),
+        writeBatch(other, retried, rows(150, 300)),
+      ])
+      const report = await readReport(db, { from: day, to: day, by: 'campaign', format: 'json' })
+      expect(report.rows).toHaveLength(201)
+      expect(report.rows.find((row) => row.key === '(outras)')).toMatchObject({
+        visits: 100,
+        visitors: 100,
+      })
+      expect(report.rows.reduce((sum, row) => sum + row.visits, 0)).toBe(300)
+    } finally {
+      if (other !== db) await other.close()
+    }
   })
 
   describe.skipIf(Boolean(missingRedis))('two instances sharing a real redis-server', () => {
@@ -258,6 +277,44 @@ describe(`visit counts in the database (${backendLabel})`, { timeout: 60_000 }, 
       await vi.waitFor(() => expect(conn.client.isReady).toBe(true), { timeout: 5000 })
       return collectorOn(db, conn)
     }
+
+    it('share one salt a day, made by the first instance with SET NX EX (48 h), so at most two days are held', async () => {
+      const admin = connect(proxy.url())
+      connections.push(admin)
+      await vi.waitFor(() => expect(admin.client.isReady).toBe(true), { timeout: 5000 })
+      const [a, b] = [connect(proxy.url()), connect(proxy.url())]
+      connections.push(a, b)
+      await vi.waitFor(() => expect(a.client.isReady && b.client.isReady).toBe(true), {
+        timeout: 5000,
+      })
+      const sharedA = createSharedState(a)
+      const sharedB = createSharedState(b)
+      const key = (day: string) => `vigia:analytics:salt:${day}`
+
+      // Two instances asking at once: one salt, whichever wrote first.
+      const [saltA, saltB] = await Promise.all([
+        sharedA.saltFor('2026-05-10'),
+        sharedB.saltFor('2026-05-10'),
+      ])
+      expect(saltA).toEqual(saltB)
+      expect(await admin.client.get(key('2026-05-10'))).toBe(saltA.toString('hex'))
+      // EX: it expires SALT_TTL_SECONDS (48 h) after it was made, never later.
+      expect(SALT_TTL_SECONDS).toBe(48 * 3600)
+      const ttl = await admin.client.ttl(key('2026-05-10'))
+      expect(ttl).toBeGreaterThan(SALT_TTL_SECONDS - 60)
+      expect(ttl).toBeLessThanOrEqual(SALT_TTL_SECONDS)
+
+      // NX: a salt another instance made is used, never replaced (nor its expiry extended).
+      const theirs = 'ab'.repeat(32)
+      await admin.client.set(key('2026-05-11'), theirs, { EX: 1000 })
+      expect((await sharedA.saltFor('2026-05-11')).toString('hex')).toBe(theirs)
+      expect(await admin.client.get(key('2026-05-11'))).toBe(theirs)
+      expect(await admin.client.ttl(key('2026-05-11'))).toBeLessThanOrEqual(1000)
+
+      // Each salt is gone 48 h after it was made, so Redis holds today's and yesterday's at most.
+      for (const day of await admin.client.keys('vigia:analytics:salt:*'))
+        expect(await admin.client.ttl(day)).toBeLessThanOrEqual(SALT_TTL_SECONDS)
+    })
 
     it('give one exact total, a visitor counted once whichever instance saw them, replays dropped, and nothing lost while Redis is down', async () => {
       const fresh = await createTestDatabase()
@@ -303,7 +360,7 @@ describe(`visit counts in the database (${backendLabel})`, { timeout: 60_000 }, 
     })
   })
 
-  describe.skipIf(!process.env.DATABASE_URL)('the database down and back (real PostgreSQL)', () => {
+  describe.skipIf(!postgres)('the database down and back (real PostgreSQL)', () => {
     it('keeps every count in memory while PostgreSQL is unreachable and writes them, once, when it returns', async () => {
       const port = await freePort()
       const target = new URL(test.url!)

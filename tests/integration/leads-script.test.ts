@@ -10,7 +10,7 @@ import { applyMigrations, queryAsAnon } from '@/lib/leads/db.mjs'
 import { closeEmbeddedLeadStores, createEmbeddedLeadStore } from '@/lib/leads/embedded-store'
 import type { LeadRecord } from '@/lib/leads/types'
 
-import { createTestDatabase } from './helpers/database'
+import { createTestDatabase, hasPostgres } from './helpers/database'
 import { leadRecord } from './helpers/records'
 
 const run = promisify(execFile)
@@ -87,7 +87,7 @@ describe('npm run leads', () => {
     expect(await store.insertLead(older)).toEqual({ ok: true })
   }, 120_000)
 
-  it.runIf(process.env.DATABASE_URL)(
+  it.runIf(hasPostgres())(
     'lists a PostgreSQL database given by DATABASE_URL',
     async () => {
       const database = await createTestDatabase()

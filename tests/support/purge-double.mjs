@@ -12,19 +12,26 @@
  *   -> 400 when a list has more than 100 items (Cloudflare's limit per request), is empty, or
  *      the body names none or several of them
  *   -> 429 {"success": false, ...} with Retry-After when more than `ratePerMinute` requests came
- *      in the last minute (Cloudflare's free plan: 5 a minute; default here 1000, set it lower)
+ *      in the last minute (default 1000, set it lower), or, with `bucket`, when its token bucket
+ *      is empty: `bucket` requests at once, then `ratePerMinute` a minute as it refills.
+ *      CLOUDFLARE_FREE is the Free plan's (5 a minute, a bucket of 25:
+ *      https://developers.cloudflare.com/cache/how-to/purge-cache/)
  *
  * Control: GET /__purges -> {"purges": [{at, status, kind, items}]} (refused ones included);
  *          POST /__reset clears it.
  *
- * Module: const purge = await startPurgeDouble({ port: 0, token, ratePerMinute });
+ * Module: const purge = await startPurgeDouble({ port: 0, token, ratePerMinute, bucket });
+ *         startPurgeDouble({ port: 0, token, ...CLOUDFLARE_FREE })
  *         purge.endpoint; purge.purges(); purge.reset(); await purge.close()
  * CLI:    node tests/support/purge-double.mjs [--port 4020] [--token purge-token] [--rate 1000]
+ *         [--bucket 25]
  */
 import http from 'node:http'
 import path from 'node:path'
 
 export const MAX_ITEMS = 100
+/** Cloudflare Free's purge rate: a bucket of 25 requests, refilled at 5 a minute. */
+export const CLOUDFLARE_FREE = Object.freeze({ ratePerMinute: 5, bucket: 25 })
 const KINDS = ['files', 'tags', 'prefixes', 'hosts', 'purge_everything']
 const PURGE_PATH = /^\/client\/v4\/zones\/([^/]+)\/purge_cache$/
 
@@ -41,25 +48,52 @@ const failure = (code, message) => ({
 })
 
 /**
- * @param {{ port?: number, host?: string, token?: string, ratePerMinute?: number }} [options]
+ * @param {{ port?: number, host?: string, token?: string, ratePerMinute?: number, bucket?: number }} [options]
  */
 export async function startPurgeDouble({
   port = 4020,
   host = '127.0.0.1',
   token = 'purge-token',
   ratePerMinute = 1000,
+  bucket,
 } = {}) {
   /** @type {Array<{at: number, status: number, kind?: string, items: string[]}>} */
   let log = []
   /** Times of the requests accepted in the last minute (the rate limit's window). */
   let recent = []
+  /** With `bucket`: the tokens left, as of `filledAt`. */
+  let tokens = bucket ?? 0
+  let filledAt = Date.now()
+  const perMs = ratePerMinute / 60_000
+
+  /** Milliseconds until a request is accepted (0: now), and takes its token when it is. */
+  function admit(at) {
+    if (bucket !== undefined) {
+      tokens = Math.min(bucket, tokens + (at - filledAt) * perMs)
+      filledAt = at
+      if (tokens >= 1) {
+        tokens -= 1
+        return 0
+      }
+      return (1 - tokens) / perMs
+    }
+    recent = recent.filter((time) => at - time < 60_000)
+    if (recent.length >= ratePerMinute) return recent[0] + 60_000 - at
+    recent.push(at)
+    return 0
+  }
+  function refill() {
+    recent = []
+    tokens = bucket ?? 0
+    filledAt = Date.now()
+  }
 
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://double')
     if (url.pathname === '/__purges' && req.method === 'GET') return send(res, 200, { purges: log })
     if (url.pathname === '/__reset' && req.method === 'POST') {
       log = []
-      recent = []
+      refill()
       return send(res, 200, { ok: true })
     }
     const zone = PURGE_PATH.exec(url.pathname)?.[1]
@@ -78,10 +112,10 @@ export async function startPurgeDouble({
         record(403)
         return send(res, 403, failure(10000, 'Authentication error'))
       }
-      recent = recent.filter((time) => at - time < 60_000)
-      if (recent.length >= ratePerMinute) {
+      const waitMs = admit(at)
+      if (waitMs > 0) {
         record(429)
-        const retry = Math.max(1, Math.ceil((recent[0] + 60_000 - at) / 1000))
+        const retry = Math.max(1, Math.ceil(waitMs / 1000))
         return send(
           res,
           429,
@@ -113,7 +147,6 @@ export async function startPurgeDouble({
         record(400, kind, items)
         return send(res, 400, failure(1018, `Only ${MAX_ITEMS} ${kind} per request`))
       }
-      recent.push(at)
       record(200, kind, items)
       return send(res, 200, { success: true, errors: [], messages: [], result: { id: zone } })
     })
@@ -128,7 +161,7 @@ export async function startPurgeDouble({
     purges: () => structuredClone(log),
     reset: () => {
       log = []
-      recent = []
+      refill()
     },
     close: () =>
       new Promise((resolve) => {
@@ -150,6 +183,7 @@ async function main() {
     port: Number(option('port', '4020')),
     token: option('token', 'purge-token'),
     ratePerMinute: Number(option('rate', '1000')),
+    bucket: option('bucket') === undefined ? undefined : Number(option('bucket')),
   })
   console.log(`Purge double on ${purge.endpoint}`)
   const stop = () => purge.close().then(() => process.exit(0))

@@ -234,20 +234,43 @@ describe('counting', () => {
         stored.push(rows)
       },
     })
-    vi.spyOn(console, 'warn').mockImplementation(() => {})
-    vi.spyOn(console, 'info').mockImplementation(() => {})
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    const info = vi.spyOn(console, 'info').mockImplementation(() => {})
     await collector.record({ ip: '203.0.113.1', userAgent: CHROME, body: { path: '/' } })
     await collector.flush()
     await collector.record({ ip: '203.0.113.2', userAgent: CHROME, body: { path: '/' } })
     await collector.flush()
+    await collector.flush()
     expect(collector.pending()).toMatchObject({ views: 2, batches: 2 })
+    // Three failed flushes, one line (docs/analytics.md: "logged once, and its end once").
+    expect(warn.mock.calls.map(([line]) => String(line))).toEqual([
+      expect.stringMatching(
+        /^\[analytics\] Could not write the visit counts \(connection refused\)/,
+      ),
+    ])
+    expect(info).not.toHaveBeenCalled()
     down = false
     await collector.flush()
+    await collector.record({ ip: '203.0.113.3', userAgent: CHROME, body: { path: '/' } })
+    await collector.flush()
     expect(collector.pending()).toMatchObject({ views: 0, batches: 0 })
+    expect(info.mock.calls.map(([line]) => String(line))).toEqual([
+      expect.stringMatching(/^\[analytics\] The database answers again/),
+    ])
+    expect(warn).toHaveBeenCalledTimes(1)
+    // A second outage is a new one: its own line, and its end.
+    down = true
+    await collector.record({ ip: '203.0.113.4', userAgent: CHROME, body: { path: '/' } })
+    await collector.flush()
+    await collector.flush()
+    down = false
+    await collector.flush()
+    expect(warn).toHaveBeenCalledTimes(2)
+    expect(info).toHaveBeenCalledTimes(2)
     // The first batch was retried with its own id (the database drops an id it already has).
     expect(attempts[0]).toBe(attempts[1])
     const views = stored.flat().filter((row) => row.dimension === 'site')
-    expect(views.reduce((sum, row) => sum + row.visits, 0)).toBe(2)
+    expect(views.reduce((sum, row) => sum + row.visits, 0)).toBe(4)
   })
 })
 
@@ -367,6 +390,25 @@ describe('the beacon’s rate limit', () => {
       for (const ip of ['2001:db8:1:1::1', '2001:db8:1:1::2', '2001:db8:1:1::3'])
         expect(await checkBeaconLimits(ip)).toBe('ok')
       expect(await checkBeaconLimits('2001:db8:1:1::4')).toBe('address')
+    } finally {
+      vi.unstubAllEnvs()
+    }
+  })
+
+  it('refuses everyone past the instance’s allowance a minute (ANALYTICS_RATE_LIMIT_GLOBAL_PER_MINUTE)', async () => {
+    vi.resetModules()
+    vi.stubEnv('REDIS_URL', '')
+    vi.stubEnv('ANALYTICS_RATE_LIMIT_PER_MINUTE', '2')
+    vi.stubEnv('ANALYTICS_RATE_LIMIT_GLOBAL_PER_MINUTE', '5')
+    try {
+      const { checkBeaconLimits } = await import('@/lib/security/rate-limit')
+      const verdicts = []
+      // Five addresses within their own allowance, then a sixth: the instance's ceiling.
+      for (let i = 0; i < 6; i++) verdicts.push(await checkBeaconLimits(`203.0.113.${60 + i}`))
+      expect(verdicts).toEqual(['ok', 'ok', 'ok', 'ok', 'ok', 'global'])
+      // An address past its own allowance is refused as such first.
+      expect(await checkBeaconLimits('203.0.113.60')).toBe('global')
+      expect(await checkBeaconLimits('203.0.113.60')).toBe('address')
     } finally {
       vi.unstubAllEnvs()
     }

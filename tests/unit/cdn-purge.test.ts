@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 
 import { purgeCdnUrls, purgePublicPages } from '@/lib/cdn/purge'
 
-import { startPurgeDouble } from '../support/purge-double.mjs'
+import { CLOUDFLARE_FREE, startPurgeDouble } from '../support/purge-double.mjs'
 
 const ENDPOINT = 'https://api.cloudflare.com/client/v4/zones/zone/purge_cache'
 
@@ -170,6 +170,32 @@ describe('purges against a double that answers like Cloudflare (tests/support/pu
       // Retry-After is in seconds: up to a minute, never the 10 ms backoff.
       expect(sleeps[0]).toBeGreaterThanOrEqual(1000)
     } finally {
+      await purge.close()
+    }
+  })
+
+  it('takes Cloudflare Free’s rate: a bucket of 25 requests, then one every 12 s', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    const purge = await startPurgeDouble({ port: 0, token: 'tok', ...CLOUDFLARE_FREE })
+    try {
+      const once = () =>
+        fetch(purge.endpoint, {
+          method: 'POST',
+          headers: { authorization: 'Bearer tok' },
+          body: JSON.stringify({ files: ['https://vigia.example/'] }),
+        })
+      const statuses: number[] = []
+      for (let i = 0; i < 26; i++) statuses.push((await once()).status)
+      expect(statuses).toEqual([...Array(25).fill(200), 429])
+      const refused = await once()
+      expect(refused.status).toBe(429)
+      expect(refused.headers.get('retry-after')).toBe('12')
+      // 5 a minute: one token back after 12 s, not two.
+      vi.advanceTimersByTime(12_000)
+      expect((await once()).status).toBe(200)
+      expect((await once()).status).toBe(429)
+    } finally {
+      vi.useRealTimers()
       await purge.close()
     }
   })

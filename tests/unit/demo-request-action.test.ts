@@ -1,9 +1,8 @@
-import http from 'node:http'
-import type { AddressInfo } from 'node:net'
-
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 
 import { IDLE_STATE } from '@/lib/validations/demo-request-fields'
+
+import { startSiteverifyDouble } from '../support/siteverify-double'
 
 // The Server Action as Next runs it, with its request headers and lead store replaced, against a
 // Turnstile siteverify double: nothing is inserted before Cloudflare has vouched for the token.
@@ -15,40 +14,23 @@ const { requestHeaders, insertLead } = vi.hoisted(() => ({
 vi.mock('next/headers', () => ({ headers: async () => requestHeaders.current }))
 vi.mock('@/lib/leads', () => ({ getLeadStore: () => ({ kind: 'embedded', insertLead }) }))
 
-let siteverify: http.Server
+let siteverify: Awaited<ReturnType<typeof startSiteverifyDouble>>
 let verifyUrl: string
-const verified: string[] = []
 
 beforeAll(async () => {
-  siteverify = http.createServer((req, res) => {
-    let body = ''
-    req.on('data', (chunk) => (body += chunk))
-    req.on('end', () => {
-      const token = new URLSearchParams(body).get('response') ?? ''
-      verified.push(token)
-      // A siteverify that never answers: the action's own time-out must end the wait.
-      if (token === 'hanging-token') return
-      res.writeHead(200, { 'content-type': 'application/json' }).end(
-        JSON.stringify({
-          success: token.startsWith('human-token'),
-          // What the widget was solved for (Cloudflare's answer names both).
-          hostname: token === 'human-token-other-host' ? 'evil.example' : 'www.vigia.test',
-          action: token === 'human-token-other-action' ? 'login' : 'demo-request',
-        }),
-      )
-    })
+  // As strict as Cloudflare's: each token good once, for 300 s (tests/support/siteverify-double.ts).
+  siteverify = await startSiteverifyDouble({
+    secret: 'secret-key',
+    hostname: 'www.vigia.test',
+    action: 'demo-request',
   })
-  await new Promise<void>((resolve) => siteverify.listen(0, '127.0.0.1', resolve))
-  verifyUrl = `http://127.0.0.1:${(siteverify.address() as AddressInfo).port}/siteverify`
+  verifyUrl = siteverify.url
 })
-afterAll(() => {
-  siteverify.closeAllConnections()
-  siteverify.close()
-})
+afterAll(() => siteverify.close())
 afterEach(() => {
   vi.unstubAllEnvs()
   insertLead.mockClear()
-  verified.length = 0
+  siteverify.reset()
 })
 
 async function action(env: Record<string, string>) {
@@ -111,16 +93,31 @@ describe('submitDemoRequest with Turnstile', () => {
         values: expect.objectContaining({ name: 'Maria Souza' }),
       })
     }
-    expect(verified).toEqual(['robot-token'])
+    expect(siteverify.tokens()).toEqual(['robot-token'])
     expect(insertLead).not.toHaveBeenCalled()
   })
 
   it('stores a post whose token siteverify accepts', async () => {
     const submit = await action({ ...TURNSTILE, TURNSTILE_VERIFY_URL: verifyUrl })
-    expect(await submit(IDLE_STATE, post({ 'cf-turnstile-response': 'human-token' }))).toEqual({
+    const token = siteverify.solved()
+    expect(await submit(IDLE_STATE, post({ 'cf-turnstile-response': token }))).toEqual({
       status: 'success',
     })
-    expect(verified).toEqual(['human-token'])
+    expect(siteverify.tokens()).toEqual([token])
+    expect(insertLead).toHaveBeenCalledTimes(1)
+  })
+
+  it('refuses the same token posted again (a replayed post), storing it once', async () => {
+    const submit = await action({ ...TURNSTILE, TURNSTILE_VERIFY_URL: verifyUrl })
+    const token = siteverify.solved()
+    expect(await submit(IDLE_STATE, post({ 'cf-turnstile-response': token }))).toEqual({
+      status: 'success',
+    })
+    expect(await submit(IDLE_STATE, post({ 'cf-turnstile-response': token }))).toMatchObject({
+      status: 'error',
+      reason: 'verification',
+      values: expect.objectContaining({ name: 'Maria Souza' }),
+    })
     expect(insertLead).toHaveBeenCalledTimes(1)
   })
 
@@ -130,7 +127,7 @@ describe('submitDemoRequest with Turnstile', () => {
       ...TURNSTILE,
       TURNSTILE_VERIFY_URL: 'http://127.0.0.1:1/siteverify',
     })
-    const result = await submit(IDLE_STATE, post({ 'cf-turnstile-response': 'human-token' }))
+    const result = await submit(IDLE_STATE, post({ 'cf-turnstile-response': siteverify.solved() }))
     expect(result).toMatchObject({ status: 'error', reason: 'verification' })
     expect(insertLead).not.toHaveBeenCalled()
   })
@@ -138,7 +135,7 @@ describe('submitDemoRequest with Turnstile', () => {
   it('changes nothing when Turnstile is not configured', async () => {
     const submit = await action({})
     expect(await submit(IDLE_STATE, post({}))).toEqual({ status: 'success' })
-    expect(verified).toEqual([])
+    expect(siteverify.tokens()).toEqual([])
     expect(insertLead).toHaveBeenCalledTimes(1)
   })
 })
@@ -233,7 +230,10 @@ describe('issue 38: the signed render time and Turnstile’s answer', () => {
   it('refuses a Turnstile token solved for another host or another action', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
     const submit = await action({ ...TURNSTILE, TURNSTILE_VERIFY_URL: verifyUrl })
-    for (const token of ['human-token-other-host', 'human-token-other-action']) {
+    for (const token of [
+      siteverify.solved({ hostname: 'evil.example' }),
+      siteverify.solved({ action: 'login' }),
+    ]) {
       expect(
         await submit(IDLE_STATE, post({ 'cf-turnstile-response': token })),
         token,
@@ -241,7 +241,9 @@ describe('issue 38: the signed render time and Turnstile’s answer', () => {
     }
     expect(insertLead).not.toHaveBeenCalled()
     expect(warn).toHaveBeenCalledTimes(2)
-    expect(await submit(IDLE_STATE, post({ 'cf-turnstile-response': 'human-token' }))).toEqual({
+    expect(
+      await submit(IDLE_STATE, post({ 'cf-turnstile-response': siteverify.solved() })),
+    ).toEqual({
       status: 'success',
     })
   })
@@ -254,7 +256,9 @@ describe('issue 38: the signed render time and Turnstile’s answer', () => {
     async () => {
       vi.spyOn(console, 'error').mockImplementation(() => {})
       const submit = await action({ ...TURNSTILE, TURNSTILE_VERIFY_URL: verifyUrl })
-      const result = await submit(IDLE_STATE, post({ 'cf-turnstile-response': 'hanging-token' }))
+      siteverify.behaviour = 'hang'
+      const token = siteverify.solved()
+      const result = await submit(IDLE_STATE, post({ 'cf-turnstile-response': token }))
       expect(result).toMatchObject({
         status: 'error',
         reason: 'verification',
@@ -268,7 +272,7 @@ describe('issue 38: the signed render time and Turnstile’s answer', () => {
           email: expect.stringMatching(/@transportadora\.com\.br$/),
         },
       })
-      expect(verified).toEqual(['hanging-token'])
+      expect(siteverify.tokens()).toEqual([token])
       expect(insertLead).not.toHaveBeenCalled()
     },
   )

@@ -43,13 +43,19 @@ async function signed(body: string, { secret = SECRET, at = Date.now() } = {}) {
   return encodeSignatureHeader(body, at, secret)
 }
 
-function webhook(body: string | ReadableStream<Uint8Array>, signature?: string) {
+function webhook(
+  body: string | ReadableStream<Uint8Array>,
+  signature?: string,
+  idempotencyKey?: string,
+) {
   return new NextRequest(URL, {
     method: 'POST',
     body,
     headers: {
       'content-type': 'application/json',
       ...(signature ? { 'sanity-webhook-signature': signature } : {}),
+      // Sanity's, one per delivery and the same on each redelivery (tests/support/sanity-webhook.mjs).
+      ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
     },
     ...(typeof body === 'string' ? {} : { duplex: 'half' }),
   } as ConstructorParameters<typeof NextRequest>[1])
@@ -316,6 +322,30 @@ describe('POST /api/revalidate', { timeout: 30_000 }, () => {
     expect(revalidateTag).toHaveBeenCalledTimes(2)
   })
 
+  it('knows a redelivery by its idempotency-key, whether Sanity signed it again or not', async () => {
+    const route = await loadRoute(SECRET)
+    const key = 'delivery-1'
+    const signature = await signed(claimChange)
+    expect((await call(route, webhook(claimChange, signature, key))).status).toBe(200)
+    const handled = { status: 200, body: { revalidated: [], message: 'Already handled' } }
+    // Redelivered as it was: the same t, v1 and key.
+    expect(await call(route, webhook(claimChange, signature, key))).toEqual(handled)
+    // Redelivered signed anew (Sanity signs every attempt): its own t and v1, the same key.
+    const resigned = await signed(claimChange, { at: Date.now() + 1 })
+    expect(await call(route, webhook(claimChange, resigned, key))).toEqual(handled)
+    expect(revalidateTag).toHaveBeenCalledOnce()
+    // Another delivery (another publish of the same document) has a key of its own.
+    const next = await signed(claimChange, { at: Date.now() + 2 })
+    expect((await call(route, webhook(claimChange, next, 'delivery-2'))).status).toBe(200)
+    expect(revalidateTag).toHaveBeenCalledTimes(2)
+    // A captured request sent again with another key is still the same request.
+    expect(await call(route, webhook(claimChange, next, 'delivery-3'))).toEqual(handled)
+    // ...and did not take that key: the delivery that has it is handled.
+    const third = await signed(claimChange, { at: Date.now() + 3 })
+    expect((await call(route, webhook(claimChange, third, 'delivery-3'))).status).toBe(200)
+    expect(revalidateTag).toHaveBeenCalledTimes(3)
+  })
+
   it('with Redis, answers 200 only once Redis has the publish', async () => {
     vi.stubEnv('REDIS_URL', 'redis://127.0.0.1:1')
     const route = await loadRoute(SECRET)
@@ -330,7 +360,7 @@ describe('POST /api/revalidate', { timeout: 30_000 }, () => {
     shareRevalidation.mockRejectedValue(new Error('Redis is not connected (tags)'))
     const route = await loadRoute(SECRET)
     const signature = await signed(claimChange)
-    const result = await call(route, webhook(claimChange, signature))
+    const result = await call(route, webhook(claimChange, signature, 'delivery-503'))
     expect(result).toEqual({
       status: 503,
       body: {
@@ -340,10 +370,16 @@ describe('POST /api/revalidate', { timeout: 30_000 }, () => {
       },
     })
     expect(revalidateTag).toHaveBeenCalledExactlyOnceWith('sanity:claim', 'max')
-    // The same delivery again (a retry, not a replay: it failed), now that Redis takes it.
+    // The same delivery again (a retry, not a replay: it failed), now that Redis takes it, as
+    // Sanity sends it: signed anew, with the first attempt's idempotency-key.
     shareRevalidation.mockResolvedValue(undefined)
-    const retry = await call(route, webhook(claimChange, signature))
+    const resigned = await signed(claimChange, { at: Date.now() + 1 })
+    const retry = await call(route, webhook(claimChange, resigned, 'delivery-503'))
     expect(retry.status).toBe(200)
+    expect(revalidateTag).toHaveBeenCalledTimes(2)
+    // Or as it was, unsigned again: handled now, so a repeat.
+    const repeat = await call(route, webhook(claimChange, signature, 'delivery-503'))
+    expect(repeat.body).toMatchObject({ message: 'Already handled' })
     expect(revalidateTag).toHaveBeenCalledTimes(2)
   })
 

@@ -112,6 +112,7 @@ export async function POST(request: NextRequest) {
     checked.timestamp,
     checked.hashedPayload,
     MAX_SIGNATURE_AGE_MS + 60_000,
+    request.headers.get('idempotency-key'),
   )
   if (!claim.fresh) {
     console.info(`[revalidate] ignored a repeat of a webhook already handled (${type})`)
