@@ -7,6 +7,7 @@ import { defineDocuments, defineLocations, presentationTool } from 'sanity/prese
 import { structureTool } from 'sanity/structure'
 
 import { apiVersion, dataset, projectId } from './sanity/env'
+import { ROUTED_TYPE_LIST, routedPath } from './sanity/lib/routed-types'
 import { performanceTool } from './sanity/performance'
 import { schemaTypes } from './sanity/schema-types'
 import {
@@ -21,29 +22,18 @@ import {
 // which is why project id, dataset and API version live in sanity/env.ts.
 
 // The home page shows the singletons and the figures (previewed at /preview, the home page with
-// the click-to-edit overlay: see app/preview/page.tsx); a campaign page is previewed at
-// /preview/p/<slug> (app/preview/p/[slug]), drafts and unpublished pages included.
+// the click-to-edit overlay: see app/preview/page.tsx); a routed type with `studio.preview` is
+// previewed at /preview<its path> (app/preview<prefix>/[slug]), drafts and unpublished ones
+// included. Its author and categories show on every article that uses them.
 const homePage = defineLocations({
   locations: [{ title: 'Página inicial', href: '/preview' }],
 })
 
-const campaignPage = defineLocations({
-  select: { title: 'title', slug: 'slug.current' },
-  resolve: (doc) => ({
-    locations: doc?.slug ? [{ title: doc.title || doc.slug, href: `/preview/p/${doc.slug}` }] : [],
-  }),
-})
-
-// An article is previewed at /preview/conteudos/<slug> (app/preview/conteudos/[slug]); its author
-// and categories show on every article that uses them.
-const article = defineLocations({
-  select: { title: 'title', slug: 'slug.current' },
-  resolve: (doc) => ({
-    locations: doc?.slug
-      ? [{ title: doc.title || doc.slug, href: `/preview/conteudos/${doc.slug}` }]
-      : [],
-  }),
-})
+const PREVIEWED = ROUTED_TYPE_LIST.flatMap((routed) =>
+  routed.documentType && routed.studio?.preview
+    ? [{ ...routed, documentType: routed.documentType }]
+    : [],
+)
 
 export default defineConfig({
   name: 'default',
@@ -74,21 +64,33 @@ export default defineConfig({
       resolve: {
         mainDocuments: defineDocuments([
           { route: ['/', '/preview'], type: 'landingPage' },
-          {
-            route: ['/p/:slug', '/preview/p/:slug'],
-            filter: `_type == "campaignPage" && slug.current == $slug`,
-          },
-          {
-            route: ['/conteudos/:slug', '/preview/conteudos/:slug'],
-            filter: `_type == "article" && slug.current == $slug`,
-          },
+          ...PREVIEWED.map(({ prefix, documentType }) => ({
+            route: [`${prefix}/:slug`, `/preview${prefix}/:slug`],
+            filter: `_type == "${documentType}" && slug.current == $slug`,
+          })),
         ]),
         locations: {
           landingPage: homePage,
           siteSettings: homePage,
           claim: homePage,
-          campaignPage,
-          article,
+          ...Object.fromEntries(
+            PREVIEWED.map(({ name, documentType }) => [
+              documentType,
+              defineLocations({
+                select: { title: 'title', slug: 'slug.current' },
+                resolve: (doc) => ({
+                  locations: doc?.slug
+                    ? [
+                        {
+                          title: doc.title || doc.slug,
+                          href: `/preview${routedPath(name, doc.slug)}`,
+                        },
+                      ]
+                    : [],
+                }),
+              }),
+            ]),
+          ),
         },
       },
     }),

@@ -39,6 +39,7 @@ import {
   type FleetSize,
 } from '@/lib/validations/demo-request-fields'
 import { loadTurnstile } from '@/lib/turnstile-client'
+import { campaignPath } from '@/sanity/lib/paths'
 
 // Past this the visitor is told it failed (SPEC section 8) rather than left waiting on a weak
 // signal; what they typed stays in the form.
@@ -136,7 +137,7 @@ export function DemoForm({
   fleetSize,
   calculator,
 }: Props) {
-  const pagePath = page ? `/p/${page}` : '/'
+  const pagePath = page ? campaignPath(page) : '/'
   // Without JavaScript the <form> posts to the action and the page comes back rendered with its
   // answer: `serverState` then holds the thank-you state or the errors and the values typed.
   // The permalink is where that post goes: the page itself (React would otherwise write an empty
@@ -344,7 +345,7 @@ export function DemoForm({
           </p>
           {/* A link so that it also works without JavaScript (a fresh page shows the form). */}
           <ButtonLink
-            href={page ? `/p/${page}#contato` : '/#contato'}
+            href={`${pagePath}#contato`}
             className="mt-6"
             onClick={(event) => {
               event.preventDefault()
@@ -462,7 +463,7 @@ export function DemoForm({
               ) : null}
               {/* A link, so that it also works without JavaScript (a fresh form, without it). */}
               <a
-                href={page ? `/p/${page}#contato` : '/#contato'}
+                href={`${pagePath}#contato`}
                 onClick={(event) => {
                   event.preventDefault()
                   saveHandoff('')

@@ -5,7 +5,7 @@ import {
   routedPath,
   type RoutedEntry,
 } from '@/lib/routed-types'
-import { ROUTED_TYPES, type RoutedTypeName } from '@/sanity/lib/paths'
+import { routedType, type RoutedTypeName } from '@/sanity/lib/routed-types'
 
 /**
  * The slugs that exist under each routed type's prefix (lib/routed-types.ts), read from the lists
@@ -27,7 +27,7 @@ export function knownSlugsOf(
 ): Record<string, string[]> {
   const known: Record<string, string[]> = {}
   for (const name of ROUTED_TYPE_NAMES) {
-    const { prefix } = ROUTED_TYPES[name]
+    const { prefix } = routedType(name)
     if (!prefix) continue
     known[prefix] = [
       ...entries[name].map((entry) => entry.slug),
@@ -42,7 +42,7 @@ export function documentPathsOf(entries: Record<RoutedTypeName, RoutedEntry[]>):
   return new Set(
     ROUTED_TYPE_NAMES.flatMap((name) => [
       ...entries[name].map((entry) => routedPath(name, entry.slug)),
-      ...(ROUTED[name].extraSlugs ?? []).map((slug) => `${ROUTED_TYPES[name].prefix}/${slug}`),
+      ...(ROUTED[name].extraSlugs ?? []).map((slug) => `${routedType(name).prefix}/${slug}`),
     ]),
   )
 }

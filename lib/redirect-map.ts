@@ -1,11 +1,9 @@
 import {
-  ARTICLE_RESERVED_SLUGS,
-  ARTICLES_PREFIX,
   REDIRECT_FROM_PATTERN,
   REDIRECTABLE_SECTIONS,
   RESERVED_SLUGS,
   redirectSource,
-} from '@/sanity/lib/paths'
+} from '@/sanity/lib/routed-types'
 
 import { isVisible, type VisibilityWindow } from './content/visibility'
 import { isSitePath, landingPath, sitePath } from './site-path'
@@ -32,9 +30,8 @@ export function redirectFor(map: RedirectMap, path: string, now = Date.now()) {
 
 /**
  * What proxy.ts answers from, built by app/api/redirects: the checked redirects, and for each
- * section whose pages are documents (campaign pages under /p; articles under /conteudos can join
- * with one line in lib/known-paths.ts) the slugs that exist, so an unknown one is answered 404
- * without asking the Content Lake or rendering anything.
+ * routed type's prefix (sanity/routed-types.ts) the slugs that exist, so an unknown one is
+ * answered 404 without asking the Content Lake or rendering anything.
  */
 export type RoutingTable = {
   redirects: RedirectMap
@@ -108,13 +105,13 @@ function checkRedirect(
     return { problem: 'from or to is missing' }
   if (!REDIRECT_FROM_PATTERN.test(from))
     return { problem: 'from is not a path a redirect may start from' }
-  // An old address under a redirectable section (/p/<slug>, /conteudos/<slug>: sanity/lib/paths.ts
-  // ROUTED_TYPES) may redirect; the sections themselves and the names the site routes under them
-  // may not.
-  const { section, segment } = redirectSource(from)
+  // An old address under a redirectable type's prefix (/p/<slug>, /conteudos/<slug>:
+  // sanity/routed-types.ts) may redirect; the sections themselves and the names the site routes
+  // under them may not.
+  const { section, type, segment } = redirectSource(from)
   if (section === undefined && RESERVED_FIRST_SEGMENTS.has(segment))
     return { problem: `from ${from} is a reserved path of the site` }
-  if (`/${section}` === ARTICLES_PREFIX && ARTICLE_RESERVED_SLUGS.has(segment))
+  if (type?.reservedSlugs?.has(segment))
     return { problem: `from ${from} is a reserved path of the site` }
   if (rules.pagePaths.has(from)) return { problem: `from ${from} is a page that exists` }
   if (to.length > 300) return { problem: 'to is longer than 300 characters' }

@@ -12,6 +12,9 @@ import {
   getLiveArticleSlugs,
   getLiveCampaignPageSlugs,
   getRedirectPaths,
+  getRoutedSlugs,
+  liveOnly,
+  type RoutedSlugRow,
 } from '@/lib/content'
 import {
   ANY_RELATED_TAG,
@@ -19,6 +22,7 @@ import {
   documentTag,
   everyDocumentTag,
   relatedTag,
+  tagForType,
   type ContentType,
 } from '@/lib/content/tags'
 import type { VisibilityWindow } from '@/lib/content/visibility'
@@ -27,20 +31,26 @@ import {
   ARTICLES_FEED_PATH,
   ARTICLES_PER_PAGE,
   ARTICLES_PREFIX,
-  ROUTED_TYPES,
   SLUG_PATTERN,
   listingPageCount,
-  type RoutedTypeName,
 } from '@/sanity/lib/paths'
+import {
+  ROUTED_TYPE_LIST,
+  routedPath,
+  routedTypeOf,
+  type RoutedTypeDefinition,
+  type RoutedTypeName,
+} from '@/sanity/lib/routed-types'
+
+export { routedPath }
 
 /**
- * The routed document types, registered once (docs/routed-types.md): every page made from a
- * document, by the site's side of it. The address rules (prefix, path of a document, redirectable)
- * are in sanity/lib/paths.ts ROUTED_TYPES, shared with the Studio; this adds how the slugs are
- * listed, the cache tags, what a publish changes, the visibility window, the sitemap entry and how
- * many are prerendered. The sitemap, the known paths (lib/known-paths.ts, read by proxy.ts), the
- * routing table's window redirects (app/api/redirects), generateStaticParams, the webhook
- * (app/api/revalidate) and the CDN purge all loop over it.
+ * The site's side of the routed types (docs/routed-types.md), derived from their definitions in
+ * sanity/routed-types.ts: how the slugs are listed, what a publish changes, the sitemap entry and
+ * the prerender. A type gets the defaults (its definition's queries through lib/content, and
+ * documentPublish) unless SITE_PARTS gives it more. The sitemap, the known paths
+ * (lib/known-paths.ts, read by proxy.ts), the routing table's window redirects (app/api/redirects),
+ * generateStaticParams, the webhook (app/api/revalidate) and the CDN purge all loop over ROUTED.
  */
 
 /** One published document of a routed type, as its slug list gives it. */
@@ -86,7 +96,7 @@ type SitemapRule = {
 
 export type RoutedType = {
   /** The Sanity document type its pages are made from; none for the listing's pages. */
-  documentType?: ContentType
+  documentType?: string
   /** Every published document's slug, whatever its window (routing table, known paths). */
   list: () => Promise<RoutedEntry[]>
   /** The ones live now, for the sitemap (the answer expires at the next boundary). */
@@ -103,12 +113,9 @@ export type RoutedType = {
   sitemap: SitemapRule
   /** generateStaticParams prerenders at most this many, newest first; the rest render on first request. */
   prerender: number
+  /** What a publish of one of its documents changes. */
+  publish: (change: PublishedChange) => Promise<PublishPlan>
 }
-
-/** The newest articles prerendered at build time: the build no longer grows with the archive. */
-export const PRERENDERED_ARTICLES = 50
-/** The listing's first pages prerendered at build time. */
-export const PRERENDERED_LISTING_PAGES = 5
 
 const slugged = <T extends { slug?: string | null }>(items: readonly T[]) =>
   items.flatMap((item) => (item.slug ? [{ ...item, slug: item.slug }] : []))
@@ -144,60 +151,85 @@ const listingEntries = (articles: readonly RoutedEntry[]) =>
     lastModified: articles[index * ARTICLES_PER_PAGE]?.lastModified,
   }))
 
-export const ROUTED: Record<RoutedTypeName, RoutedType> = {
+/** Its definition's slug list as entries (the default list). */
+function defaultEntries(routed: RoutedTypeDefinition, rows: readonly RoutedSlugRow[]) {
+  return slugged(rows).map((row) => ({
+    ...(routed.windowed ? windowed(row) : { slug: row.slug, noindex: Boolean(row.noindex) }),
+    lastModified: row._updatedAt,
+  }))
+}
+
+/** The entries inside their window now; the answer being rendered expires at the next boundary. */
+async function liveEntries(entries: readonly RoutedEntry[]) {
+  const live = await liveOnly(entries.map((entry) => ({ ...entry.window, entry })))
+  return live.map(({ entry }) => entry)
+}
+
+type SitePart = Partial<Pick<RoutedType, 'list' | 'listLive' | 'derive' | 'publish'>>
+
+/** The routed types whose site side is more than the default (their own queries and plans). */
+const SITE_PARTS: { [N in RoutedTypeName]?: SitePart } = {
   legalPage: {
-    documentType: 'legalPage',
     list: async () =>
       slugged(await getLegalPageSlugs()).map((page) => ({
         slug: page.slug,
         lastModified: page.updatedAt,
       })),
-    listLive: () => ROUTED.legalPage.list(),
-    windowed: false,
-    sitemap: { changeFrequency: 'yearly', priority: () => 0.3 },
-    prerender: Infinity,
   },
   campaignPage: {
-    documentType: 'campaignPage',
     list: async () => campaignEntries(await getCampaignPageSlugs()),
     listLive: async () => campaignEntries(await getLiveCampaignPageSlugs()),
-    windowed: true,
-    sitemap: { changeFrequency: 'monthly', priority: () => 0.7 },
-    prerender: Infinity,
   },
   articleListing: {
     list: async () => listingEntries(await ROUTED.article.list()),
     listLive: async () => listingEntries(await ROUTED.article.listLive()),
     derive: { from: 'article', entries: listingEntries },
-    windowed: false,
-    sitemap: { changeFrequency: 'weekly', priority: (index) => (index === 0 ? 0.8 : 0.4) },
-    prerender: PRERENDERED_LISTING_PAGES,
   },
   category: {
-    documentType: 'category',
     list: async () =>
       slugged(await getCategorySlugs()).map((category) => ({
         slug: category.slug,
         lastModified: category.latest ?? category._updatedAt,
       })),
-    listLive: () => ROUTED.category.list(),
-    windowed: false,
-    sitemap: { changeFrequency: 'weekly', priority: () => 0.5 },
-    prerender: Infinity,
+    publish: categoryPublish,
   },
   article: {
-    documentType: 'article',
     list: async () => articleEntries(await getArticleSlugs()),
     listLive: async () => articleEntries(await getLiveArticleSlugs()),
-    // The feed beside the articles (app/conteudos/feed.xml).
-    extraSlugs: ['feed.xml'],
-    windowed: true,
-    sitemap: { changeFrequency: 'monthly', priority: () => 0.6 },
-    prerender: PRERENDERED_ARTICLES,
+    publish: articlePublish,
   },
 }
 
-export const ROUTED_TYPE_NAMES = Object.keys(ROUTED) as RoutedTypeName[]
+function siteSide(routed: RoutedTypeDefinition & { name: RoutedTypeName }): RoutedType {
+  const part: SitePart = SITE_PARTS[routed.name] ?? {}
+  const rows = () => getRoutedSlugs(routed.name)
+  const list = part.list ?? (async () => defaultEntries(routed, await rows()))
+  const { priority } = routed.sitemap
+  return {
+    documentType: routed.documentType,
+    list,
+    listLive: part.listLive ?? (routed.windowed ? async () => liveEntries(await list()) : list),
+    derive: part.derive,
+    extraSlugs: routed.extraSlugs,
+    windowed: Boolean(routed.windowed),
+    sitemap: {
+      changeFrequency: routed.sitemap.changeFrequency,
+      priority: typeof priority === 'number' ? () => priority : priority,
+    },
+    prerender: routed.prerender ?? Infinity,
+    publish:
+      part.publish ??
+      (routed.documentType
+        ? documentPublish(routed.name, routed.documentType)
+        : async () => ({ tags: [], paths: [], purgePrefixes: [] })),
+  }
+}
+
+export const ROUTED = Object.fromEntries(
+  ROUTED_TYPE_LIST.map((routed) => [routed.name, siteSide(routed)]),
+) as Record<RoutedTypeName, RoutedType>
+
+export const ROUTED_TYPE_NAMES = ROUTED_TYPE_LIST.map((routed) => routed.name)
 
 /**
  * Every routed type's entries, each Content Lake list read once: all published ones, or (`live`)
@@ -216,11 +248,6 @@ export async function routedLists({ live = false } = {}): Promise<
     if (derive) entries[name] = derive.entries(entries[derive.from]!)
   }
   return entries as Record<RoutedTypeName, RoutedEntry[]>
-}
-
-/** The path of the document `slug` of this routed type. */
-export function routedPath(name: RoutedTypeName, slug: string): string {
-  return ROUTED_TYPES[name].path(slug)
 }
 
 /**
@@ -244,6 +271,7 @@ const validSlug = (slug: unknown): slug is string =>
 
 /** The routing table first: it lists the slugs that exist, and proxy.ts gates on it. */
 const ROUTING = ROUTING_TABLE_PATH
+const SITEMAP = '/sitemap.xml'
 
 function documentPaths(name: RoutedTypeName, change: PublishedChange) {
   const slugs = [change.slug, change.before?.slug].filter(validSlug)
@@ -303,7 +331,7 @@ async function articlePublish(change: PublishedChange): Promise<PublishPlan> {
       category.slug ? [routedPath('category', category.slug)] : [],
     ),
     ARTICLES_FEED_PATH,
-    '/sitemap.xml',
+    SITEMAP,
     ...(facts?.latestBlocks ?? []).flatMap((slug) =>
       slug ? [routedPath('campaignPage', slug)] : [],
     ),
@@ -332,43 +360,45 @@ async function articlesShowing(change: PublishedChange, kind: 'category' | 'auth
   }
 }
 
+/**
+ * The default publish plan of a routed type: its document's own tag (and its old slug's, for a
+ * rename) and its type's tag (its lists: slug lists, the routing table, the sitemap); regenerated
+ * at once the routing table first (the slugs that exist, which proxy.ts gates on), then its page
+ * (and old address), then the sitemap; the CDN drops the same pages.
+ */
+function documentPublish(name: RoutedTypeName, documentType: string) {
+  return async (change: PublishedChange): Promise<PublishPlan> => {
+    const own = documentPaths(name, change)
+    return {
+      tags: [tagForType(documentType)!, ...own.tags],
+      paths: [ROUTING, ...own.paths, SITEMAP],
+      purgePrefixes: [],
+    }
+  }
+}
+
+// A category's name and address show on its articles' pages, the cards of them (lists, related
+// lists) and its own page.
+async function categoryPublish(change: PublishedChange): Promise<PublishPlan> {
+  const showing = await articlesShowing(change, 'category')
+  return {
+    tags: [CONTENT_TAGS.category, ...showing.tags],
+    paths: [
+      ROUTING,
+      ...documentPaths('category', change).paths,
+      ARTICLES_PREFIX,
+      ARTICLES_FEED_PATH,
+      SITEMAP,
+    ],
+    purgePrefixes: [`${ARTICLES_PREFIX}/`, ARTICLES_PREFIX],
+  }
+}
+
 /** Everything under the site: the types shown on every page (footer, figures, the bar). */
 const EVERY_PAGE = '/'
 
+/** What a publish of a type that is not routed changes, when more than every page. */
 const PUBLISHES: Partial<Record<ContentType, (change: PublishedChange) => Promise<PublishPlan>>> = {
-  article: articlePublish,
-  campaignPage: async (change) => {
-    const own = documentPaths('campaignPage', change)
-    return {
-      tags: [CONTENT_TAGS.campaignPage, ...own.tags],
-      paths: [ROUTING, ...own.paths, '/sitemap.xml'],
-      purgePrefixes: [],
-    }
-  },
-  legalPage: async (change) => {
-    const own = documentPaths('legalPage', change)
-    return {
-      tags: [CONTENT_TAGS.legalPage, ...own.tags],
-      paths: [...own.paths, '/sitemap.xml'],
-      purgePrefixes: [],
-    }
-  },
-  // A category's name and address show on its articles' pages, the cards of them (lists, related
-  // lists) and its own page.
-  category: async (change) => {
-    const showing = await articlesShowing(change, 'category')
-    return {
-      tags: [CONTENT_TAGS.category, ...showing.tags],
-      paths: [
-        ROUTING,
-        ...documentPaths('category', change).paths,
-        ARTICLES_PREFIX,
-        ARTICLES_FEED_PATH,
-        '/sitemap.xml',
-      ],
-      purgePrefixes: [`${ARTICLES_PREFIX}/`, ARTICLES_PREFIX],
-    }
-  },
   // Bylines: the author's articles and the feed.
   author: async (change) => {
     const showing = await articlesShowing(change, 'author')
@@ -387,17 +417,19 @@ const PUBLISHES: Partial<Record<ContentType, (change: PublishedChange) => Promis
 }
 
 /**
- * What publishing this document changes. Types without an entry (site settings, home page,
- * claims, the calculator, the announcement) are shown on many or all pages: their tag, the home
- * page regenerated at once, and the whole site purged by prefix (one request).
+ * What publishing this document changes: a routed type's plan (ROUTED), or the entry in PUBLISHES,
+ * or, for the types shown on many or all pages (site settings, home page, claims, the calculator,
+ * the announcement), their tag, the home page regenerated at once, and the whole site purged by
+ * prefix (one request). Undefined for a type the site does not show.
  */
 export async function publishPlan(change: PublishedChange): Promise<PublishPlan | undefined> {
-  if (!Object.hasOwn(CONTENT_TAGS, change.type)) return undefined
-  const type = change.type as ContentType
-  const plan = PUBLISHES[type]
-  if (plan) {
-    const { tags, paths, purgePrefixes } = await plan(change)
-    return { tags: [...new Set(tags)], paths: [...new Set(paths)], purgePrefixes }
-  }
-  return { tags: [CONTENT_TAGS[type]], paths: [EVERY_PAGE], purgePrefixes: [EVERY_PAGE] }
+  const tag = tagForType(change.type)
+  if (!tag) return undefined
+  const routed = routedTypeOf(change.type)
+  const plan = routed
+    ? ROUTED[routed.name].publish
+    : (PUBLISHES[change.type as ContentType] ??
+      (async () => ({ tags: [tag], paths: [EVERY_PAGE], purgePrefixes: [EVERY_PAGE] })))
+  const { tags, paths, purgePrefixes } = await plan(change)
+  return { tags: [...new Set(tags)], paths: [...new Set(paths)], purgePrefixes }
 }

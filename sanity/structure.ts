@@ -3,7 +3,8 @@ import type { DefaultDocumentNodeResolver, StructureResolver } from 'sanity/stru
 
 import { withSlugChangeRedirect } from './actions/publish-with-redirect'
 import { ReviewLinkAction } from './actions/review-link'
-import { PERFORMANCE_VIEW_TYPES, performanceView } from './performance'
+import { ROUTED_DOCUMENT_TYPES, ROUTED_TYPE_LIST, routedTypeOf } from './lib/routed-types'
+import { performanceView } from './performance'
 
 // The landing page and the site settings exist exactly once, under fixed ids equal to their type
 // (the bundled dataset and the site's queries use those ids).
@@ -27,6 +28,31 @@ const singleton = (S: Parameters<StructureResolver>[0], type: string, title: str
     .schemaType(type)
     .child(S.document().schemaType(type).documentId(type).title(title))
 
+type Group = NonNullable<(typeof ROUTED_TYPE_LIST)[number]['studio']>['group']
+
+/** The routed types of one group (sanity/lib/routed-types.ts), by their list's title. */
+const routedItems = (S: Parameters<StructureResolver>[0], group: Group) =>
+  ROUTED_TYPE_LIST.flatMap(({ documentType, studio }) =>
+    documentType && studio?.group === group ? [{ documentType, studio }] : [],
+  )
+    .sort((a, b) => a.studio.title.localeCompare(b.studio.title, 'pt-BR'))
+    .map(({ documentType, studio }) =>
+      studio.ordering
+        ? S.listItem()
+            .title(studio.title)
+            .id(documentType)
+            .schemaType(documentType)
+            .child(
+              S.documentTypeList(documentType)
+                .title(studio.title)
+                .defaultOrdering([studio.ordering]),
+            )
+        : S.documentTypeListItem(documentType).title(studio.title),
+    )
+
+/** Types placed by hand below; every other one is listed at the end. */
+const PLACED = ['claim', 'redirect', 'author', ...ROUTED_DOCUMENT_TYPES]
+
 export const structure: StructureResolver = (S) =>
   S.list()
     .title('Conteúdo')
@@ -39,46 +65,28 @@ export const structure: StructureResolver = (S) =>
       S.documentTypeListItem('claim').title('Números de marketing'),
       // The calculator's assumptions, which must reproduce the ROI figures above.
       singleton(S, 'roiCalculator', 'Premissas da calculadora de economia'),
-      S.documentTypeListItem('legalPage').title('Páginas legais'),
+      ...routedItems(S, 'site'),
       S.divider(),
       // Pages marketing builds from blocks, and the redirects that keep old links working.
-      S.documentTypeListItem('campaignPage').title('Páginas de campanha'),
+      ...routedItems(S, 'campaigns'),
       S.documentTypeListItem('redirect').title('Redirecionamentos'),
       S.divider(),
-      // Articles (/conteudos), newest first, and who signs them and what they are filed under.
-      S.listItem()
-        .title('Artigos')
-        .id('article')
-        .schemaType('article')
-        .child(
-          S.documentTypeList('article')
-            .title('Artigos')
-            .defaultOrdering([{ field: 'publishedAt', direction: 'desc' }]),
-        ),
-      S.documentTypeListItem('category').title('Categorias'),
+      // Articles (/conteudos), and who signs them and what they are filed under.
+      ...routedItems(S, 'articles'),
       S.documentTypeListItem('author').title('Autores'),
       ...S.documentTypeListItems().filter((item) => {
         const id = item.getId()
         return (
           id !== undefined &&
-          ![
-            'claim',
-            'legalPage',
-            'campaignPage',
-            'redirect',
-            'article',
-            'category',
-            'author',
-            ...INTERNAL_TYPES,
-          ].includes(id) &&
+          ![...PLACED, ...INTERNAL_TYPES].includes(id) &&
           !SINGLETON_TYPES.has(id)
         )
       }),
     ])
 
-/** A campaign page or an article opens on its editor, with its figures in a Desempenho tab. */
+/** A routed type with a Desempenho tab opens on its editor, with its page's figures beside it. */
 export const defaultDocumentNode: DefaultDocumentNodeResolver = (S, { schemaType }) =>
-  PERFORMANCE_VIEW_TYPES.has(schemaType)
+  routedTypeOf(schemaType)?.studio?.performance
     ? S.document().views([S.view.form(), performanceView(S)])
     : S.document()
 
@@ -110,14 +118,14 @@ export const singletonDocumentActions: DocumentActionsResolver = (actions, conte
     return actions.filter(
       (action) => action.action !== undefined && SINGLETON_ACTIONS.has(action.action),
     )
-  // A campaign page or an article published under a new slug gets its redirect from the old one;
-  // an editor can send either's draft to a reviewer without a Studio login.
-  if (context.schemaType === 'campaignPage' || context.schemaType === 'article') {
-    const type = context.schemaType
+  // A redirectable routed type published under a new slug gets its redirect from the old one; an
+  // editor can send the draft of one with review links to a reviewer without a Studio login.
+  const routed = routedTypeOf(context.schemaType)
+  if (routed?.redirectable) {
     const withRedirect = actions.map((action) =>
-      action.action === 'publish' ? withSlugChangeRedirect(action, type) : action,
+      action.action === 'publish' ? withSlugChangeRedirect(action, routed.name) : action,
     )
-    return [...withRedirect, ReviewLinkAction]
+    return routed.studio?.reviewLinks ? [...withRedirect, ReviewLinkAction] : withRedirect
   }
   return actions
 }

@@ -1,5 +1,7 @@
 import type { ComponentType } from 'react'
 
+import { campaignPath } from '@/sanity/lib/paths'
+
 import { BLOCK_COMPONENTS } from './components'
 import type { BlockContext, BlockProps, BlockType } from './types'
 
@@ -27,7 +29,7 @@ export function RenderBlocks({
     const Component = componentFor(block._type)
     if (!Component) {
       console.warn(
-        `[blocks] /p/${context.pageSlug}: skipped block ${block._key} of unknown type "${block._type}" (no component in blocks/components.tsx).`,
+        `[blocks] ${campaignPath(context.pageSlug)}: skipped block ${block._key} of unknown type "${block._type}" (no component in blocks/components.tsx).`,
       )
       return null
     }

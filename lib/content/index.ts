@@ -54,11 +54,19 @@ import type {
 import { serverEnv } from '@/lib/env'
 import { isSanityConfigured } from '@/sanity/env'
 import { ARTICLES_PER_PAGE, SLUG_PATTERN, listingPageCount } from '@/sanity/lib/paths'
+import { routedType, type RoutedTypeName } from '@/sanity/lib/routed-types'
 
 import { hashReviewToken, isReviewLinkUsable, isReviewTokenShape } from '@/lib/review-token'
 
 import { queryDataset } from './bundled'
-import { ANY_RELATED_TAG, CONTENT_TAGS, documentTag, everyDocumentTag, relatedTag } from './tags'
+import {
+  ANY_RELATED_TAG,
+  CONTENT_TAGS,
+  documentTag,
+  everyDocumentTag,
+  relatedTag,
+  tagForType,
+} from './tags'
 import { latestArticlesWindows, liveItems } from '@/lib/articles/windows'
 
 import { isVisible, type VisibilityWindow } from './visibility'
@@ -73,7 +81,7 @@ const FEED_COUNT = 20
  * the next start or end among all of them (visible or not), so an article comes and goes from
  * every list by itself, with no webhook (lib/content/visibility-cache.ts, docs/campaigns.md).
  */
-async function liveOnly<T extends VisibilityWindow>(items: readonly T[]): Promise<T[]> {
+export async function liveOnly<T extends VisibilityWindow>(items: readonly T[]): Promise<T[]> {
   const now = Date.now()
   await expireAtNextBoundary(items, now)
   return liveItems(items, now)
@@ -405,6 +413,53 @@ export function getArticlesShowing(id: string) {
   return fetchContent<ARTICLES_SHOWING_QUERY_RESULT>(ARTICLES_SHOWING_QUERY, { id }, [], {
     publishedOnly: true,
     fresh: true,
+  })
+}
+
+/**
+ * A routed type's document through its definition's query (the default fetcher of a type without
+ * one of its own, sanity/routed-types.ts): published, or its draft in draft mode; cached under its
+ * own tag and the tags of what its page shows, so its publish refreshes it and no other page;
+ * null when there is none at this slug or (a windowed type) it is outside its window, the cached
+ * answer then expiring at the window's next start or end. `anyWindow`: the draft preview.
+ */
+export async function getRoutedDocument<T extends object>(
+  name: RoutedTypeName,
+  slug: string,
+  { anyWindow = false } = {},
+): Promise<T | null> {
+  const { documentType, queries, shows = [], windowed } = routedType(name)
+  if (!documentType || !queries || !SLUG_PATTERN.test(slug)) return null
+  const doc = await fetchContent<T | null>(queries.document, { slug }, [
+    documentTag(documentType, slug),
+    ...shows.flatMap((type) => tagForType(type) ?? []),
+  ])
+  if (!doc || !windowed) return doc
+  const live = await liveOnly([doc as T & VisibilityWindow])
+  return live.length > 0 || anyWindow ? doc : null
+}
+
+/** A row of a routed type's slug list (its definition's `slugs` query). */
+export type RoutedSlugRow = {
+  slug?: string | null
+  _updatedAt?: string | null
+  noindex?: boolean | null
+  visibleFrom?: string | null
+  visibleUntil?: string | null
+  hiddenRedirect?: string | null
+}
+
+/**
+ * Every published document of a routed type with the default fetchers, cached under the type's tag
+ * (its lists'). Never draft-aware; `fresh` skips the cache (see getCampaignPageSlugs).
+ */
+export function getRoutedSlugs(name: RoutedTypeName, { fresh = false } = {}) {
+  const { documentType, queries } = routedType(name)
+  if (!documentType || !queries)
+    throw new Error(`routed type ${name} has no queries: give it some, or fetchers of its own`)
+  return fetchContent<RoutedSlugRow[]>(queries.slugs, {}, [tagForType(documentType)!], {
+    publishedOnly: true,
+    fresh,
   })
 }
 

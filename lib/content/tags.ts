@@ -1,20 +1,25 @@
+import { ROUTED_DOCUMENT_TYPES, type RoutedDocumentType } from '@/sanity/lib/routed-types'
+
 // Cache tags for CMS content. One per document type: a fetch declares the tags of every type its
 // query reads, and the Sanity webhook revalidates the tag of the type that changed, so publishing
-// a claim regenerates every page that shows a figure. Routed types (lib/routed-types.ts) also tag
-// each document's own page (documentTag), so an article publish leaves the other articles cached.
-export const CONTENT_TAGS = {
-  landingPage: 'sanity:landingPage',
-  siteSettings: 'sanity:siteSettings',
-  claim: 'sanity:claim',
-  legalPage: 'sanity:legalPage',
-  campaignPage: 'sanity:campaignPage',
-  redirect: 'sanity:redirect',
-  announcement: 'sanity:announcement',
-  article: 'sanity:article',
-  category: 'sanity:category',
-  author: 'sanity:author',
-  roiCalculator: 'sanity:roiCalculator',
-} as const
+// a claim regenerates every page that shows a figure. Routed types (sanity/lib/routed-types.ts)
+// get theirs from the registry, and also tag each document's own page (documentTag), so an
+// article publish leaves the other articles cached.
+const OTHER_TYPES = [
+  'landingPage',
+  'siteSettings',
+  'claim',
+  'redirect',
+  'announcement',
+  'author',
+  'roiCalculator',
+] as const
+
+const typeTag = <T extends string>(type: T) => `sanity:${type}` as const
+
+export const CONTENT_TAGS = Object.fromEntries(
+  [...OTHER_TYPES, ...ROUTED_DOCUMENT_TYPES].map((type) => [type, typeTag(type)]),
+) as { [T in (typeof OTHER_TYPES)[number] | RoutedDocumentType]: `sanity:${T}` }
 
 export type ContentType = keyof typeof CONTENT_TAGS
 

@@ -1,6 +1,7 @@
 import { useClient, type DocumentActionComponent, type SlugValue } from 'sanity'
 
-import { SLUG_PATHS, redirectsForSlugChange, type RedirectingType } from '../lib/slug-change'
+import { routedPath } from '../lib/routed-types'
+import { redirectsForSlugChange, type RedirectingType } from '../lib/slug-change'
 
 /**
  * Sanity's own publish action for campaign pages and articles, plus: when the published page's slug changes,
@@ -24,7 +25,7 @@ export function withSlugChangeRedirect(
         if (previous && next && previous !== next) {
           const existing = await client.fetch<Array<{ _id: string; from: string; to: string }>>(
             `*[_type == "redirect" && to == $to]{_id, from, to}`,
-            { to: SLUG_PATHS[type].path(previous) },
+            { to: routedPath(type, previous) },
           )
           const mutations = redirectsForSlugChange(previous, next, existing, type)
           if (mutations.length > 0) await client.mutate(mutations as never)

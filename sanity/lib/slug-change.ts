@@ -1,4 +1,4 @@
-import { articlePath, campaignPath } from './paths'
+import { routedPath, slugChangeRedirectId, type RoutedTypeName } from './routed-types'
 
 type Redirect = { _id: string; from?: string | null; to?: string | null }
 
@@ -8,13 +8,8 @@ export type RedirectMutation =
     }
   | { patch: { id: string; set: { to: string } } }
 
-/** The document types whose slug change writes a redirect, and the path each slug gives. */
-export const SLUG_PATHS = {
-  campaignPage: { path: campaignPath, idPrefix: 'redirect-p-' },
-  article: { path: articlePath, idPrefix: 'redirect-conteudos-' },
-} as const
-
-export type RedirectingType = keyof typeof SLUG_PATHS
+/** A routed type whose renamed documents leave a redirect from the old address (redirectable). */
+export type RedirectingType = RoutedTypeName
 
 /**
  * What publishing a campaign page (or an article) under a new slug does to the redirects, so old links keep
@@ -29,16 +24,15 @@ export function redirectsForSlugChange(
   type: RedirectingType = 'campaignPage',
 ): RedirectMutation[] {
   if (!previous || !next || previous === next) return []
-  const { path, idPrefix } = SLUG_PATHS[type]
-  const from = path(previous)
-  const to = path(next)
+  const from = routedPath(type, previous)
+  const to = routedPath(type, next)
   return [
     ...existing
       .filter((redirect) => redirect.to === from && !redirect._id.startsWith('drafts.'))
       .map((redirect) => ({ patch: { id: redirect._id, set: { to } } })),
     {
       createOrReplace: {
-        _id: `${idPrefix}${previous}`,
+        _id: slugChangeRedirectId(type, previous),
         _type: 'redirect' as const,
         from,
         to,

@@ -41,9 +41,6 @@ function PerformanceViewEntry(props: ComponentProps<UserViewComponent>) {
 
 export const PERFORMANCE_TOOL_NAME = 'desempenho'
 
-/** The document types whose pages get a Desempenho tab (each has a public address). */
-export const PERFORMANCE_VIEW_TYPES: ReadonlySet<string> = new Set(['campaignPage', 'article'])
-
 export const performanceTool = definePlugin({
   name: 'vigia-performance',
   tools: [

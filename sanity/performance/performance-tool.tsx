@@ -4,7 +4,7 @@ import { useClient } from 'sanity'
 import type { UserViewComponent } from 'sanity/structure'
 
 import { apiVersion } from '../env'
-import { articlePath, campaignPath } from '../lib/paths'
+import { documentPath as routedDocumentPath } from '../lib/routed-types'
 import { PerformanceDashboard } from './performance-dashboard'
 
 /**
@@ -54,12 +54,10 @@ type Slugged = { slug?: { current?: string } }
 
 /** The public path whose figures a document's tab shows: its published address. */
 export function documentPath(type: string, document: Slugged | null | undefined) {
-  const slug = document?.slug?.current
-  if (!slug) return undefined
-  return type === 'article' ? articlePath(slug) : campaignPath(slug)
+  return routedDocumentPath(type, document?.slug?.current)
 }
 
-/** The Desempenho tab of a campaign page or an article: that page's figures. */
+/** The Desempenho tab of a routed type's document: that page's figures. */
 export function PerformanceView({ document, schemaType }: ComponentProps<UserViewComponent>) {
   const token = useStudioToken()
   const published = documentPath(schemaType.name, document.published as Slugged | null)

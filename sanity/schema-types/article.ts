@@ -2,7 +2,7 @@ import { defineArrayMember, defineField, defineType } from 'sanity'
 
 import { articlePath } from '../lib/paths'
 import { ctaTextFields, imageField, requiredString, seoField } from './objects'
-import { articleSlugField } from './path-rules'
+import { routedSlugField } from './path-rules'
 import { textBlock, textImage } from './portable-text'
 import { pageVisibilityFields, VISIBILITY_GROUP, visibilitySubtitle } from './visibility'
 
@@ -71,11 +71,11 @@ export const articleType = defineType({
   ],
   fields: [
     { ...requiredString('title', 'Título (o h1 do artigo)', 110), group: 'content' },
-    articleSlugField(
-      'article',
-      'O artigo fica em /conteudos/<endereço>. Ao mudar o endereço de um artigo publicado, o redirecionamento do antigo é criado ao publicar.',
-      'content',
-    ),
+    routedSlugField('article', {
+      description:
+        'O artigo fica em /conteudos/<endereço>. Ao mudar o endereço de um artigo publicado, o redirecionamento do antigo é criado ao publicar.',
+      group: 'content',
+    }),
     defineField({
       name: 'description',
       title: 'Resumo',

@@ -1,9 +1,9 @@
-import { defineArrayMember, defineField, defineType, type SlugValue } from 'sanity'
+import { defineArrayMember, defineField, defineType } from 'sanity'
 
 import { BLOCK_SCHEMA_TYPES } from '../../components/blocks/schemas'
-import { SLUG_MAX_LENGTH } from '../lib/paths'
 import { requiredString, seoField } from './objects'
-import { slugRule } from './path-rules'
+import { routedPath } from '../lib/routed-types'
+import { routedSlugField } from './path-rules'
 import { pageVisibilityFields, VISIBILITY_GROUP, visibilitySubtitle } from './visibility'
 
 type BlockItem = { _type?: string }
@@ -37,27 +37,10 @@ export const campaignPageType = defineType({
       ...requiredString('title', 'Título (nome interno e da aba do navegador)', 80),
       group: 'content',
     },
-    defineField({
-      name: 'slug',
-      title: 'Endereço (slug)',
+    routedSlugField('campaignPage', {
       description:
         'A página fica em /p/<endereço>: "onibus-rodoviarios" vira /p/onibus-rodoviarios. Minúsculas, números e hífens. Ao mudar o endereço de uma página publicada, crie um redirecionamento do antigo.',
       group: 'content',
-      type: 'slug',
-      options: {
-        source: 'title',
-        maxLength: SLUG_MAX_LENGTH,
-        // The rule below checks (and explains) every collision; this only feeds "Generate".
-        isUnique: () => true,
-      },
-      validation: (rule) =>
-        rule
-          .required()
-          .custom((slug, context) =>
-            slugRule('campaignPage', (slug as SlugValue | undefined)?.current, context),
-          )
-          // A slug's custom message is a warning unless made an error explicitly.
-          .error(),
     }),
     defineField({
       name: 'blocks',
@@ -92,7 +75,7 @@ export const campaignPageType = defineType({
       const state = visibilitySubtitle({ visibleFrom, visibleUntil })
       return {
         title,
-        subtitle: `${state ? `${state} · ` : ''}/p/${slug ?? ''}${noindex ? ' · fora dos buscadores' : ''}`,
+        subtitle: `${state ? `${state} · ` : ''}${routedPath('campaignPage', slug ?? '')}${noindex ? ' · fora dos buscadores' : ''}`,
       }
     },
   },

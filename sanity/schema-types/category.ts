@@ -1,7 +1,8 @@
 import { defineField, defineType } from 'sanity'
 
 import { requiredString } from './objects'
-import { articleSlugField } from './path-rules'
+import { routedPath } from '../lib/routed-types'
+import { routedSlugField } from './path-rules'
 
 // A subject articles are filed under; each has its page at /conteudos/categoria/<slug>.
 export const categoryType = defineType({
@@ -12,10 +13,10 @@ export const categoryType = defineType({
     'Um assunto dos artigos. Cada categoria tem a sua página em /conteudos/categoria/<endereço>.',
   fields: [
     requiredString('title', 'Nome', 60),
-    articleSlugField(
-      'category',
-      'A página fica em /conteudos/categoria/<endereço>. Minúsculas, números e hífens.',
-    ),
+    routedSlugField('category', {
+      description:
+        'A página fica em /conteudos/categoria/<endereço>. Minúsculas, números e hífens.',
+    }),
     defineField({
       name: 'description',
       title: 'Descrição',
@@ -27,6 +28,6 @@ export const categoryType = defineType({
   ],
   preview: {
     select: { title: 'title', slug: 'slug.current' },
-    prepare: ({ title, slug }) => ({ title, subtitle: `/conteudos/categoria/${slug ?? ''}` }),
+    prepare: ({ title, slug }) => ({ title, subtitle: routedPath('category', slug ?? '') }),
   },
 })

@@ -1,7 +1,7 @@
-import { defineField, defineType, type SlugValue } from 'sanity'
+import { defineField, defineType } from 'sanity'
 
 import { requiredString } from './objects'
-import { slugRule } from './path-rules'
+import { routedSlugField } from './path-rules'
 import { textBlock } from './portable-text'
 
 const REVIEW_NOTICE =
@@ -59,27 +59,10 @@ export const legalPageType = defineType({
   description: REVIEW_NOTICE,
   fields: [
     requiredString('title', 'Título', 80),
-    defineField({
-      name: 'slug',
-      title: 'Endereço (slug)',
+    routedSlugField('legalPage', {
       description:
         'O caminho da página: "privacidade" vira /privacidade. Minúsculas, números e hífens. Mudar o endereço quebra links já publicados.',
-      type: 'slug',
-      options: {
-        source: 'title',
-        maxLength: 40,
-        // The rule below checks (and explains) every collision, campaign pages and redirects
-        // included; this only feeds the "Generate" button.
-        isUnique: () => true,
-      },
-      validation: (rule) =>
-        rule
-          .required()
-          .custom((slug, context) =>
-            slugRule('legalPage', (slug as SlugValue | undefined)?.current, context),
-          )
-          // A slug's custom message is a warning unless made an error explicitly.
-          .error(),
+      maxLength: 40,
     }),
     defineField({
       name: 'summary',

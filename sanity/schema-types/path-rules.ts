@@ -1,20 +1,23 @@
 import { defineField, type SlugValue, type ValidationContext } from 'sanity'
 
 import {
-  ARTICLE_SLUG_CONFLICT_QUERY,
-  CATEGORY_SLUG_CONFLICT_QUERY,
   REDIRECT_CONFLICT_QUERY,
-  REDIRECT_FROM_PATTERN,
-  redirectSource,
   REDIRECT_TO_PATTERN,
   SLUG_CONFLICT_QUERY,
-  VALIDATION_QUERY_TAG,
-  articlePath,
-  articleSlugProblem,
-  campaignPath,
   SLUG_MAX_LENGTH,
-  slugProblem,
+  VALIDATION_QUERY_TAG,
 } from '../lib/paths'
+import {
+  REDIRECT_FROM_PATTERN,
+  ROUTED_TYPE_LIST,
+  redirectSource,
+  redirectSourceProblem,
+  routedPath,
+  routedSlugProblem,
+  routedType,
+  routedTypeOf,
+  type RoutedTypeName,
+} from '../lib/routed-types'
 import { landingPath } from '../../lib/site-path'
 
 // Validation rules that look at other documents: a page's address must be free, and a redirect
@@ -30,64 +33,77 @@ function ownIds(context: ValidationContext) {
   return { draft: `drafts.${published}`, published }
 }
 
-/** True, or why this slug cannot be the address of this legal page or campaign page. */
-export async function slugRule(
-  type: 'legalPage' | 'campaignPage',
+/** "da página legal" → "a página legal", and the pronoun for it ("dela"). */
+const named = (of: string) => ({
+  noun: of.slice(1),
+  pronoun: of.startsWith('da') ? 'dela' : 'dele',
+})
+
+/**
+ * True, or why this slug cannot be the address of this document of a routed type: a segment the
+ * site routes there (its reserved slugs), one another document of its type (or of a type sharing
+ * its addresses) has, or where a redirect starts.
+ */
+export async function routedSlugRule(
+  name: RoutedTypeName,
   slug: string | undefined,
   context: ValidationContext,
 ): Promise<string | true> {
   if (!slug) return true
-  const problem = slugProblem(slug)
+  const problem = routedSlugProblem(name, slug)
   if (problem) return problem
-  const path = type === 'legalPage' ? `/${slug}` : campaignPath(slug)
+  const own = routedType(name)
+  const path = routedPath(name, slug)
   const taken = await client(context).fetch<{
-    legalPage: string | null
-    campaignPage: string | null
+    taken: { _type: string; title: string | null } | null
     redirect: string | null
-  }>(SLUG_CONFLICT_QUERY, { slug, path, ...ownIds(context) }, { tag: VALIDATION_QUERY_TAG })
-  if (taken.legalPage)
-    return `"${slug}" já é o endereço da página legal "${taken.legalPage}": páginas legais e de campanha precisam de endereços diferentes.`
-  if (taken.campaignPage)
-    return `"${slug}" já é o endereço da página de campanha "${taken.campaignPage}": escolha outro.`
+  }>(
+    SLUG_CONFLICT_QUERY,
+    { slug, path, types: [own.documentType, ...(own.sharesSlugsWith ?? [])], ...ownIds(context) },
+    { tag: VALIDATION_QUERY_TAG },
+  )
+  if (taken.taken) {
+    const other = routedTypeOf(taken.taken._type)
+    const shared =
+      other && other.name !== name
+        ? `${own.studio?.title.toLowerCase()} e ${other.studio?.title.toLowerCase()} precisam de endereços diferentes.`
+        : 'escolha outro.'
+    return `"${slug}" já é o endereço ${other?.studio?.of ?? ''} "${taken.taken.title ?? ''}": ${shared}`
+  }
   if (taken.redirect)
     return `${path} já redireciona para ${taken.redirect}. Apague esse redirecionamento (Redirecionamentos) antes de usar o endereço.`
   return true
 }
 
 /**
- * True, or why this slug cannot be the address of this article (/conteudos/<slug>) or category
- * (/conteudos/categoria/<slug>): unique among its type, not a name the site routes under
- * /conteudos, and not where a redirect starts.
+ * The slug field of a routed type: required, generated from the title, and free (routedSlugRule).
+ * One definition, so every routed type keeps the same rules.
  */
-export async function articleSlugRule(
-  type: 'article' | 'category',
-  slug: string | undefined,
-  context: ValidationContext,
-): Promise<string | true> {
-  if (!slug) return true
-  const problem = type === 'article' ? articleSlugProblem(slug) : slugProblem(slug)
-  if (problem) return problem
-  if (type === 'category') {
-    const taken = await client(context).fetch<{ category: string | null }>(
-      CATEGORY_SLUG_CONFLICT_QUERY,
-      { slug, ...ownIds(context) },
-      { tag: VALIDATION_QUERY_TAG },
-    )
-    return taken.category
-      ? `"${slug}" já é o endereço da categoria "${taken.category}": escolha outro.`
-      : true
-  }
-  const path = articlePath(slug)
-  const taken = await client(context).fetch<{ article: string | null; redirect: string | null }>(
-    ARTICLE_SLUG_CONFLICT_QUERY,
-    { slug, path, ...ownIds(context) },
-    { tag: VALIDATION_QUERY_TAG },
-  )
-  if (taken.article) return `"${slug}" já é o endereço do artigo "${taken.article}": escolha outro.`
-  if (taken.redirect)
-    return `${path} já redireciona para ${taken.redirect}. Apague esse redirecionamento (Redirecionamentos) antes de usar o endereço.`
-  return true
-}
+export const routedSlugField = (
+  name: RoutedTypeName,
+  {
+    description,
+    group,
+    maxLength = SLUG_MAX_LENGTH,
+  }: { description: string; group?: string; maxLength?: number },
+) =>
+  defineField({
+    name: 'slug',
+    title: 'Endereço (slug)',
+    description,
+    ...(group ? { group } : {}),
+    type: 'slug',
+    // The rule checks (and explains) every collision; isUnique only feeds "Generate".
+    options: { source: 'title', maxLength, isUnique: () => true },
+    validation: (rule) =>
+      rule
+        .required()
+        .custom((slug, context) =>
+          routedSlugRule(name, (slug as SlugValue | undefined)?.current, context),
+        )
+        // A slug's custom message is a warning unless made an error explicitly.
+        .error(),
+  })
 
 type Redirect = { from?: string; to?: string }
 
@@ -105,13 +121,7 @@ export async function redirectRule(
   if (!from || !to) return true
   if (!REDIRECT_FROM_PATTERN.test(from))
     return 'A origem é um caminho como /onibus, /p/endereco-antigo ou /conteudos/artigo-antigo: uma barra, letras minúsculas sem acento, números e hífens.'
-  const { section: prefix, segment } = redirectSource(from)
-  const reserved =
-    prefix === 'p'
-      ? undefined
-      : prefix === 'conteudos'
-        ? articleSlugProblem(segment)
-        : slugProblem(segment)
+  const reserved = redirectSourceProblem(from)
   if (reserved)
     return `A origem ${from} não pode ser usada: ${reserved.replace(/^"[^"]+" não pode ser usado: /, '')}`
   if (!REDIRECT_TO_PATTERN.test(to))
@@ -121,31 +131,30 @@ export async function redirectRule(
   if (to.startsWith('/') && landing === undefined) return SITE_PATH_MESSAGE
   const target = landing ?? to.replace(/[?#].*$/, '').replace(/(.)\/+$/, '$1')
   if (target === from) return `O destino é a própria origem: ${from} levaria a si mesmo, sem fim.`
+  // The page at that address, if one is live there: a root type's or the section's type's.
+  const { type: section, segment } = redirectSource(from)
+  const pageTypes = section ? [section] : ROUTED_TYPE_LIST.filter((routed) => routed.prefix === '')
   const found = await client(context).fetch<{
     sameFrom: string | null
     leadsHere: string | null
     leadsOn: string | null
-    legalPage: string | null
-    campaignPage: string | null
-    article: string | null
+    page: { _type: string; title: string | null } | null
   }>(
     REDIRECT_CONFLICT_QUERY,
     {
       from,
       to: target,
-      legalSlug: prefix ? '' : segment,
-      campaignSlug: prefix === 'p' ? segment : '',
-      articleSlug: prefix === 'conteudos' ? segment : '',
+      pageTypes: pageTypes.map((routed) => routed.documentType),
+      pageSlug: segment,
       ...ownIds(context),
     },
     { tag: VALIDATION_QUERY_TAG },
   )
-  if (found.legalPage)
-    return `${from} é a página legal "${found.legalPage}", que continua no ar: o redirecionamento nunca seria usado.`
-  if (found.campaignPage)
-    return `${from} é a página de campanha "${found.campaignPage}", que continua no ar: mude o endereço dela antes de redirecionar.`
-  if (found.article)
-    return `${from} é o artigo "${found.article}", que continua no ar: mude o endereço dele antes de redirecionar.`
+  const page = found.page && routedTypeOf(found.page._type)
+  if (found.page && page?.studio) {
+    const { noun, pronoun } = named(page.studio.of)
+    return `${from} é ${noun} "${found.page.title ?? ''}", que continua no ar: ${page.redirectable ? `mude o endereço ${pronoun} antes de redirecionar.` : 'o redirecionamento nunca seria usado.'}`
+  }
   if (found.sameFrom) return `Já existe um redirecionamento de ${from} (para ${found.sameFrom}).`
   if (found.leadsOn)
     return `${target} já redireciona para ${found.leadsOn}: aponte direto para ${found.leadsOn}, sem encadear redirecionamentos${found.leadsOn === from ? ' (este formaria um ciclo)' : ''}.`
@@ -153,28 +162,3 @@ export async function redirectRule(
     return `${found.leadsHere} já redireciona para ${from}: mude aquele redirecionamento para ${target}, em vez de encadear dois.`
   return true
 }
-
-/**
- * The slug field of an article or a category: unique among its type, never a name /conteudos
- * routes for itself (articleSlugRule). One definition, so both keep the same rules.
- */
-export const articleSlugField = (
-  type: 'article' | 'category',
-  description: string,
-  group?: string,
-) =>
-  defineField({
-    name: 'slug',
-    title: 'Endereço (slug)',
-    description,
-    ...(group ? { group } : {}),
-    type: 'slug',
-    options: { source: 'title', maxLength: SLUG_MAX_LENGTH, isUnique: () => true },
-    validation: (rule) =>
-      rule
-        .required()
-        .custom((slug, context) =>
-          articleSlugRule(type, (slug as SlugValue | undefined)?.current, context),
-        )
-        .error(),
-  })

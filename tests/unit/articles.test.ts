@@ -18,12 +18,8 @@ import {
   tableOfContents,
   wordCount,
 } from '@/lib/articles/text'
-import {
-  REDIRECT_FROM_PATTERN,
-  articleSlugProblem,
-  listingPageCount,
-  slugProblem,
-} from '@/sanity/lib/paths'
+import { listingPageCount } from '@/sanity/lib/paths'
+import { REDIRECT_FROM_PATTERN, routedSlugProblem, slugProblem } from '@/sanity/lib/routed-types'
 import { redirectsForSlugChange } from '@/sanity/lib/slug-change'
 import {
   ARTICLE_FEED_QUERY,
@@ -446,8 +442,8 @@ describe('publishing and addresses', () => {
 
   it('keeps /conteudos and the names under it from editors', () => {
     expect(slugProblem('conteudos')).toMatch(/lista de artigos/)
-    expect(articleSlugProblem('pagina')).toMatch(/páginas seguintes/)
-    expect(articleSlugProblem('como-o-celular-detecta-fadiga')).toBeUndefined()
+    expect(routedSlugProblem('article', 'pagina')).toMatch(/páginas seguintes/)
+    expect(routedSlugProblem('article', 'como-o-celular-detecta-fadiga')).toBeUndefined()
   })
 })
 

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest'
 
 import { parseDataset, queryDataset } from '@/lib/content/bundled'
 import { tagForType } from '@/lib/content/tags'
-import { REDIRECT_FROM_PATTERN, campaignPath, slugProblem } from '@/sanity/lib/paths'
+import { campaignPath } from '@/sanity/lib/paths'
+import { REDIRECT_FROM_PATTERN, slugProblem } from '@/sanity/lib/routed-types'
 import { redirectsForSlugChange } from '@/sanity/lib/slug-change'
 import {
   CAMPAIGN_PAGE_QUERY,

@@ -3,8 +3,8 @@ import path from 'node:path'
 
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 
-// The registry of routed types (lib/routed-types.ts, sanity/lib/paths.ts ROUTED_TYPES) and what
-// a publish of each changes. lib/content is replaced by a fixed set of answers: what is tested
+// The routed types (sanity/routed-types.ts, lib/routed-types.ts) and what a publish of each
+// changes. lib/content is replaced by a fixed set of answers: what is tested
 // is which tags, paths and purges the registry derives from them.
 const content = vi.hoisted(() => ({
   getArticlePublishFacts: vi.fn(),
@@ -16,14 +16,18 @@ const content = vi.hoisted(() => ({
   getLiveArticleSlugs: vi.fn(),
   getLiveCampaignPageSlugs: vi.fn(),
   getRedirectPaths: vi.fn(),
+  getRoutedSlugs: vi.fn(),
+  liveOnly: vi.fn(async (items: unknown[]) => items),
 }))
 vi.mock('@/lib/content', () => content)
 
 const { ROUTED, ROUTED_TYPE_NAMES, WEBHOOK_PROJECTION, publishPlan, staticParams } =
   await import('@/lib/routed-types')
 const { knownSlugs, documentPagePaths } = await import('@/lib/known-paths')
-const { ROUTED_TYPES, REDIRECT_FROM_PATTERN } = await import('@/sanity/lib/paths')
+const { ROUTED_TYPE_LIST, REDIRECT_FROM_PATTERN, RESERVED_SLUGS } =
+  await import('@/sanity/lib/routed-types')
 const { CONTENT_TAGS } = await import('@/lib/content/tags')
+const { schemaTypes } = await import('@/sanity/schema-types')
 
 const root = path.resolve(__dirname, '../..')
 const read = (file: string) => readFileSync(path.join(root, file), 'utf8')
@@ -72,41 +76,70 @@ beforeEach(() => {
   content.getRedirectPaths.mockResolvedValue(['/onibus', '/p/velha'])
 })
 
-describe('adding a routed type: every step done for every type in the registry', () => {
-  it.each(Object.keys(ROUTED_TYPES))('%s', (name) => {
-    const key = name as keyof typeof ROUTED_TYPES
-    // 1. The site's side of it in lib/routed-types.ts.
-    expect(ROUTED[key], `lib/routed-types.ts ROUTED has ${name}`).toBeDefined()
-    const { prefix } = ROUTED_TYPES[key]
-    // 2. A page route under its prefix whose prerender comes from the registry.
-    const route = routeFile(prefix)
-    expect(route, `a route app${prefix}/[param]/page.tsx for ${name}`).toBeDefined()
-    expect(read(route!), `${route} prerenders through staticParams('${name}', ...)`).toContain(
-      `staticParams('${name}'`,
-    )
-    // 3. proxy.ts's matcher reaches its addresses (the unknown-address gate), unless at the root.
-    if (prefix) {
-      expect(
-        proxyMatcher().some((entry) => {
-          const base = entry.replace(/\/:path\*$/, '')
-          return entry.endsWith('/:path*') && (prefix === base || prefix.startsWith(`${base}/`))
-        }),
-        `proxy.ts's matcher has ${prefix}/:path* (or a prefix above it)`,
-      ).toBe(true)
-    }
-    // 4. Its document type reaches the webhook (a cache tag, so the documented filter lists it).
-    const { documentType } = ROUTED[key]
-    if (documentType) expect(Object.keys(CONTENT_TAGS)).toContain(documentType)
-    // 5. The recipe's table in docs/routed-types.md names it.
-    expect(read('docs/routed-types.md')).toContain(`\`${name}\``)
+/** The files docs/routed-types.md says a new routed type touches, as it lists them. */
+function recipeFiles(): string[] {
+  const doc = read('docs/routed-types.md')
+  const steps = doc.slice(doc.indexOf('## Adding a routed type'))
+  return [...steps.matchAll(/^\d+\. `([^`]+)`/gm)].map((match) => match[1]!)
+}
+
+describe('adding a routed type: every step of docs/routed-types.md done for every type', () => {
+  it('lists at most 8 files', () => {
+    expect(recipeFiles().length).toBeGreaterThan(0)
+    expect(recipeFiles().length).toBeLessThanOrEqual(8)
   })
+
+  it.each(ROUTED_TYPE_LIST.map((routed) => [routed.name, routed] as const))(
+    '%s',
+    (name, routed) => {
+      const { prefix, documentType } = routed
+      const files = recipeFiles()
+      // Its Sanity schema, registered.
+      expect(files).toContain('sanity/schema-types/index.ts')
+      if (documentType)
+        expect(
+          schemaTypes.map((type) => type.name),
+          `schemaTypes has ${documentType}`,
+        ).toContain(documentType)
+      // Its definition.
+      expect(files).toContain('sanity/routed-types.ts')
+      // A page route under its prefix whose prerender comes from the registry.
+      expect(files).toContain('app<prefix>/[slug]/page.tsx')
+      const route = routeFile(prefix)
+      expect(route, `a route app${prefix}/[param]/page.tsx for ${name}`).toBeDefined()
+      expect(read(route!), `${route} prerenders through staticParams('${name}', ...)`).toContain(
+        `staticParams('${name}'`,
+      )
+      // proxy.ts's matcher reaches its addresses (the unknown-address gate), unless at the root.
+      expect(files).toContain('proxy.ts')
+      if (prefix) {
+        expect(
+          proxyMatcher().some((entry) => {
+            const base = entry.replace(/\/:path\*$/, '')
+            return entry.endsWith('/:path*') && (prefix === base || prefix.startsWith(`${base}/`))
+          }),
+          `proxy.ts's matcher has ${prefix}/:path* (or a prefix above it)`,
+        ).toBe(true)
+        // Its top section is a name no root page or redirect can take.
+        expect(RESERVED_SLUGS.has(prefix.split('/')[1]!)).toBe(true)
+      }
+      // Its document type reaches the webhook: a cache tag, and the documented filter lists it
+      // (webhook-filter-doc.test.ts).
+      expect(files).toContain('docs/content.md')
+      if (documentType) expect(Object.keys(CONTENT_TAGS)).toContain(documentType)
+      expect(files).toEqual(expect.arrayContaining(['sanity/schema.json', 'sanity/types.ts']))
+      // Framed by Presentation: the one file more the recipe names.
+      if (routed.studio?.preview)
+        expect(routeFile(`/preview${prefix}`), `app/preview${prefix}/[slug]/page.tsx`).toBeDefined()
+    },
+  )
 
   it('keeps proxy.ts matcher’s document sections equal to the registry’s prefixes', () => {
     const sections = proxyMatcher()
       .filter((entry) => entry.endsWith('/:path*') && entry !== '/revisao/:path*')
       .map((entry) => entry.replace(/\/:path\*$/, ''))
       .sort()
-    const prefixes = Object.values(ROUTED_TYPES).map((routed) => routed.prefix)
+    const prefixes = ROUTED_TYPE_LIST.map((routed) => routed.prefix)
     // Each top section of the registry, and nothing else.
     const top = [...new Set(prefixes.filter(Boolean).map((prefix) => `/${prefix.split('/')[1]}`))]
     expect(sections).toEqual(top.sort())
@@ -304,7 +337,9 @@ describe('what a publish changes', () => {
       '/api/redirects',
       '/sitemap.xml',
     ])
+    // The default plan of a routed type (campaign pages' too): the routing table lists its slugs.
     expect((await publishPlan({ type: 'legalPage', id: 'x', slug: 'lgpd' }))!.paths).toEqual([
+      '/api/redirects',
       '/lgpd',
       '/sitemap.xml',
     ])

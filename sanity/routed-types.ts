@@ -1,0 +1,90 @@
+import {
+  ARTICLES_PREFIX,
+  CAMPAIGN_PREFIX,
+  CATEGORY_PREFIX,
+  LISTING_PAGE_PREFIX,
+  articlePath,
+  campaignPath,
+  categoryPath,
+  legalPagePath,
+  listingPagePath,
+} from './lib/paths'
+import type { RoutedTypeDefinition } from './lib/routed-types'
+
+// The routed types: every page made from a document, one definition each, read by the site and
+// the Studio alike (so nothing here may import server code): address, slug rules, sitemap entry,
+// prerender, Studio list, Presentation and Desempenho tab. Adding one: docs/routed-types.md.
+
+/** Names under /conteudos/ the site routes itself, so no article can take them. */
+export const ARTICLE_RESERVED_SLUGS: ReadonlyMap<string, string> = new Map([
+  ['pagina', 'é onde ficam as páginas seguintes da lista de conteúdos (/conteudos/pagina/2)'],
+  ['categoria', 'é o prefixo das páginas de categoria (/conteudos/categoria/...)'],
+  ['feed', 'fica reservado para o feed de conteúdos (/conteudos/feed.xml)'],
+])
+
+/** In the order the sitemap lists them. */
+export const ROUTED_TYPES = {
+  legalPage: {
+    documentType: 'legalPage',
+    prefix: '',
+    path: legalPagePath,
+    sharesSlugsWith: ['campaignPage'],
+    sitemap: { changeFrequency: 'yearly', priority: 0.3 },
+    studio: { title: 'Páginas legais', of: 'da página legal', group: 'site' },
+  },
+  campaignPage: {
+    documentType: 'campaignPage',
+    prefix: CAMPAIGN_PREFIX,
+    path: campaignPath,
+    redirectable: true,
+    // A campaign page keeps the option of moving to the root: the root's reserved names.
+    section: 'é o prefixo das páginas de campanha (/p/...)',
+    sharesSlugsWith: ['legalPage'],
+    windowed: true,
+    sitemap: { changeFrequency: 'monthly', priority: 0.7 },
+    studio: {
+      title: 'Páginas de campanha',
+      of: 'da página de campanha',
+      group: 'campaigns',
+      preview: true,
+      performance: true,
+      reviewLinks: true,
+    },
+  },
+  articleListing: {
+    prefix: LISTING_PAGE_PREFIX,
+    path: (page: string) => listingPagePath(Number(page)),
+    sitemap: { changeFrequency: 'weekly', priority: (index: number) => (index === 0 ? 0.8 : 0.4) },
+    prerender: 5,
+  },
+  category: {
+    documentType: 'category',
+    prefix: CATEGORY_PREFIX,
+    path: categoryPath,
+    sitemap: { changeFrequency: 'weekly', priority: 0.5 },
+    studio: { title: 'Categorias', of: 'da categoria', group: 'articles' },
+  },
+  article: {
+    documentType: 'article',
+    prefix: ARTICLES_PREFIX,
+    path: articlePath,
+    redirectable: true,
+    section: 'é a lista de artigos (/conteudos) e o prefixo de cada artigo',
+    reservedSlugs: ARTICLE_RESERVED_SLUGS,
+    windowed: true,
+    // The feed beside the articles (app/conteudos/feed.xml).
+    extraSlugs: ['feed.xml'],
+    sitemap: { changeFrequency: 'monthly', priority: 0.6 },
+    // The newest ones: the build no longer grows with the archive.
+    prerender: 50,
+    studio: {
+      title: 'Artigos',
+      of: 'do artigo',
+      group: 'articles',
+      ordering: { field: 'publishedAt', direction: 'desc' },
+      preview: true,
+      performance: true,
+      reviewLinks: true,
+    },
+  },
+} as const satisfies Record<string, RoutedTypeDefinition>
