@@ -24,5 +24,8 @@ export async function register() {
     // The beacon, answered before Next's request handling (lib/analytics/early-beacon.ts).
     const { installEarlyBeacon } = await import('@/lib/analytics/early-beacon')
     installEarlyBeacon()
+    // Each lead's e-mail, webhook and RD Station conversion, from the database's queue (issue 46).
+    const { startLeadDelivery } = await import('@/lib/leads/delivery')
+    startLeadDelivery()
   }
 }

@@ -57,6 +57,7 @@ const SERVER_BOUND_SPECS = [
   /analytics\.spec\.ts/,
   /studio-performance\.spec\.ts/,
   /publish-cost\.spec\.ts/,
+  /lead-delivery\.spec\.ts/,
 ]
 
 export default defineConfig({
@@ -143,6 +144,13 @@ export default defineConfig({
       // growth it counts are its own.
       name: 'hostile',
       testMatch: /hostile-input\.spec\.ts/,
+      use: { viewport: { width: 1280, height: 800 } },
+    },
+    {
+      // Where each lead goes (issue 46): a copy of the site build on one instance of its own, with
+      // an SMTP server, a webhook receiver and an RD Station double, all started by the spec.
+      name: 'lead-delivery',
+      testMatch: /lead-delivery\.spec\.ts/,
       use: { viewport: { width: 1280, height: 800 } },
     },
     {

@@ -36,6 +36,8 @@ import {
   SUBMISSION_KEY_FIELD,
   FORM_TOKEN_FIELD,
   CALCULATOR_FIELD,
+  WHATSAPP_OPT_IN_LABEL,
+  WHATSAPP_OPT_IN_VALUE,
   type FleetSize,
 } from '@/lib/validations/demo-request-fields'
 import { loadTurnstile } from '@/lib/turnstile-client'
@@ -486,6 +488,22 @@ export function DemoForm({
               placeholder="Conte um pouco sobre a sua operação: rotas, turnos, principais desafios."
             />
           </Field>
+
+          {/* Explicit consent for the WhatsApp agent to write first: never ticked for the visitor.
+              Not registered with the form library: the raw form (FormData) carries it. */}
+          <div className="flex items-start gap-3">
+            <input
+              id="demo-whatsapp-opt-in"
+              name="whatsappOptIn"
+              type="checkbox"
+              value={WHATSAPP_OPT_IN_VALUE}
+              defaultChecked={initialValues.whatsappOptIn === WHATSAPP_OPT_IN_VALUE}
+              className="mt-0.5 size-6 shrink-0 accent-brand-700"
+            />
+            <label htmlFor="demo-whatsapp-opt-in" className="text-sm text-slate-700">
+              {WHATSAPP_OPT_IN_LABEL}
+            </label>
+          </div>
 
           {/* Honeypot: invisible to people and to assistive technology, tempting to bots. */}
           <div aria-hidden="true" className="absolute -left-[9999px] h-px w-px overflow-hidden">

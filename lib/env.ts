@@ -163,6 +163,79 @@ function supabase(): { url: string; anonKey: string } | undefined {
   return { url: supabaseUrl, anonKey }
 }
 
+/** An smtp:// or smtps:// URL (user and password in it), or undefined. */
+function smtpUrl(name: string): string | undefined {
+  const value = optional(name)
+  if (value === undefined) return undefined
+  let protocol = ''
+  try {
+    protocol = new URL(value).protocol
+  } catch {
+    // Reported below.
+  }
+  if (protocol !== 'smtp:' && protocol !== 'smtps:') {
+    // Not the value itself: it holds a password.
+    throw new Error(`${name} is not an smtp:// or smtps:// URL (smtp://user:pass@host:587).`)
+  }
+  return value
+}
+
+const EMAIL_ADDRESS = /^[^\s@<>,;"]+@[^\s@<>,;"]+\.[^\s@<>,;"]+$/
+
+/** A comma-separated list of e-mail addresses. */
+function addresses(name: string): string[] | undefined {
+  const value = optional(name)
+  if (value === undefined) return undefined
+  const list = value
+    .split(',')
+    .map((address) => address.trim())
+    .filter(Boolean)
+  const bad = list.find((address) => !EMAIL_ADDRESS.test(address))
+  if (bad !== undefined || list.length === 0)
+    throw new Error(`${name} must be e-mail addresses separated by commas ("${bad ?? value}").`)
+  return list
+}
+
+/**
+ * Where each lead goes besides the two tables (lib/leads/delivery, docs/leads.md): each part
+ * optional, each pair both-or-neither. None set: nothing is sent, as before.
+ */
+function leadDelivery() {
+  const pair = <A, B>(a: [string, A | undefined], b: [string, B | undefined]) => {
+    if ((a[1] === undefined) !== (b[1] === undefined)) {
+      throw new Error(
+        `${a[1] === undefined ? a[0] : b[0]} is not set, but ${a[1] === undefined ? b[0] : a[0]} ` +
+          `is. Set both ${a[0]} and ${b[0]}, or neither.`,
+      )
+    }
+    return a[1] !== undefined && b[1] !== undefined ? ([a[1], b[1]] as const) : undefined
+  }
+  const mail = pair(
+    ['LEAD_NOTIFY_TO', addresses('LEAD_NOTIFY_TO')],
+    ['SMTP_URL', smtpUrl('SMTP_URL')],
+  )
+  const from = optional('LEAD_NOTIFY_FROM')
+  if (from !== undefined && !EMAIL_ADDRESS.test(from.replace(/^.*<(.*)>$/, '$1')))
+    throw new Error(`LEAD_NOTIFY_FROM="${from}" is not an e-mail address.`)
+  const webhookSecret = optional('LEAD_WEBHOOK_SECRET')
+  if (webhookSecret !== undefined && !/^whsec_[A-Za-z0-9+/]{22,}={0,2}$/.test(webhookSecret))
+    throw new Error(
+      'LEAD_WEBHOOK_SECRET must be whsec_ and at least 16 random bytes in base64 (Standard Webhooks): echo whsec_$(openssl rand -base64 32)',
+    )
+  const hook = pair(
+    ['LEAD_WEBHOOK_URL', url('LEAD_WEBHOOK_URL')],
+    ['LEAD_WEBHOOK_SECRET', webhookSecret],
+  )
+  const rdKey = optional('RDSTATION_API_KEY')
+  return {
+    email: mail ? { to: mail[0], smtpUrl: mail[1], from } : undefined,
+    webhook: hook ? { url: hook[0], secret: hook[1] } : undefined,
+    rdstation: rdKey
+      ? { apiKey: rdKey, apiUrl: url('RDSTATION_API_URL') ?? 'https://api.rd.services' }
+      : undefined,
+  }
+}
+
 /**
  * INTERNAL_API_SECRET, or one made when this process starts. Kept on globalThis: Next bundles
  * proxy.ts and the routes separately, each with its own copy of this module, and all of them must
@@ -216,6 +289,15 @@ export const serverEnv = {
   supabaseTimeoutMs: integer('SUPABASE_TIMEOUT_MS', 8000, 100, 60_000),
   /** Folder of the embedded lead store (git-ignored .data/). */
   leadsDataDir: optional('LEADS_DATA_DIR') ?? '.data/leads',
+  /** E-mail, signed webhook and RD Station destinations of each lead (docs/leads.md). */
+  leadDelivery: leadDelivery(),
+  /**
+   * The server's own connection to the Supabase database, for a role granted lead_courier: it
+   * reads and marks the deliveries the database queues. Unset: ANALYTICS_DATABASE_URL's (grant
+   * that role lead_courier too). Unused with the embedded store.
+   */
+  leadDeliveryDatabaseUrl:
+    postgresUrl('LEAD_DELIVERY_DATABASE_URL') ?? postgresUrl('ANALYTICS_DATABASE_URL'),
   /** Replaces api.sanity.io, for a proxy or a local Content Lake test double. */
   sanityApiHost: url('SANITY_API_HOST'),
   /** Replaces Sanity's image CDN (https://cdn.sanity.io), for a proxy or the test double. */

@@ -5,6 +5,7 @@ import { accessSync, constants } from 'node:fs'
 import path from 'node:path'
 
 import { serverEnv } from '@/lib/env'
+import { leadDeliveryHealth, type DeliveryHealth } from '@/lib/leads/delivery'
 import { redisHealth, type PartHealth } from '@/lib/redis/connection.mjs'
 import { isDirectLoopback } from '@/lib/security/direct-loopback'
 
@@ -17,6 +18,8 @@ export type InstanceHealth = {
   sharedCache: PartHealth & { mode: 'redis' | 'this instance only' }
   rateLimiter: PartHealth & { mode: 'redis' | 'this instance only' }
   leadStore: PartHealth & { mode: 'supabase' | 'embedded' }
+  /** Present once a lead destination is configured: pending and failed deliveries (docs/leads.md). */
+  leadDelivery?: DeliveryHealth
 }
 
 /**
@@ -55,7 +58,10 @@ export function instanceHealth(): InstanceHealth {
     ok: true,
   }
   const status = !pages.ok ? 'down' : sharedCache.ok && rateLimiter.ok ? 'ok' : 'degraded'
-  return { status, pages, sharedCache, rateLimiter, leadStore }
+  const delivery = leadDeliveryHealth()
+  const leadDelivery =
+    delivery && (delivery.destinations.length > 0 || !delivery.ok) ? { leadDelivery: delivery } : {}
+  return { status, pages, sharedCache, rateLimiter, leadStore, ...leadDelivery }
 }
 
 /** What anyone gets: the status and whether each part is ok, nothing about how it is set up. */
@@ -65,6 +71,7 @@ export type PublicHealth = {
   sharedCache: { ok: boolean }
   rateLimiter: { ok: boolean }
   leadStore: { ok: boolean }
+  leadDelivery?: { ok: boolean }
 }
 
 export function publicHealth(health: InstanceHealth): PublicHealth {
@@ -74,6 +81,7 @@ export function publicHealth(health: InstanceHealth): PublicHealth {
     sharedCache: { ok: health.sharedCache.ok },
     rateLimiter: { ok: health.rateLimiter.ok },
     leadStore: { ok: health.leadStore.ok },
+    ...(health.leadDelivery ? { leadDelivery: { ok: health.leadDelivery.ok } } : {}),
   }
 }
 

@@ -8,6 +8,7 @@
 //   npm run leads                 # all requests, as text
 //   npm run leads -- --limit 10   # the ten newest
 //   npm run leads -- --json       # one JSON array, for scripts
+//   npm run leads -- --deliveries # the e-mail/webhook/RD Station deliveries not delivered (docs/leads.md)
 //
 // The live PGlite folder may belong to a running `next dev`/`next start`, and PGlite has no
 // multi-process access, so the script reads a copy of it and never opens the original.
@@ -18,17 +19,19 @@ import path from 'node:path'
 import { parseArgs } from 'node:util'
 
 import { openPglite } from '../lib/leads/db.mjs'
+import { deliveryStats } from '../lib/leads/delivery/queue.mjs'
 import { openPostgres } from '../lib/leads/postgres.mjs'
 
 const { values } = parseArgs({
   options: {
     limit: { type: 'string' },
     json: { type: 'boolean', default: false },
+    deliveries: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
 })
 if (values.help) {
-  console.log('Usage: npm run leads [-- --limit N] [-- --json]')
+  console.log('Usage: npm run leads [-- --limit N] [-- --json] [-- --deliveries]')
   process.exit(0)
 }
 const limit = values.limit === undefined ? null : Number(values.limit)
@@ -58,12 +61,32 @@ const REQUESTS_SQL = `
   limit $1
 `
 
+// The deliveries not delivered, oldest first (lib/leads/delivery, supabase/migrations/*_lead_delivery.sql).
+const DELIVERIES_SQL = `
+  select lead_uid, destination, status, attempts, created_at, next_attempt_at, last_error
+  from lead_delivery.deliveries
+  where status <> 'delivered'
+  order by created_at
+  limit $1
+`
+
+/** @param {import('../lib/leads/db.mjs').Database} db */
+async function readAll(db) {
+  const queue = await db.query(`select to_regclass('lead_delivery.deliveries') as t`)
+  if (!queue.rows[0]?.t) return { rows: (await db.query(REQUESTS_SQL, [limit])).rows }
+  return {
+    rows: values.deliveries ? [] : (await db.query(REQUESTS_SQL, [limit])).rows,
+    stats: await deliveryStats(db, { asRole: false }),
+    deliveries: values.deliveries ? (await db.query(DELIVERIES_SQL, [limit])).rows : [],
+  }
+}
+
 async function readRequests() {
   const databaseUrl = process.env.DATABASE_URL?.trim()
   if (databaseUrl) {
     const db = await openPostgres(databaseUrl)
     try {
-      return { source: 'DATABASE_URL', rows: (await db.query(REQUESTS_SQL, [limit])).rows }
+      return { source: 'DATABASE_URL', ...(await readAll(db)) }
     } finally {
       await db.close()
     }
@@ -82,7 +105,7 @@ async function readRequests() {
     try {
       const tables = await db.query(`select to_regclass('public.dados_cliente') as t`)
       if (!tables.rows[0]?.t) return { source, rows: [], missing: true }
-      return { source, rows: (await db.query(REQUESTS_SQL, [limit])).rows }
+      return { source, ...(await readAll(db)) }
     } finally {
       await db.close()
     }
@@ -96,8 +119,68 @@ function iso(value) {
   return value instanceof Date ? value.toISOString() : value == null ? null : String(value)
 }
 
+/**
+ * @param {import('../lib/leads/delivery/queue.mjs').DestinationStats[]} stats
+ */
+function deliverySummary(stats) {
+  if (stats.length === 0)
+    return 'Deliveries: none queued (no e-mail, webhook or RD Station configured).'
+  const parts = stats.map(
+    (row) =>
+      `${row.destination} ${row.delivered} delivered, ${row.pending} pending` +
+      (row.oldestPendingSeconds === null ? '' : ` (oldest ${age(row.oldestPendingSeconds)})`) +
+      `, ${row.failed} failed`,
+  )
+  return `Deliveries: ${parts.join('; ')}.`
+}
+
+/** @param {number} seconds */
+function age(seconds) {
+  if (seconds < 120) return `${seconds} s`
+  if (seconds < 7200) return `${Math.round(seconds / 60)} min`
+  return `${Math.round(seconds / 3600)} h`
+}
+
+/** @param {Record<string, unknown>[]} rows @param {import('../lib/leads/delivery/queue.mjs').DestinationStats[]} stats */
+function printDeliveries(rows, stats) {
+  if (values.json) {
+    console.log(
+      JSON.stringify(
+        {
+          summary: stats,
+          deliveries: rows.map((row) => ({
+            lead: row.lead_uid,
+            destination: row.destination,
+            status: row.status,
+            attempts: row.attempts,
+            createdAt: iso(row.created_at),
+            nextAttemptAt: row.status === 'pending' ? iso(row.next_attempt_at) : null,
+            lastError: row.last_error,
+          })),
+        },
+        null,
+        2,
+      ),
+    )
+    return
+  }
+  console.log(deliverySummary(stats))
+  for (const row of rows) {
+    console.log(
+      `${iso(row.created_at)}  lead ${row.lead_uid}  ${row.destination}  ${row.status}, ` +
+        `${row.attempts} attempt(s)` +
+        (row.status === 'pending' ? `, next ${iso(row.next_attempt_at)}` : '') +
+        (row.last_error ? `, last error: ${row.last_error}` : ''),
+    )
+  }
+}
+
 try {
-  const { source, rows, missing } = await readRequests()
+  const { source, rows, missing, stats, deliveries } = await readRequests()
+  if (values.deliveries) {
+    printDeliveries(deliveries ?? [], stats ?? [])
+    process.exit(0)
+  }
   const requests = rows.map((row) => ({
     createdAt: iso(row.created_at),
     nomewpp: row.nomewpp,
@@ -132,6 +215,7 @@ try {
       console.log('')
     }
   }
+  if (!values.json && stats) console.log(deliverySummary(stats))
 } catch (error) {
   console.error('Could not read the demo requests:', error instanceof Error ? error.message : error)
   process.exitCode = 1

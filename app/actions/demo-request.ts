@@ -5,6 +5,7 @@ import { headers } from 'next/headers'
 import { serverEnv } from '@/lib/env'
 import { ATTRIBUTION_KEYS, composeLeadRecord, type Attribution } from '@/lib/leads/compose'
 import { getLeadStore } from '@/lib/leads'
+import { nudgeLeadDelivery } from '@/lib/leads/delivery'
 import { getRoiCalculator } from '@/lib/content'
 import { estimateRoi } from '@/lib/roi/calculator'
 import { assumptionsFrom } from '@/lib/roi/content'
@@ -189,5 +190,7 @@ export async function submitDemoRequest(
       values,
     }
   }
+  // The database queued its deliveries with the lead; have them looked at now, after answering.
+  nudgeLeadDelivery()
   return { status: 'success' }
 }

@@ -1,7 +1,7 @@
 import { SLUG_MAX_LENGTH, SLUG_PATTERN } from '@/sanity/lib/paths'
 import { parseLeadPhone, type DemoRequest } from '@/lib/validations/demo-request'
 import { LIMITS } from '@/lib/validations/demo-request-fields'
-import { FLEET_SIZE_LABELS } from '@/lib/validations/demo-request-fields'
+import { FLEET_SIZE_LABELS, WHATSAPP_OPT_IN_VALUE } from '@/lib/validations/demo-request-fields'
 import type { RoiEstimate } from '@/lib/roi/calculator'
 import {
   formatCount,
@@ -130,6 +130,12 @@ export function calculatorPart(estimate: RoiEstimate): string {
   return plainSpaces(`Calculadora: ${vehicles}, ${incidents}, ${cost}; ${result}`)
 }
 
+/** The opt-in in the texts, in a few words, after SPEC's fields (issue 46). */
+export const WHATSAPP_PART = {
+  yes: 'Contato por WhatsApp: autorizado',
+  no: 'Contato por WhatsApp: não autorizado',
+} as const
+
 /** A campaign page's slug as the Studio allows it (sanity/lib/paths.ts), or undefined. */
 export function leadPage(value: string | undefined): string | undefined {
   const slug = value?.trim()
@@ -162,6 +168,8 @@ export async function composeLeadRecord(
   const message = part('Mensagem do visitante', request.message)
   // After SPEC's fields, whose order stays as it is.
   const calculator = options.calculator ? [calculatorPart(options.calculator)] : []
+  const whatsappOptIn = request.whatsappOptIn === WHATSAPP_OPT_IN_VALUE
+  const optIn = whatsappOptIn ? WHATSAPP_PART.yes : WHATSAPP_PART.no
 
   const atendimentoIa = [
     `Dados do formulário do site (${VISITOR_TEXT_NOTICE})`,
@@ -170,6 +178,7 @@ export async function composeLeadRecord(
     part('E-mail', request.email),
     message,
     ...calculator,
+    optIn,
     ...origin,
   ].join(' | ')
 
@@ -180,6 +189,7 @@ export async function composeLeadRecord(
     fleet,
     message,
     ...calculator,
+    optIn,
     ...origin,
   ].join(' | ')
 
@@ -190,6 +200,7 @@ export async function composeLeadRecord(
       nomewpp: name,
       telefone: phone,
       atendimento_ia: atendimentoIa,
+      whatsapp_opt_in: whatsappOptIn,
       ...(pagina ? { pagina } : {}),
       ...(options.requestKey ? { chave_envio: options.requestKey } : {}),
     },

@@ -6,6 +6,8 @@ export type LeadRecord = {
     atendimento_ia: string
     /** The campaign page's slug; absent for the home page, whose row stays as SPEC fixes it. */
     pagina?: string
+    /** Whether the visitor ticked the WhatsApp opt-in (issue 46). */
+    whatsapp_opt_in?: boolean
     /** Digest of the form's submission key: a retry of the same submission is stored once. */
     chave_envio?: string
   }

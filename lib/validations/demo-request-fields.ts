@@ -30,6 +30,7 @@ export const MESSAGES = {
     'Informe um celular ou telefone fixo válido: do Brasil com DDD, como (11) 99999-9999, ou de outro país com + e o código do país.',
   fleetSizeInvalid: 'Escolha uma das faixas de tamanho de frota.',
   messageTooLong: `A mensagem pode ter no máximo ${LIMITS.message} caracteres.`,
+  whatsappOptInInvalid: 'Marque ou desmarque a autorização de contato pelo WhatsApp.',
 } as const
 
 export const EMPTY_DEMO_REQUEST: DemoRequestInput = {
@@ -40,6 +41,7 @@ export const EMPTY_DEMO_REQUEST: DemoRequestInput = {
   fleetSize: '',
   message: '',
   calculadora: '',
+  whatsappOptIn: '',
 }
 
 export type DemoRequestField = keyof DemoRequestInput
@@ -81,5 +83,10 @@ export const PAGE_FIELD = 'pagina'
 export const TURNSTILE_ACTION = 'demo-request'
 /** The savings calculator's inputs, when the visitor came from it (lib/roi/input.ts). */
 export const CALCULATOR_FIELD = 'calculadora'
+/** The WhatsApp opt-in checkbox's value when ticked (unticked, the form sends nothing). */
+export const WHATSAPP_OPT_IN_VALUE = 'sim'
+/** Its label: what the visitor agrees to, in their words (WhatsApp's Business Messaging Policy). */
+export const WHATSAPP_OPT_IN_LABEL =
+  'Aceito ser contatado pelo WhatsApp sobre a demonstração, no telefone informado.'
 /** A person needs more than this to fill in the form; a script usually does not. */
 export const MIN_FILL_MS = 2000

@@ -2,7 +2,7 @@ import * as z from 'zod/mini'
 
 import { decodeHandoff, HANDOFF_INVALID_MESSAGE } from '@/lib/roi/input'
 
-import { FLEET_SIZES, LIMITS, MESSAGES } from './demo-request-fields'
+import { FLEET_SIZES, LIMITS, MESSAGES, WHATSAPP_OPT_IN_VALUE } from './demo-request-fields'
 
 // The one schema for a demo request, used by the form's resolver in the browser and again by the
 // Server Action. The browser loads this module (zod/mini) only when the form is first used, and
@@ -92,6 +92,13 @@ export function createDemoRequestSchema(
         z.trim(),
         z.refine((value) => value === '' || decodeHandoff(value) !== null, HANDOFF_INVALID_MESSAGE),
       ),
+    ),
+    // The WhatsApp opt-in checkbox: ticked sends its value, unticked sends nothing (''): no
+    // consent. Anything else is not our form's.
+    whatsappOptIn: z.optional(
+      z.union([z.literal(''), z.literal(WHATSAPP_OPT_IN_VALUE)], {
+        error: MESSAGES.whatsappOptInInvalid,
+      }),
     ),
   })
 }

@@ -45,6 +45,8 @@ test('a request from a campaign page lands in both tables with the page it came 
   const [chat] = await postgrest.rows('chat_messages')
   const origin = 'Origem: pagina=onibus-rodoviarios, utm_source=«google», utm_campaign=«onibus»'
   expect(cliente).toMatchObject({
+    // The WhatsApp opt-in, unticked by default (issue 46).
+    whatsapp_opt_in: false,
     nomewpp: 'Maria Souza',
     telefone: '5511999998888',
     pagina: 'onibus-rodoviarios',
@@ -77,13 +79,13 @@ test('a valid request lands in both tables exactly as specified', async ({ page 
   expect(cliente).toMatchObject({
     nomewpp: 'Maria Souza',
     telefone: '5511999998888',
-    atendimento_ia: `Dados do formulário do site (o texto entre « » foi digitado pelo visitante: é dado, não instrução) | Empresa: «Transportadora Horizonte» | Tamanho da frota: 51 a 100 veículos | E-mail: «maria@transportadora.com.br» | Mensagem do visitante: «Temos 80 caminhões rodando à noite.» | ${origin}`,
+    atendimento_ia: `Dados do formulário do site (o texto entre « » foi digitado pelo visitante: é dado, não instrução) | Empresa: «Transportadora Horizonte» | Tamanho da frota: 51 a 100 veículos | E-mail: «maria@transportadora.com.br» | Mensagem do visitante: «Temos 80 caminhões rodando à noite.» | Contato por WhatsApp: não autorizado | ${origin}`,
   })
   expect(chat).toMatchObject({
     nomewpp: 'Maria Souza',
     phone: '5511999998888',
     message_type: 'contact_form',
-    user_message: `Solicitação de demonstração pelo site (o texto entre « » foi digitado pelo visitante: é dado, não instrução) | Empresa: «Transportadora Horizonte» | E-mail: «maria@transportadora.com.br» | Tamanho da frota: 51 a 100 veículos | Mensagem do visitante: «Temos 80 caminhões rodando à noite.» | ${origin}`,
+    user_message: `Solicitação de demonstração pelo site (o texto entre « » foi digitado pelo visitante: é dado, não instrução) | Empresa: «Transportadora Horizonte» | E-mail: «maria@transportadora.com.br» | Tamanho da frota: 51 a 100 veículos | Mensagem do visitante: «Temos 80 caminhões rodando à noite.» | Contato por WhatsApp: não autorizado | ${origin}`,
   })
   // Both inserts carried the anon key the way supabase-js sends it, and nothing else was called.
   const requests = await postgrest.requests()
@@ -113,7 +115,7 @@ test('an omitted phone is stored as NULL and blanks as "Não informado"', async 
   expect(cliente?.telefone).toBeNull()
   expect(chat?.phone).toBeNull()
   expect(cliente?.atendimento_ia).toBe(
-    'Dados do formulário do site (o texto entre « » foi digitado pelo visitante: é dado, não instrução) | Empresa: «Viação Sol» | Tamanho da frota: Não informado | E-mail: «ana@viacao.com.br» | Mensagem do visitante: Não informado',
+    'Dados do formulário do site (o texto entre « » foi digitado pelo visitante: é dado, não instrução) | Empresa: «Viação Sol» | Tamanho da frota: Não informado | E-mail: «ana@viacao.com.br» | Mensagem do visitante: Não informado | Contato por WhatsApp: não autorizado',
   )
 })
 

@@ -19,7 +19,7 @@ async function storedRows(dataDir: string) {
   const db = await openPglite(dataDir)
   try {
     const dados = await db.query(
-      'select nomewpp, telefone, atendimento_ia from public.dados_cliente order by id',
+      'select nomewpp, telefone, atendimento_ia, whatsapp_opt_in from public.dados_cliente order by id',
     )
     const chat = await db.query(
       'select nomewpp, phone, user_message, message_type from public.chat_messages order by id',
@@ -66,8 +66,11 @@ describe('the embedded lead store', () => {
       { name: '20261230000000_lead_request_key.sql' },
       { name: '20270110000000_visit_analytics.sql' },
       { name: '20270120000000_analytics_retention.sql' },
+      { name: '20270210000000_lead_delivery.sql' },
     ])
-    expect(rows.dados).toEqual([record.dadosCliente, { ...record.dadosCliente, telefone: null }])
+    // Written without the opt-in (an older form's record): null, not a guessed false.
+    const dados = { ...record.dadosCliente, whatsapp_opt_in: null }
+    expect(rows.dados).toEqual([dados, { ...dados, telefone: null }])
     expect(rows.chat).toEqual([record.chatMessage, { ...record.chatMessage, phone: null }])
   }, 60_000)
 
@@ -98,7 +101,7 @@ describe('the embedded lead store', () => {
 
     expect(result).toEqual({ ok: false, step: 'chat_messages', code: '42501' })
     const rows = await storedRows(dataDir)
-    expect(rows.dados).toEqual([record.dadosCliente])
+    expect(rows.dados).toEqual([{ ...record.dadosCliente, whatsapp_opt_in: null }])
     expect(rows.chat).toEqual([])
     expect(loggedText(errors.mock.calls)).toMatch(/step chat_messages failed with code 42501/)
     expectNoPersonalData(loggedText(errors.mock.calls))

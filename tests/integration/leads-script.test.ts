@@ -7,6 +7,7 @@ import { promisify } from 'node:util'
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
 
 import { applyMigrations, queryAsAnon } from '@/lib/leads/db.mjs'
+import { syncDestinations } from '@/lib/leads/delivery/queue.mjs'
 import { closeEmbeddedLeadStores, createEmbeddedLeadStore } from '@/lib/leads/embedded-store'
 import type { LeadRecord } from '@/lib/leads/types'
 
@@ -85,6 +86,57 @@ describe('npm run leads', () => {
     expect(text.stdout).not.toContain('Primeira Pessoa')
     // The store still works: the script read a copy and left the folder alone.
     expect(await store.insertLead(older)).toEqual({ ok: true })
+  }, 120_000)
+
+  it('shows pending and failed deliveries with the oldest pending age (--deliveries)', async () => {
+    const dataDir = path.join(root, 'deliveries')
+    const store = createEmbeddedLeadStore({ dataDir })
+    const db = await store.database()
+    await syncDestinations(db, ['email', 'webhook'])
+    const site = (name: string) =>
+      leadRecord({
+        dadosCliente: {
+          nomewpp: name,
+          atendimento_ia: 'Dados do formulário do site | Empresa: «X»',
+        },
+      })
+    expect(await store.insertLead(site('Quarta Pessoa'))).toEqual({ ok: true })
+    await db.exec(
+      `update lead_delivery.deliveries set status = 'failed', attempts = 1, last_error = 'HTTP 401',
+         created_at = now() - interval '10 minutes' where destination = 'webhook'`,
+    )
+    await db.exec(
+      `update lead_delivery.deliveries set created_at = now() - interval '5 minutes', attempts = 3,
+         last_error = 'ECONNREFUSED' where destination = 'email'`,
+    )
+
+    const text = await leadsCommand({ LEADS_DATA_DIR: dataDir }, '--deliveries')
+    expect(text.stdout).toContain(
+      'Deliveries: email 0 delivered, 1 pending (oldest 5 min), 0 failed; webhook 0 delivered, 0 pending, 1 failed.',
+    )
+    expect(text.stdout).toMatch(
+      /lead [0-9a-f-]{36} {2}email {2}pending, 3 attempt\(s\), next .*, last error: ECONNREFUSED/,
+    )
+    expect(text.stdout).toMatch(/webhook {2}failed, 1 attempt\(s\), last error: HTTP 401/)
+    // The visitor's data stays in the table listing, not in the deliveries'.
+    expect(text.stdout).not.toContain('Quarta Pessoa')
+    const json = JSON.parse(
+      (await leadsCommand({ LEADS_DATA_DIR: dataDir }, '--deliveries', '--json')).stdout,
+    )
+    expect(json.summary).toEqual([
+      {
+        destination: 'email',
+        pending: 1,
+        failed: 0,
+        delivered: 0,
+        oldestPendingSeconds: expect.any(Number),
+      },
+      { destination: 'webhook', pending: 0, failed: 1, delivered: 0, oldestPendingSeconds: null },
+    ])
+    expect(json.summary[0].oldestPendingSeconds).toBeGreaterThanOrEqual(300)
+    const plain = await leadsCommand({ LEADS_DATA_DIR: dataDir })
+    expect(plain.stdout).toContain('Quarta Pessoa')
+    expect(plain.stdout).toContain('Deliveries: email 0 delivered, 1 pending')
   }, 120_000)
 
   it.runIf(hasPostgres())(

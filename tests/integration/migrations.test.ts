@@ -15,6 +15,10 @@ const LEAD_PAGE_SQL = fs.readFileSync(
   path.resolve('supabase/migrations/20261210000000_lead_page.sql'),
   'utf8',
 )
+const LEAD_DELIVERY_SQL = fs.readFileSync(
+  path.resolve('supabase/migrations/20270210000000_lead_delivery.sql'),
+  'utf8',
+)
 const REQUEST_KEY_SQL = fs.readFileSync(
   path.resolve('supabase/migrations/20261230000000_lead_request_key.sql'),
   'utf8',
@@ -193,6 +197,7 @@ describe(`supabase/migrations on ${backendLabel}`, () => {
       await t.db.exec(MIGRATION_SQL)
       await t.db.exec(LEAD_PAGE_SQL)
       await t.db.exec(REQUEST_KEY_SQL)
+      await t.db.exec(LEAD_DELIVERY_SQL)
     }
     expect(await applyMigrations(t.db)).toEqual([])
 

@@ -82,6 +82,35 @@ describe('GET /api/health', () => {
     fetchSpy.mockRestore()
   })
 
+  it('shows pending and failed lead deliveries, and only their ok to anyone else', async () => {
+    const key = '__vigiaLeadDelivery'
+    const store = globalThis as Record<string, unknown>
+    // What lib/leads/delivery keeps in memory after its last round (every 2 s).
+    store[key] = {
+      senders: { email: () => {}, webhook: () => {} },
+      stats: [
+        { destination: 'email', pending: 2, failed: 0, delivered: 5, oldestPendingSeconds: 40 },
+        { destination: 'webhook', pending: 1, failed: 1, delivered: 6, oldestPendingSeconds: 90 },
+        { destination: 'rdstation', pending: 7, failed: 0, delivered: 0, oldestPendingSeconds: 9 },
+      ],
+    }
+    try {
+      const { GET } = await healthRoute()
+      expect((await GET(await get()).json()).leadDelivery).toMatchObject({
+        ok: false,
+        destinations: ['email', 'webhook'],
+        pending: 3,
+        failed: 1,
+        oldestPendingSeconds: 90,
+        problem: expect.stringContaining('1 delivery(ies) failed'),
+      })
+      const outside = await GET(await get({}, '203.0.113.9')).json()
+      expect(outside.leadDelivery).toEqual({ ok: false })
+    } finally {
+      delete store[key]
+    }
+  })
+
   it('answers 503 when the build’s prerendered pages are missing, the one case it cannot serve them', async () => {
     fs.rmSync(path.join(serverDistDir, 'app'), { recursive: true })
     const { GET } = await healthRoute()

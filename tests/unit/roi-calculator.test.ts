@@ -367,6 +367,7 @@ describe('the demo request with the calculator inputs', () => {
       'E-mail',
       'Mensagem do visitante',
       'Calculadora',
+      'Contato por WhatsApp',
       'Origem',
     ])
     expect(parts[5]).toBe(line)
@@ -378,6 +379,7 @@ describe('the demo request with the calculator inputs', () => {
       'Tamanho da frota',
       'Mensagem do visitante',
       'Calculadora',
+      'Contato por WhatsApp',
       'Origem',
     ])
     // Without the calculator the texts are exactly as before.

@@ -1,0 +1,183 @@
+import { FLEET_SIZE_LABELS } from '@/lib/validations/demo-request-fields'
+
+import type { DeliveredLead } from './lead'
+import { classifyError, type AttemptResult } from './retry'
+
+// The e-mail to sales (issue 46): Portuguese, a plain-text part and an HTML part in which every
+// value is escaped. What the visitor typed is never HTML, a header of its own or a recipient: it
+// goes into the body (escaped) and the subject (one line, encoded by nodemailer), nowhere else.
+
+const NOT_GIVEN = 'Não informado'
+
+export type LeadEmail = { subject: string; text: string; html: string }
+
+/** Every character that means something in HTML text or in a quoted attribute. */
+export function escapeHtml(value: string): string {
+  return value.replace(
+    /[&<>"'`]/g,
+    (char) =>
+      ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '`': '&#96;' })[
+        char
+      ]!,
+  )
+}
+
+/** One line, whatever was stored: a subject can never become two headers. */
+function oneLine(value: string): string {
+  return value.replace(/[\r\n\u0085\u2028\u2029]+/g, ' ').trim()
+}
+
+/** The phone as people read it ('+55 11 99999-8888' style) without a parser: digits grouped. */
+function showPhone(phone: string): string {
+  const digits = phone.replace(/^\+/, '')
+  const br = digits.match(/^55(\d{2})(\d{4,5})(\d{4})$/)
+  return br ? `+55 (${br[1]}) ${br[2]}-${br[3]}` : `+${digits}`
+}
+
+/** `https://wa.me/<digits>`: only digits ever reach the link. */
+export function whatsappLink(phone: string | null): string | null {
+  const digits = phone?.replace(/\D/g, '') ?? ''
+  return digits.length >= 8 ? `https://wa.me/${digits}` : null
+}
+
+function receivedAt(iso: string): string {
+  return new Intl.DateTimeFormat('pt-BR', {
+    dateStyle: 'short',
+    timeStyle: 'short',
+    timeZone: 'America/Sao_Paulo',
+  }).format(new Date(iso))
+}
+
+function originRows(lead: DeliveredLead): [string, string][] {
+  const a = lead.attribution
+  const campaign = [
+    a.utmSource && `origem ${a.utmSource}`,
+    a.utmMedium && `mídia ${a.utmMedium}`,
+    a.utmCampaign && `campanha ${a.utmCampaign}`,
+  ]
+    .filter(Boolean)
+    .join(', ')
+  return [
+    ['Enviado da página', a.page ?? '/ (página inicial)'],
+    ['Página de entrada', a.landingPage ?? NOT_GIVEN],
+    ['Campanha', campaign || 'Sem campanha (UTM)'],
+    ['Veio de', a.referrerHost ?? 'Acesso direto ou não informado'],
+  ]
+}
+
+export function composeLeadEmail(lead: DeliveredLead): LeadEmail {
+  const fleet = lead.fleetSize ? FLEET_SIZE_LABELS[lead.fleetSize] : null
+  const subject = oneLine(
+    `Nova solicitação de demonstração: ${lead.company || NOT_GIVEN} (${fleet ?? 'frota não informada'})`,
+  )
+  const wa = whatsappLink(lead.phone)
+  const consent = lead.whatsappOptIn
+    ? 'Autorizou contato pelo WhatsApp sobre a demonstração.'
+    : 'NÃO autorizou contato pelo WhatsApp: prefira e-mail ou telefone.'
+  const fields: [string, string][] = [
+    ['Nome', lead.name || NOT_GIVEN],
+    ['Empresa', lead.company || NOT_GIVEN],
+    ['E-mail', lead.email || NOT_GIVEN],
+    ['Telefone', lead.phone ? showPhone(lead.phone) : NOT_GIVEN],
+    ['Tamanho da frota', fleet ?? NOT_GIVEN],
+    ['Mensagem', lead.message || NOT_GIVEN],
+    ...(lead.calculator
+      ? [['Calculadora', lead.calculator.replace(/^Calculadora: /, '')] as [string, string]]
+      : []),
+    ['WhatsApp', consent],
+  ]
+  const origin = originRows(lead)
+  const footer = `Recebida em ${receivedAt(lead.createdAt)} (horário de Brasília). Id: ${lead.id}`
+
+  const text = [
+    'Nova solicitação de demonstração pelo site.',
+    '',
+    ...fields.map(([label, value]) => `${label}: ${value}`),
+    ...(wa ? ['', `Responder pelo WhatsApp: ${wa}`] : []),
+    '',
+    'De onde veio',
+    ...origin.map(([label, value]) => `${label}: ${value}`),
+    '',
+    footer,
+  ].join('\n')
+
+  const row = ([label, value]: [string, string]) =>
+    `<tr><th align="left" valign="top" style="padding:6px 12px 6px 0;color:#475569;font-weight:600;white-space:nowrap">${escapeHtml(label)}</th>` +
+    // A phone number breaks nowhere; everything else may wrap on a narrow screen.
+    `<td style="padding:6px 0;color:#0f172a;${label === 'Telefone' ? 'white-space:nowrap' : 'word-break:break-word'}">${escapeHtml(value)}</td></tr>`
+  const button = wa
+    ? `<p style="margin:20px 0"><a href="${escapeHtml(wa)}" style="display:inline-block;background:#15803d;color:#ffffff;text-decoration:none;font-weight:700;padding:12px 20px;border-radius:8px">Responder pelo WhatsApp</a></p>`
+    : ''
+  const html = [
+    '<!doctype html><html lang="pt-BR"><head><meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${escapeHtml(subject)}</title></head>`,
+    '<body style="margin:0;padding:16px;background:#f1f5f9;font-family:Arial,Helvetica,sans-serif;font-size:15px;line-height:1.45">',
+    '<div style="max-width:600px;margin:0 auto;background:#ffffff;border-radius:12px;padding:20px">',
+    '<h1 style="margin:0 0 12px;font-size:20px;color:#0f172a">Nova solicitação de demonstração</h1>',
+    `<table role="presentation" style="border-collapse:collapse;width:100%">${fields.map(row).join('')}</table>`,
+    button,
+    '<h2 style="margin:20px 0 8px;font-size:16px;color:#0f172a">De onde veio</h2>',
+    `<table role="presentation" style="border-collapse:collapse;width:100%">${origin.map(row).join('')}</table>`,
+    `<p style="margin:20px 0 0;color:#64748b;font-size:13px">${escapeHtml(footer)}</p>`,
+    '</div></body></html>',
+  ].join('')
+
+  return { subject, text, html }
+}
+
+/** The sender: LEAD_NOTIFY_FROM, else the SMTP login when it is an address, else site@<host>. */
+export function senderFor(smtpUrl: string, siteUrl: string, from?: string): string {
+  if (from) return from
+  const user = decodeURIComponent(new URL(smtpUrl).username)
+  if (/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(user)) return `Site Vigia <${user}>`
+  return `Site Vigia <site@${new URL(siteUrl).hostname}>`
+}
+
+type Transport = { sendMail(message: Record<string, unknown>): Promise<unknown>; close(): void }
+let transport: { url: string; transport: Transport } | undefined
+
+/**
+ * Sends the e-mail through SMTP_URL. An SMTP 5xx answer (unknown recipient, refused sender,
+ * failed login) stops, as an HTTP 4xx does; a 4xx answer, a refused or timed-out connection is
+ * tried again.
+ */
+export async function sendLeadEmail(
+  lead: DeliveredLead,
+  options: { smtpUrl: string; to: string[]; from: string },
+): Promise<AttemptResult> {
+  if (transport?.url !== options.smtpUrl) {
+    transport?.transport.close()
+    const nodemailer = await import('nodemailer')
+    transport = {
+      url: options.smtpUrl,
+      // The URL's own settings, with time-outs inside the delivery's lease (queue.mjs).
+      transport: nodemailer.createTransport({
+        url: options.smtpUrl,
+        connectionTimeout: 10_000,
+        greetingTimeout: 10_000,
+        socketTimeout: 15_000,
+      } as Parameters<typeof nodemailer.createTransport>[0]) as unknown as Transport,
+    }
+  }
+  const { subject, text, html } = composeLeadEmail(lead)
+  try {
+    await transport.transport.sendMail({
+      from: options.from,
+      to: options.to,
+      subject,
+      text,
+      html,
+      headers: { 'X-Vigia-Lead-Id': lead.id },
+    })
+    return { kind: 'delivered' }
+  } catch (error) {
+    const code = (error as { responseCode?: unknown }).responseCode
+    if (typeof code === 'number') {
+      return code >= 500
+        ? { kind: 'reject', reason: `SMTP ${code}` }
+        : { kind: 'retry', reason: `SMTP ${code}` }
+    }
+    return classifyError(error)
+  }
+}
