@@ -238,9 +238,7 @@ test('a lead without the opt-in says so to every destination', async ({ page }) 
     'WhatsApp: NÃO autorizou contato pelo WhatsApp',
   )
   expect(hooksFor(company)[0]!.body.data.whatsappOptIn).toBe(false)
-  expect(conversionsFor(company)[0]!.body.payload).toMatchObject({
-    legal_bases: [{ category: 'communications', type: 'consent', status: 'declined' }],
-  })
+  expect(conversionsFor(company)[0]!.body.payload).not.toHaveProperty('legal_bases')
   expect(conversionsFor(company)[0]!.body.payload).not.toHaveProperty('tags')
 })
 

@@ -252,9 +252,8 @@ describe('the RD Station conversion', () => {
       },
     })
     const declined = rdConversion(await storedLead({ whatsappOptIn: '' }))
-    expect(declined.payload.legal_bases).toEqual([
-      { category: 'communications', type: 'consent', status: 'declined' },
-    ])
+    // Declining WhatsApp is not declining every communication: no legal basis is sent.
+    expect(declined.payload).not.toHaveProperty('legal_bases')
     expect(declined.payload).not.toHaveProperty('tags')
   })
 })

@@ -4,9 +4,9 @@ import type { AttemptResult } from './retry'
 
 // RD Station Marketing's conversion event (https://developers.rdstation.com/reference/conversao):
 // POST /platform/conversions?api_key=<public key>, event_type CONVERSION, event_family CDP.
-// The WhatsApp opt-in goes as the lead's communications consent (legal_bases, category
-// "communications", type "consent", status granted or declined), the field RD Station has for it,
-// and as the tag whatsapp-opt-in, for segments.
+// A ticked WhatsApp opt-in goes as the lead's communications consent (legal_bases, the field RD
+// Station has for it) and as the tag whatsapp-opt-in. An unticked one sends no legal basis: the
+// visitor declined WhatsApp, not every communication, and a "declined" would stop RD's e-mails too.
 
 /** The conversion's name in RD Station (Leads > conversions), the same for every lead. */
 export const RD_CONVERSION_IDENTIFIER = 'solicitacao-demo-site'
@@ -29,14 +29,12 @@ export function rdConversion(lead: DeliveredLead) {
       email: lead.email,
       name: lead.name,
       ...Object.fromEntries(Object.entries(optional).filter(([, value]) => value !== undefined)),
-      ...(lead.whatsappOptIn ? { tags: [RD_OPT_IN_TAG] } : {}),
-      legal_bases: [
-        {
-          category: 'communications',
-          type: 'consent',
-          status: lead.whatsappOptIn ? 'granted' : 'declined',
-        },
-      ],
+      ...(lead.whatsappOptIn
+        ? {
+            tags: [RD_OPT_IN_TAG],
+            legal_bases: [{ category: 'communications', type: 'consent', status: 'granted' }],
+          }
+        : {}),
     },
   }
 }
