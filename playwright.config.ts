@@ -8,16 +8,36 @@ import { chromiumLaunchOptions } from './scripts/ensure-browser.cjs'
 import { POSTGREST_ANON_KEY, SERVERS } from './tests/e2e/servers'
 
 // End-to-end tests run against production builds served by `next start`, never `next dev`.
-// `npm test` (scripts/test.mjs) makes those builds first; `npx playwright test` on its own
-// expects them to be there already.
+// `npm test` (scripts/test.mjs) makes the builds the selected projects need first (each project
+// names them in `metadata.builds`) and says which through E2E_BUILDS; `npx playwright test` on
+// its own expects every build to be there already.
 
 const isCI = Boolean(process.env.CI)
 
-for (const [name, build] of Object.entries(BUILDS)) {
+type BuildName = keyof typeof BUILDS
+/**
+ * What a project needs and where it runs: `builds`, the builds of scripts/e2e-builds.cjs its
+ * specs use (scripts/test.mjs builds exactly those); `quick`, part of `npm test` (the rest run
+ * in `npm run test:all`, which runs every project).
+ */
+type ProjectNeeds = { builds: BuildName[]; quick?: boolean }
+const needs = (metadata: ProjectNeeds) => metadata
+
+/** The builds this run serves: E2E_BUILDS (set by scripts/test.mjs), else every one. */
+const builds = (
+  process.env.E2E_BUILDS === undefined
+    ? Object.keys(BUILDS)
+    : process.env.E2E_BUILDS.split(',').filter(Boolean)
+) as BuildName[]
+for (const name of builds) {
+  const build = BUILDS[name]
+  if (!build) throw new Error(`E2E_BUILDS names "${name}", which scripts/e2e-builds.cjs lacks.`)
   if (!existsSync(path.join(__dirname, build.distDir, 'BUILD_ID'))) {
     throw new Error(
-      `No production build "${name}" in ${build.distDir}. Run \`npm test\`, which builds it, ` +
-        `or \`NEXT_DIST_DIR=${build.distDir} npx next build\` before \`npx playwright test\`.`,
+      `No production build "${name}" in ${build.distDir}. Run \`npm test -- <spec>\`, which ` +
+        `builds what the spec needs, or \`NEXT_DIST_DIR=${build.distDir} npx next build\` (with the ` +
+        `env of BUILDS.${name} in scripts/e2e-builds.cjs) before \`npx playwright test\`, or name ` +
+        `the builds that are there (E2E_BUILDS=site with --project=mobile, desktop or leads).`,
     )
   }
 }
@@ -70,7 +90,18 @@ export default defineConfig({
   workers: 2,
   // The list, then every test that did not run, named (scripts/lib/did-not-run-reporter.mjs):
   // a test skipped because another failed is never silently dropped, and fails the run.
-  reporter: [['list'], ['./scripts/lib/did-not-run-reporter.mjs']],
+  // Every run's timings go to test-results/playwright.json (scripts/test.mjs names one per run).
+  reporter: [
+    ['list'],
+    ['./scripts/lib/did-not-run-reporter.mjs'],
+    [
+      'json',
+      { outputFile: process.env.PLAYWRIGHT_JSON_OUTPUT_FILE ?? 'test-results/playwright.json' },
+    ],
+  ],
+  // Traces and screenshots of failures; Playwright empties this folder at the start of a run, so
+  // it is not test-results/ itself, where scripts/test.mjs writes the run's timings first.
+  outputDir: 'test-results/e2e',
   // A guard against hangs, not a speed budget (speed is judged by `npm run bench`): on two
   // loaded cores an axe scan or a keyboard walk takes 20 s, and CI failed at 30 s.
   timeout: 60_000,
@@ -88,27 +119,14 @@ export default defineConfig({
   },
 
   projects: [
-    {
-      name: 'desktop',
-      // The mobile menu exists below the md breakpoint only.
-      testIgnore: [...SERVER_BOUND_SPECS, /mobile-menu\.spec\.ts/],
-      use: { viewport: { width: 1280, height: 800 } },
-    },
-    {
-      name: 'mobile',
-      testIgnore: SERVER_BOUND_SPECS,
-      // Below Tailwind's md breakpoint (768 px): the navigation collapses into the menu button.
-      use: {
-        viewport: { width: 375, height: 812 },
-        deviceScaleFactor: 2,
-        isMobile: true,
-        hasTouch: true,
-      },
-    },
+    // Playwright hands tests to the workers in this order: the serial projects first (each spec
+    // of theirs runs on one worker, for up to minutes), then the short page tests, which fill
+    // both workers at the end instead of one long spec running alone there.
     {
       // The Supabase path of the demo request: its spec drives one shared PostgREST double, so it
       // runs once (at 375 px: the form's phone layout), serially, not once per width.
       name: 'leads',
+      metadata: needs({ builds: ['site'], quick: true }),
       testMatch: /demo-request-store\.spec\.ts/,
       use: { viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true },
     },
@@ -120,6 +138,7 @@ export default defineConfig({
       // time (one worker for this project), each resetting the double itself first: no spec
       // depends on another having passed, so one failure never keeps the others from running.
       name: 'lake',
+      metadata: needs({ builds: ['lake', 'site'] }),
       testMatch: [
         /editing\.spec\.ts/,
         /lake-images\.spec\.ts/,
@@ -135,6 +154,7 @@ export default defineConfig({
       // The deployed shape (docs/deploying.md): two instances of the lake build sharing Redis,
       // behind nginx, all started by the spec itself with a Content Lake double of its own.
       name: 'front',
+      metadata: needs({ builds: ['lake'] }),
       testMatch: /front\.spec\.ts/,
       use: { viewport: { width: 1280, height: 800 } },
     },
@@ -143,6 +163,7 @@ export default defineConfig({
       // PostgREST doubles of its own, all started by the spec, so the queries and the cache
       // growth it counts are its own.
       name: 'hostile',
+      metadata: needs({ builds: ['lake'] }),
       testMatch: /hostile-input\.spec\.ts/,
       use: { viewport: { width: 1280, height: 800 } },
     },
@@ -150,6 +171,7 @@ export default defineConfig({
       // Where each lead goes (issue 46): a copy of the site build on one instance of its own, with
       // an SMTP server, a webhook receiver and an RD Station double, all started by the spec.
       name: 'lead-delivery',
+      metadata: needs({ builds: ['site'] }),
       testMatch: /lead-delivery\.spec\.ts/,
       use: { viewport: { width: 1280, height: 800 } },
     },
@@ -157,6 +179,7 @@ export default defineConfig({
       // Visit counts (issue 36): a copy of the lake build behind nginx, with a Content Lake double
       // of its own that knows two Studio users, all started by the spec.
       name: 'analytics',
+      metadata: needs({ builds: ['lake'] }),
       testMatch: /analytics\.spec\.ts/,
       use: { viewport: { width: 1280, height: 800 } },
     },
@@ -164,6 +187,7 @@ export default defineConfig({
       // Every Redis fault of docs/deploying.md's "When Redis fails", on two instances of the lake build
       // sharing a real redis-server through a proxy that fails on demand, all started by the spec.
       name: 'redis-faults',
+      metadata: needs({ builds: ['lake'] }),
       testMatch: /redis-faults\.spec\.ts/,
       use: { viewport: { width: 1280, height: 800 } },
     },
@@ -172,6 +196,7 @@ export default defineConfig({
       // lake build that another server has served from first, with a Content Lake double of its
       // own, all started by the spec.
       name: 'head',
+      metadata: needs({ builds: ['lake'] }),
       testMatch: /scheduled-head\.spec\.ts/,
       use: { viewport: { width: 1280, height: 800 } },
     },
@@ -179,6 +204,7 @@ export default defineConfig({
       // What one article publish costs with 150 more articles (issue 35): a copy of the lake
       // build with a Content Lake double and a CDN purge double of its own, started by the spec.
       name: 'cost',
+      metadata: needs({ builds: ['lake'] }),
       testMatch: /publish-cost\.spec\.ts/,
       use: { viewport: { width: 1280, height: 800 } },
     },
@@ -187,33 +213,60 @@ export default defineConfig({
       // build, clocks 3 s apart, a Redis partition of one, a failing Content Lake and a CDN purge
       // double, all started by the spec.
       name: 'publish',
+      metadata: needs({ builds: ['lake'] }),
       testMatch: /publish-consistency\.spec\.ts/,
       use: { viewport: { width: 1280, height: 800 } },
     },
+    {
+      name: 'desktop',
+      metadata: needs({ builds: ['site'] }),
+      // The mobile menu exists below the md breakpoint only.
+      testIgnore: [...SERVER_BOUND_SPECS, /mobile-menu\.spec\.ts/],
+      use: { viewport: { width: 1280, height: 800 } },
+    },
+    {
+      name: 'mobile',
+      metadata: needs({ builds: ['site'], quick: true }),
+      testIgnore: SERVER_BOUND_SPECS,
+      // Below Tailwind's md breakpoint (768 px): the navigation collapses into the menu button.
+      use: {
+        viewport: { width: 375, height: 812 },
+        deviceScaleFactor: 2,
+        isMobile: true,
+        hasTouch: true,
+      },
+    },
   ],
 
-  // One `next start` per server in tests/e2e/servers.ts, each on its own fixed port.
-  // To add one (e.g. the same build with SUPABASE_URL pointed at a PostgREST double, or the
-  // Content Lake build), add it to SERVERS and append `nextStart(BUILDS.<build>, SERVERS.<name>.port, {...env})`.
+  // One `next start` per server in tests/e2e/servers.ts, each on its own fixed port, for the
+  // builds this run serves. To add one (e.g. the same build with SUPABASE_URL pointed at a
+  // PostgREST double), add it to SERVERS and append `nextStart(BUILDS.<build>, SERVERS.<name>.port,
+  // {...env})` under its build.
   webServer: [
-    nextStart(BUILDS.site, SERVERS.site.port, {
-      // Its own embedded store, emptied by scripts/test.mjs, never the developer's .data/leads.
-      LEADS_DATA_DIR: '.data/e2e/site',
-    }),
-    {
-      command: `node tests/support/postgrest-double.mjs --host 127.0.0.1 --port ${SERVERS.postgrest.port} --anon-key ${POSTGREST_ANON_KEY}`,
-      url: `${SERVERS.postgrest.url}/__health`,
-      reuseExistingServer: false,
-      timeout: 60_000,
-      stdout: 'ignore' as const,
-      stderr: 'pipe' as const,
-    },
-    nextStart(BUILDS.site, SERVERS.leads.port, {
-      SUPABASE_URL: SERVERS.postgrest.url,
-      SUPABASE_ANON_KEY: POSTGREST_ANON_KEY,
-      // Short, so the "backend hangs" test fails over in 2 s (production default: 8 s).
-      SUPABASE_TIMEOUT_MS: '2000',
-    }),
-    nextStart(BUILDS.lake, SERVERS.lake.port, { LEADS_DATA_DIR: '.data/e2e/lake' }),
+    ...(builds.includes('site')
+      ? [
+          nextStart(BUILDS.site, SERVERS.site.port, {
+            // Its own embedded store, emptied by scripts/test.mjs, never the developer's .data/leads.
+            LEADS_DATA_DIR: '.data/e2e/site',
+          }),
+          {
+            command: `node tests/support/postgrest-double.mjs --host 127.0.0.1 --port ${SERVERS.postgrest.port} --anon-key ${POSTGREST_ANON_KEY}`,
+            url: `${SERVERS.postgrest.url}/__health`,
+            reuseExistingServer: false,
+            timeout: 60_000,
+            stdout: 'ignore' as const,
+            stderr: 'pipe' as const,
+          },
+          nextStart(BUILDS.site, SERVERS.leads.port, {
+            SUPABASE_URL: SERVERS.postgrest.url,
+            SUPABASE_ANON_KEY: POSTGREST_ANON_KEY,
+            // Short, so the "backend hangs" test fails over in 2 s (production default: 8 s).
+            SUPABASE_TIMEOUT_MS: '2000',
+          }),
+        ]
+      : []),
+    ...(builds.includes('lake')
+      ? [nextStart(BUILDS.lake, SERVERS.lake.port, { LEADS_DATA_DIR: '.data/e2e/lake' })]
+      : []),
   ],
 })

@@ -43,6 +43,12 @@ const E2E_LIMITS = {
 const E2E_CONSISTENCY_DELAY_MS = 1000
 
 /**
+ * How often an instance out of touch with Redis re-checks content on the lake build's instances
+ * (production: 15 s, lib/redis/connection.mjs), so the Redis fault tests wait for less.
+ */
+const E2E_FALLBACK_SECONDS = 5
+
+/**
  * Where the end-to-end servers listen: fixed ports from 3100 (E2E_PORT_BASE moves them), so a
  * failing test names a URL one can open. tests/e2e/servers.ts names each offset.
  */
@@ -83,6 +89,9 @@ const BUILDS = {
       // double is consistent at once unless a test asks otherwise (its /__consistency), and
       // tests/e2e/publish-consistency.spec.ts starts its instances with the default 3 s.
       SANITY_WEBHOOK_CONSISTENCY_DELAY_MS: String(E2E_CONSISTENCY_DELAY_MS),
+      // Read at run time (the cache handler), so every copy of this build started with this env
+      // gets it; tests/unit/redis-fallback-period.test.ts pins production's 15 s.
+      REDIS_FALLBACK_REVALIDATE_SECONDS: String(E2E_FALLBACK_SECONDS),
     },
     /**
      * Content is fetched at build time, so scripts/test.mjs starts this double before the build
@@ -98,4 +107,4 @@ const BUILDS = {
   },
 }
 
-module.exports = { BUILDS, E2E_CONSISTENCY_DELAY_MS, portFor }
+module.exports = { BUILDS, E2E_CONSISTENCY_DELAY_MS, E2E_FALLBACK_SECONDS, portFor }

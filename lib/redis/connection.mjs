@@ -11,11 +11,32 @@ import { createClient } from 'redis'
 export const COMMAND_TIMEOUT_MS = 1000
 /** Longest pause between two reconnection attempts, so that a repaired Redis is used again soon. */
 const RECONNECT_MAX_MS = 2000
+/** The production period of the fallback below (docs/deploying.md, "When Redis fails"). */
+export const DEFAULT_FALLBACK_REVALIDATE_SECONDS = 15
+
+/**
+ * REDIS_FALLBACK_REVALIDATE_SECONDS, a test knob that can only shorten the period (the Redis
+ * fault tests wait for it); read here, not in lib/env.ts, because Next loads the cache handler
+ * outside the app bundle (like REDIS_URL above).
+ * @returns {number}
+ */
+export function fallbackRevalidateSeconds() {
+  const name = 'REDIS_FALLBACK_REVALIDATE_SECONDS'
+  const value = process.env.REDIS_FALLBACK_REVALIDATE_SECONDS?.trim()
+  if (!value) return DEFAULT_FALLBACK_REVALIDATE_SECONDS
+  const seconds = Number(value)
+  if (!/^\d+$/.test(value) || seconds < 1 || seconds > DEFAULT_FALLBACK_REVALIDATE_SECONDS)
+    throw new Error(
+      `${name}="${value}" must be a whole number from 1 to ${DEFAULT_FALLBACK_REVALIDATE_SECONDS}.`,
+    )
+  return seconds
+}
+
 /**
  * While instances cannot share publishes, each re-checks the content on this period instead
  * (lib/cache/cache-handler.mjs), so a publish reaches every instance within about this long.
  */
-export const FALLBACK_REVALIDATE_SECONDS = 15
+export const FALLBACK_REVALIDATE_SECONDS = fallbackRevalidateSeconds()
 
 const GLOBAL_KEY = Symbol.for('vigia.redis')
 

@@ -6,6 +6,7 @@ import { expectNoAxeViolations } from './fixtures'
 import {
   campaignPage,
   deliverWebhook as deliver,
+  LIFECYCLE_WINDOW_MS,
   mutateLake as mutate,
   publishDeadline,
   publishWebhook as publish,
@@ -124,8 +125,8 @@ test.describe('campaign lifecycle', () => {
       (await sitemap(request)).includes(`/p/${slug}</loc>`),
     )
 
-    // Only now the end, 10 s from now: the check inside is bounded by the publish's 5 s.
-    const end = Date.now() + 10_000
+    // Only now the end, a window (10 s) from now: the check inside is bounded by the publish's 5 s.
+    const end = Date.now() + LIFECYCLE_WINDOW_MS
     await mutate(request, {
       patch: { id: `campaignPage-${slug}`, set: { visibleUntil: new Date(end).toISOString() } },
     })
@@ -164,8 +165,8 @@ test.describe('campaign lifecycle', () => {
     for (const listPath of lists) await reachedBy(first.deadline, () => inList(listPath), listPath)
     await reachedBy(first.deadline, async () => (await sitemap(request)).includes(`${path}</loc>`))
 
-    // Only now the end, 10 s from now: the checks inside are bounded by the publish's 5 s.
-    const end = Date.now() + 10_000
+    // Only now the end, a window (10 s) from now: the checks inside are bounded by the publish's 5 s.
+    const end = Date.now() + LIFECYCLE_WINDOW_MS
     await mutate(request, {
       patch: { id: `article-${slug}`, set: { visibleUntil: new Date(end).toISOString() } },
     })
@@ -187,8 +188,8 @@ test.describe('campaign lifecycle', () => {
     const plain = `inicio-e2e-${RUN}`
     const redirected = `inicio-redir-e2e-${RUN}`
     // Nothing to check before the window is written; those inside it are bounded by the
-    // publish's 5 s, well inside these 10 s.
-    const start = Date.now() + 10_000
+    // publish's 5 s, well inside LIFECYCLE_WINDOW_MS (10 s).
+    const start = Date.now() + LIFECYCLE_WINDOW_MS
     const visibleFrom = new Date(start).toISOString()
     await mutate(
       request,
@@ -291,8 +292,8 @@ test.describe('campaign lifecycle', () => {
     await expect(again).toBeVisible()
     await expect(again.getByRole('link', { name: 'Ver a agenda' })).toBeVisible()
 
-    // Only now its end, 10 s from now: the check inside is bounded by the publish's 5 s.
-    const end = Date.now() + 10_000
+    // Only now its end, a window (10 s) from now: the check inside is bounded by the publish's 5 s.
+    const end = Date.now() + LIFECYCLE_WINDOW_MS
     await mutate(request, {
       patch: { id: 'announcement', set: { visibleUntil: new Date(end).toISOString() } },
     })
@@ -317,7 +318,7 @@ test.describe('campaign lifecycle', () => {
     // This run's own text: no page cached by an earlier run can hold it.
     const text = `Amanhã: demonstrações ao vivo na feira de transporte (${RUN})`
     // Written now, relative to now: the publish and the checks before the start take its 5 s.
-    const start = Date.now() + 10_000
+    const start = Date.now() + LIFECYCLE_WINDOW_MS
     await mutate(request, {
       createOrReplace: {
         _id: 'announcement',

@@ -30,6 +30,22 @@ export const PUBLISH_PROMISE_MS = 5_000
 export const OTHER_INSTANCE_MS = 1_000
 
 /**
+ * How far ahead of "now" campaign-lifecycle.spec.ts writes a visibility window's boundary, once
+ * the checks before it have passed: the publish that writes it and its checks (bounded by the
+ * 5 s above) must fit before it. 10 s; E2E_LIFECYCLE_WINDOW_MS (docs/testing.md, a test knob)
+ * shortens it on a quiet machine, never below the publish's 5 s and 1 s to deliver it.
+ */
+export const LIFECYCLE_WINDOW_MS = (() => {
+  const value = process.env.E2E_LIFECYCLE_WINDOW_MS?.trim()
+  if (!value) return 10_000
+  const ms = Number(value)
+  const min = PUBLISH_PROMISE_MS + OTHER_INSTANCE_MS
+  if (!/^\d+$/.test(value) || ms < min)
+    throw new Error(`E2E_LIFECYCLE_WINDOW_MS="${value}" must be a whole number of ms from ${min}.`)
+  return ms
+})()
+
+/**
  * One deadline per publish, started the moment the webhook is sent (not when it is answered:
  * the route's consistency wait is part of the promise). Every check of that publish shares it,
  * so "within 5 s" means 5 s in all, not 5 s per check.

@@ -4,7 +4,7 @@ import path from 'node:path'
 
 import { createClient } from 'redis'
 
-import { BUILDS, portFor } from '../../scripts/e2e-builds.cjs'
+import { BUILDS, E2E_FALLBACK_SECONDS, portFor } from '../../scripts/e2e-builds.cjs'
 import {
   copyBuild,
   skipWithout,
@@ -74,10 +74,11 @@ const REACHES_ALL_MS = PROMISE_MS + 1_000
 const LAKE_RETURN_MS = RETRY_FAILED_RENDER_MS + 6_000
 /**
  * A publish made while an instance was cut from Redis reaches it once it is back in touch, and
- * at worst through its fallback re-check every FALLBACK_REVALIDATE_SECONDS (15 s,
- * docs/publishing.md "When Sanity retries"), plus the render.
+ * at worst through its fallback re-check every FALLBACK_REVALIDATE_SECONDS (15 s in production,
+ * docs/publishing.md "When Sanity retries"; E2E_FALLBACK_SECONDS on the lake build), plus the
+ * render.
  */
-const OUT_OF_TOUCH_MS = 15_000 + PROMISE_MS
+const OUT_OF_TOUCH_MS = E2E_FALLBACK_SECONDS * 1000 + PROMISE_MS
 
 type Running = { url: string; stop: () => Promise<void>; log: () => string }
 let dir: string

@@ -4,7 +4,7 @@ import path from 'node:path'
 import type { Page } from '@playwright/test'
 import { createClient } from 'redis'
 
-import { BUILDS, portFor } from '../../scripts/e2e-builds.cjs'
+import { BUILDS, E2E_FALLBACK_SECONDS, portFor } from '../../scripts/e2e-builds.cjs'
 import {
   copyBuild,
   skipWithout,
@@ -65,8 +65,12 @@ const ANON_KEY = 'test-anon-key'
 const SECRET = BUILDS.lake.env.SANITY_REVALIDATE_SECRET
 /** Where the site counts each tag's revalidations in Redis (lib/cache/cache-handler.mjs). */
 const TAGS_KEY = 'vigia:tag-versions'
-/** lib/redis/connection.mjs: how often an instance out of touch with Redis re-checks content. */
-const FALLBACK_SECONDS = 15
+/**
+ * How often an instance out of touch with Redis re-checks content: the lake build's
+ * REDIS_FALLBACK_REVALIDATE_SECONDS (scripts/e2e-builds.cjs; production's 15 s is pinned by
+ * tests/unit/redis-fallback-period.test.ts).
+ */
+const FALLBACK_SECONDS = E2E_FALLBACK_SECONDS
 /**
  * The promise, from the moment the webhook is sent (docs/publishing.md): 5 s on the instance
  * that received it; on the other, 1 s more with Redis healthy (its read of the shared versions),

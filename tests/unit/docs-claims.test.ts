@@ -233,9 +233,9 @@ describe('the publish deadlines the docs promise', () => {
     PUBLISH_PROMISE_MS: constant(lake, 'PUBLISH_PROMISE_MS') / 1000,
     OTHER_INSTANCE_MS: constant(lake, 'OTHER_INSTANCE_MS') / 1000,
     SYNC_INTERVAL_MS: constant('lib/cache/cache-handler.mjs', 'SYNC_INTERVAL_MS') / 1000,
-    FALLBACK_REVALIDATE_SECONDS: constant(
+    DEFAULT_FALLBACK_REVALIDATE_SECONDS: constant(
       'lib/redis/connection.mjs',
-      'FALLBACK_REVALIDATE_SECONDS',
+      'DEFAULT_FALLBACK_REVALIDATE_SECONDS',
     ),
     DEFAULT_CONSISTENCY_DELAY_MS:
       constant('app/api/revalidate/route.ts', 'DEFAULT_CONSISTENCY_DELAY_MS') / 1000,
@@ -243,7 +243,7 @@ describe('the publish deadlines the docs promise', () => {
       constant('lib/cache/cache-handler.mjs', 'RETRY_FAILED_RENDER_MS') / 1000,
   }
   /** From the webhook being sent to an instance that cannot read Redis: the promise, then its fallback. */
-  const FALLBACK_PROMISE = seconds.PUBLISH_PROMISE_MS + seconds.FALLBACK_REVALIDATE_SECONDS
+  const FALLBACK_PROMISE = seconds.PUBLISH_PROMISE_MS + seconds.DEFAULT_FALLBACK_REVALIDATE_SECONDS
   type Claim = keyof typeof seconds | 'fallback promise'
   const valueOf = (name: Claim) => (name === 'fallback promise' ? FALLBACK_PROMISE : seconds[name])
   /** Each way a doc states a deadline in words, and the figure it must equal. */
@@ -284,7 +284,7 @@ describe('the publish deadlines the docs promise', () => {
       expect.arrayContaining([
         'PUBLISH_PROMISE_MS',
         'OTHER_INSTANCE_MS',
-        'FALLBACK_REVALIDATE_SECONDS',
+        'DEFAULT_FALLBACK_REVALIDATE_SECONDS',
         'fallback promise',
       ]),
     )
