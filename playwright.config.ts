@@ -75,6 +75,7 @@ const SERVER_BOUND_SPECS = [
   /articles-publishing\.spec\.ts/,
   /scheduled-head\.spec\.ts/,
   /analytics\.spec\.ts/,
+  /analytics-reach\.spec\.ts/,
   /studio-performance\.spec\.ts/,
   /publish-cost\.spec\.ts/,
   /lead-delivery\.spec\.ts/,
@@ -181,6 +182,15 @@ export default defineConfig({
       name: 'analytics',
       metadata: needs({ builds: ['lake'] }),
       testMatch: /analytics\.spec\.ts/,
+      use: { viewport: { width: 1280, height: 800 } },
+    },
+    {
+      // Entry pages, contact clicks, reading, campaigns, hostile beacons and the pt-BR CSV
+      // (issue 45): a copy of the lake build behind nginx with a Content Lake double of its own,
+      // all started by the spec.
+      name: 'reach',
+      metadata: needs({ builds: ['lake'] }),
+      testMatch: /analytics-reach\.spec\.ts/,
       use: { viewport: { width: 1280, height: 800 } },
     },
     {

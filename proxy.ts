@@ -8,7 +8,7 @@ import {
 } from '@/lib/redirect-map'
 import { isReviewTokenShape, REVIEW_PATH_PREFIX } from '@/lib/review-token'
 import { clientIpFrom } from '@/lib/security/client-ip'
-import { checkReviewLinkLimits } from '@/lib/security/rate-limit'
+import { checkCalculatorLimits, checkReviewLinkLimits } from '@/lib/security/rate-limit'
 import {
   internalHeaders,
   isInternalRequest,
@@ -82,17 +82,29 @@ async function reviewGate(request: NextRequest, token: string) {
   if (!isReviewTokenShape(token)) return NextResponse.rewrite(notFoundPage())
   const verdict = await checkReviewLinkLimits(clientIpFrom(request.headers))
   if (verdict === 'ok') return NextResponse.next()
-  return new NextResponse(
+  return tooMany(
     'Muitas tentativas de abrir links de revisão em pouco tempo. Aguarde um minuto e tente de novo.',
-    {
-      status: 429,
-      headers: {
-        'content-type': 'text/plain; charset=utf-8',
-        'cache-control': 'private, no-store',
-        'retry-after': '60',
-      },
-    },
   )
+}
+
+/** The savings calculator renders per request: limited like review links (rate-limit.ts). */
+const CALCULATOR_PATH = '/calculadora'
+
+async function calculatorGate(request: NextRequest) {
+  const verdict = await checkCalculatorLimits(clientIpFrom(request.headers))
+  if (verdict === 'ok') return NextResponse.next()
+  return tooMany('Muitas estimativas pedidas em pouco tempo. Aguarde um minuto e tente de novo.')
+}
+
+function tooMany(message: string) {
+  return new NextResponse(message, {
+    status: 429,
+    headers: {
+      'content-type': 'text/plain; charset=utf-8',
+      'cache-control': 'private, no-store',
+      'retry-after': '60',
+    },
+  })
 }
 
 export async function proxy(request: NextRequest) {
@@ -103,6 +115,7 @@ export async function proxy(request: NextRequest) {
       ? NextResponse.next()
       : NextResponse.json({ message: 'Não encontrado.' }, { status: 404 })
   }
+  if (request.nextUrl.pathname === CALCULATOR_PATH) return calculatorGate(request)
   if (request.nextUrl.pathname.startsWith(`${REVIEW_PATH_PREFIX}/`)) {
     return reviewGate(request, request.nextUrl.pathname.slice(REVIEW_PATH_PREFIX.length + 1))
   }

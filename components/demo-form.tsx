@@ -17,7 +17,7 @@ import { Icon } from '@/components/icon'
 import { Button, ButtonLink } from '@/components/ui/button'
 import { Field, fieldA11y } from '@/components/ui/field'
 import { Input, Select, Textarea } from '@/components/ui/input'
-import { firstTouchAttribution } from '@/lib/attribution'
+import { ATTRIBUTION_KEYS, firstTouchAttribution } from '@/lib/attribution'
 import { fleetBand } from '@/lib/roi/calculator'
 import { HANDOFF_EVENT, readHandoff, saveHandoff } from '@/lib/roi/handoff'
 import { decodeHandoff, describeInputs, HANDOFF_INVALID_MESSAGE } from '@/lib/roi/input'
@@ -30,6 +30,8 @@ import {
   HONEYPOT_FIELD,
   IDLE_STATE,
   LIMITS,
+  LANDING_FIELD,
+  ORIGIN_PAGE_FIELD,
   PAGE_FIELD,
   STARTED_AT_FIELD,
   TURNSTILE_ACTION,
@@ -199,7 +201,8 @@ export function DemoForm({
     setHydrated(true)
     setStartedAt(String(Date.now()))
     setSubmissionKey(newSubmissionKey())
-    setAttribution(firstTouchAttribution())
+    // Where the lead is sent from, beside the first touch (its entry page and tags).
+    setAttribution({ ...firstTouchAttribution(), page: window.location.pathname })
     /* eslint-enable react-hooks/set-state-in-effect */
   }, [])
 
@@ -522,9 +525,17 @@ export function DemoForm({
           <input type="hidden" name={SUBMISSION_KEY_FIELD} value={submissionKey} />
           {turnstileSiteKey ? <div ref={turnstileBox} className="empty:hidden" /> : null}
           {page ? <input type="hidden" name={PAGE_FIELD} value={page} /> : null}
-          {Object.entries(attribution).map(([key, value]) => (
-            <input key={key} type="hidden" name={key} value={value} />
-          ))}
+          {ATTRIBUTION_KEYS.map((key) =>
+            attribution[key] ? (
+              <input key={key} type="hidden" name={key} value={attribution[key]} />
+            ) : null,
+          )}
+          {attribution.page ? (
+            <input type="hidden" name={ORIGIN_PAGE_FIELD} value={attribution.page} />
+          ) : null}
+          {attribution.landing ? (
+            <input type="hidden" name={LANDING_FIELD} value={attribution.landing} />
+          ) : null}
 
           {failure ? (
             <p className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">

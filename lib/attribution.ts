@@ -5,22 +5,32 @@ import { FIRST_TOUCH_KEY } from '@/lib/analytics/beacon-constants'
 // The visit beacon (lib/analytics/beacon.ts) writes and reads this same entry.
 const STORAGE_KEY = FIRST_TOUCH_KEY
 
+/** The first touch's parts the demo form sends and the "Origem" part of a lead names. */
+export const ATTRIBUTION_KEYS = ['utm_source', 'utm_medium', 'utm_campaign', 'referrer'] as const
+
+/** The first touch as stored: the UTM tags, the external referrer and the entry page's path. */
+export type FirstTouch = Attribution & {
+  /** Set by the beacon once it has counted the visit's entry (lib/analytics/beacon.ts). */
+  entered?: 1
+}
+
 /**
- * The first touch of this browser session: the UTM tags and external referrer of the visit that
- * brought the visitor, kept in sessionStorage so that later in-page navigation does not overwrite
- * it. Browser-only.
+ * The first touch of this browser session: the UTM tags, external referrer and entry page of the
+ * visit that brought the visitor, kept in sessionStorage so that later in-page navigation does
+ * not overwrite it. No identifier. Browser-only.
  */
-export function firstTouchAttribution(): Attribution {
+export function firstTouchAttribution(): FirstTouch {
   try {
     const stored = window.sessionStorage.getItem(STORAGE_KEY)
-    if (stored) return JSON.parse(stored) as Attribution
+    if (stored) return JSON.parse(stored) as FirstTouch
   } catch {
     // Storage blocked (private mode, policies): fall back to this page view alone.
   }
   const params = new URLSearchParams(window.location.search)
-  const attribution: Attribution = {}
+  const attribution: FirstTouch = { landing: window.location.pathname }
   for (const key of ['utm_source', 'utm_medium', 'utm_campaign'] as const) {
     const value = params.get(key)?.trim()
+    // The server makes it well-formed text again if the cut halves an emoji.
     if (value) attribution[key] = value.slice(0, 100)
   }
   if (document.referrer) {
@@ -32,10 +42,15 @@ export function firstTouchAttribution(): Attribution {
       // An unparsable referrer tells us nothing.
     }
   }
+  saveFirstTouch(attribution)
+  return attribution
+}
+
+/** Writes the first touch back (the beacon marks the entry counted). */
+export function saveFirstTouch(touch: FirstTouch): void {
   try {
-    window.sessionStorage.setItem(STORAGE_KEY, JSON.stringify(attribution))
+    window.sessionStorage.setItem(STORAGE_KEY, JSON.stringify(touch))
   } catch {
     // See above.
   }
-  return attribution
 }

@@ -271,6 +271,15 @@ export const serverEnv = {
   reviewRateLimitPerMinute: integer('REVIEW_RATE_LIMIT_PER_MINUTE', 10, 1, 1000),
   /** Review-link lookups one instance accepts per minute from everyone together. */
   reviewRateLimitGlobalPerMinute: integer('REVIEW_RATE_LIMIT_GLOBAL_PER_MINUTE', 60, 1, 100_000),
+  /** Savings-calculator pages (/calculadora, rendered per request) per visitor IP per minute. */
+  calculatorRateLimitPerMinute: integer('CALCULATOR_RATE_LIMIT_PER_MINUTE', 30, 1, 1000),
+  /** Savings-calculator pages one instance renders per minute for everyone together. */
+  calculatorRateLimitGlobalPerMinute: integer(
+    'CALCULATOR_RATE_LIMIT_GLOBAL_PER_MINUTE',
+    600,
+    1,
+    100_000,
+  ),
   /** Countries a lead's phone may be from (ISO codes); Brazil only unless opened. */
   leadPhoneCountries: countries('LEAD_PHONE_COUNTRIES', ['BR']),
   /**

@@ -151,6 +151,18 @@ function checkRedirect(
   return { to: target }
 }
 
+/**
+ * Of redirect documents' raw `from` values, the paths a redirect may start from (checkRedirect's
+ * first rule): the webhook requests these with the internal secret to warm them, so a `from`
+ * such as "//attacker.example/x", published through the API without the Studio, must never be
+ * one (it would send the secret off site).
+ */
+export function redirectSourcePaths(paths: readonly unknown[]): string[] {
+  return paths.filter(
+    (path): path is string => typeof path === 'string' && REDIRECT_FROM_PATTERN.test(path),
+  )
+}
+
 /** Why the site will not obey this redirect (one English line for the log), or undefined. */
 export function redirectProblem(
   redirect: { from?: unknown; to?: unknown },

@@ -26,6 +26,7 @@ import {
   type ContentType,
 } from '@/lib/content/tags'
 import type { VisibilityWindow } from '@/lib/content/visibility'
+import { redirectSourcePaths } from '@/lib/redirect-map'
 import { ROUTING_TABLE_PATH } from '@/lib/security/internal-request'
 import {
   ARTICLES_FEED_PATH,
@@ -411,7 +412,7 @@ const PUBLISHES: Partial<Record<ContentType, (change: PublishedChange) => Promis
   // The map proxy.ts reads; the CDN has every redirect's path (an old one may have been a page).
   redirect: async () => ({
     tags: [CONTENT_TAGS.redirect],
-    paths: [ROUTING, ...(await getRedirectPaths().catch(() => [] as string[]))],
+    paths: [ROUTING, ...redirectSourcePaths(await getRedirectPaths().catch(() => []))],
     purgePrefixes: [],
   }),
 }

@@ -19,17 +19,16 @@ import os from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 
+import { reportCsv } from '../lib/analytics/csv.mjs'
+import { KEY_COLUMNS, MEASURE_SPECS, REPORT_GROUP_NAMES } from '../lib/analytics/measures.mjs'
 import { queryReport } from '../lib/analytics/report-db.mjs'
 import { openPglite } from '../lib/leads/db.mjs'
 import { openPostgres } from '../lib/leads/postgres.mjs'
 
-const GROUPS = ['page', 'campaign', 'source', 'day']
-const TITLES = {
-  page: 'Por página',
-  campaign: 'Por campanha',
-  source: 'Por origem',
-  day: 'Por dia',
-}
+const GROUPS = REPORT_GROUP_NAMES
+const TITLES = Object.fromEntries(
+  Object.entries(KEY_COLUMNS).map(([by, label]) => [by, `Por ${label.toLowerCase()}`]),
+)
 
 const { values } = parseArgs({
   options: {
@@ -45,7 +44,7 @@ const { values } = parseArgs({
 })
 if (values.help) {
   console.log(
-    'Usage: npm run stats [-- --days N | --from AAAA-MM-DD --to AAAA-MM-DD] [--by page|campaign|source|day] [--path /p/x] [--csv | --json]',
+    `Usage: npm run stats [-- --days N | --from AAAA-MM-DD --to AAAA-MM-DD] [--by ${GROUPS.join('|')}] [--path /p/x] [--csv | --json]`,
   )
   process.exit(0)
 }
@@ -68,7 +67,7 @@ const to = values.to ?? saoPauloDay(Date.now())
 const from = values.from ?? saoPauloDay(Date.parse(`${to}T12:00:00Z`) - (days - 1) * 86_400_000)
 if (!isDate(from) || !isDate(to) || from > to)
   fail('--from e --to devem ser datas AAAA-MM-DD, com --from antes de --to.')
-const groups = values.by ?? ['page', 'campaign', 'source']
+const groups = values.by ?? ['page', 'landing', 'campaign', 'source']
 for (const by of groups)
   if (!GROUPS.includes(by)) fail(`--by deve ser um destes: ${GROUPS.join(', ')}.`)
 if (values.csv && groups.length !== 1) fail('Com --csv, escolha uma tabela com --by.')
@@ -103,21 +102,19 @@ async function withDatabase(fn) {
 
 const percent = (value) => `${(value * 100).toLocaleString('pt-BR', { maximumFractionDigits: 1 })}%`
 
+/** One measure as the terminal shows it (the kinds of measures.mjs). */
+function shown(spec, row) {
+  const value = row[spec.name]
+  if (spec.kind === 'ratio') return percent(value)
+  if (value === null || value === undefined) return '—'
+  if (spec.kind === 'seconds') return `${Math.round(value)} s`
+  if (spec.kind === 'percent') return `${Math.round(value)}%`
+  return String(value)
+}
+
 function printTable(report) {
-  const header = [
-    report.by === 'day' ? 'dia' : 'chave',
-    'visitas',
-    'visitantes',
-    'leads',
-    'conversão',
-  ]
-  const lines = report.rows.map((row) => [
-    row.key,
-    String(row.visits),
-    String(row.visitors),
-    String(row.leads),
-    percent(row.conversion),
-  ])
+  const header = [report.by === 'day' ? 'dia' : 'chave', ...MEASURE_SPECS.map((s) => s.short)]
+  const lines = report.rows.map((row) => [row.key, ...MEASURE_SPECS.map((s) => shown(s, row))])
   const widths = header.map((title, i) =>
     Math.max(title.length, ...lines.map((line) => line[i].length)),
   )
@@ -129,21 +126,6 @@ function printTable(report) {
   if (lines.length === 0) console.log('(nenhuma visita nem lead no período)')
   for (const line of lines) console.log(format(line))
   console.log('')
-}
-
-function csv(report) {
-  const field = (value) => {
-    let text = String(value)
-    if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`
-    return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
-  }
-  const columns = ['key', 'visits', 'visitors', 'leads', 'conversion']
-  return [
-    columns.join(','),
-    ...report.rows.map((row) => columns.map((c) => field(row[c])).join(',')),
-  ]
-    .map((line) => `${line}\r\n`)
-    .join('')
 }
 
 try {
@@ -158,7 +140,7 @@ try {
         await queryReport(db, { from, to, by, ...(values.path ? { path: values.path } : {}) }),
       )
     if (values.json) console.log(JSON.stringify(reports, null, 2))
-    else if (values.csv) process.stdout.write(csv(reports[0]))
+    else if (values.csv) process.stdout.write(reportCsv(reports[0].rows, reports[0].by))
     else {
       console.log(`Visitas e leads de ${source}; dias em America/Sao_Paulo.\n`)
       for (const report of reports) printTable(report)

@@ -26,7 +26,9 @@ import {
   DEMO_REQUEST_FIELDS,
   FORM_TOKEN_FIELD,
   HONEYPOT_FIELD,
+  LANDING_FIELD,
   MIN_FILL_MS,
+  ORIGIN_PAGE_FIELD,
   PAGE_FIELD,
   STARTED_AT_FIELD,
   SUBMISSION_KEY_FIELD,
@@ -100,6 +102,22 @@ async function calculatorEstimate(handoff: string | undefined) {
 }
 
 /**
+ * The page a post without JavaScript was sent from: the path of its Referer, when that names this
+ * site's host (the form then has no script to say it; lib/leads/compose.ts cleans it again).
+ */
+function refererPath(requestHeaders: Headers): string | undefined {
+  const referer = requestHeaders.get('referer')
+  const host = requestHeaders.get('x-forwarded-host') ?? requestHeaders.get('host')
+  if (!referer || !host) return undefined
+  try {
+    const url = new URL(referer)
+    return url.host === host ? url.pathname : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
  * Receives the demo-request form, from the browser's fetch or from a plain HTML post when
  * JavaScript is off, and stores it exactly as SPEC section 7 says.
  */
@@ -164,9 +182,11 @@ export async function submitDemoRequest(
     }
   }
 
-  const attribution = Object.fromEntries(
-    ATTRIBUTION_KEYS.map((key) => [key, text(formData, key)]),
-  ) as Attribution
+  const attribution = {
+    ...Object.fromEntries(ATTRIBUTION_KEYS.map((key) => [key, text(formData, key)])),
+    page: text(formData, ORIGIN_PAGE_FIELD) || refererPath(requestHeaders),
+    landing: text(formData, LANDING_FIELD) || undefined,
+  } as Attribution
   // One submission, one key: a retry of it (after a time-out, say) is stored once.
   const clientKey = text(formData, SUBMISSION_KEY_FIELD)
   const requestKey = isSubmissionKey(clientKey)

@@ -4,7 +4,8 @@ import { createHash, timingSafeEqual } from 'node:crypto'
 // the Sanity project, checked with Sanity itself (docs/analytics.md, "Reading the figures").
 
 export type ReaderCheck =
-  { ok: true; who: 'token' | 'sanity-user' } | { ok: false; status: 401 | 403 | 503; error: string }
+  | { ok: true; who: 'token' | 'sanity-user' }
+  | { ok: false; status: 401 | 403 | 429 | 503; error: string }
 
 export type ReaderAuthOptions = {
   readToken?: string
@@ -17,6 +18,13 @@ export type ReaderAuthOptions = {
 
 /** A positive answer from Sanity is trusted this long, so the Studio's requests do not each ask. */
 export const USER_CACHE_MS = 60_000
+/** A refusal (unknown token, not a member) is remembered this long: a replayed bad token asks once. */
+export const REFUSAL_CACHE_MS = 30_000
+/**
+ * Tokens Sanity may be asked about per client address and minute once they were refused: every
+ * wrong token otherwise costs a call to users/me, which anyone could multiply.
+ */
+export const REFUSALS_PER_MINUTE = 10
 const USER_CACHE_MAX = 1000
 const SANITY_TIMEOUT_MS = 5000
 
@@ -24,6 +32,8 @@ const MISSING =
   'Envie o cabeçalho Authorization: Bearer <token> (o ANALYTICS_READ_TOKEN ou o token de um usuário do Studio).'
 const INVALID = 'Token inválido ou expirado.'
 const NOT_MEMBER = 'Este usuário do Sanity não é membro do projeto: sem acesso aos números.'
+const TOO_MANY =
+  'Muitos tokens recusados deste endereço. Aguarde um minuto e tente de novo com um token válido.'
 
 function digest(value: string): Buffer {
   return createHash('sha256').update(value).digest()
@@ -45,15 +55,52 @@ type SanityUser = { id?: unknown; role?: unknown; roles?: unknown }
 export function createReaderAuth(options: ReaderAuthOptions) {
   const now = options.now ?? Date.now
   const doFetch = options.fetch ?? fetch
-  /** sha256(token) → when the positive answer expires. Only positives are kept. */
+  /** sha256(token) → when the positive answer expires. */
   const members = new Map<string, number>()
+  /** sha256(token) → the refusal and when it expires (REFUSAL_CACHE_MS). */
+  const refused = new Map<string, { check: ReaderCheck; until: number }>()
+  /** Client address → refusals in the current minute. */
+  const refusals = new Map<string, { count: number; since: number }>()
 
-  async function askSanity(token: string): Promise<ReaderCheck> {
+  function remember(map: Map<string, unknown>) {
+    if (map.size >= USER_CACHE_MAX) map.clear()
+  }
+
+  function tooMany(client: string): boolean {
+    const entry = refusals.get(client)
+    return entry !== undefined && now() - entry.since < 60_000 && entry.count >= REFUSALS_PER_MINUTE
+  }
+
+  function countRefusal(client: string) {
+    const entry = refusals.get(client)
+    if (entry && now() - entry.since < 60_000) entry.count += 1
+    else {
+      remember(refusals)
+      refusals.set(client, { count: 1, since: now() })
+    }
+  }
+
+  async function askSanity(token: string, client: string): Promise<ReaderCheck> {
     if (!options.sanityApiBase) return { ok: false, status: 401, error: INVALID }
     const key = digest(token).toString('hex')
     const until = members.get(key)
     if (until !== undefined && until > now()) return { ok: true, who: 'sanity-user' }
     members.delete(key)
+    const known = refused.get(key)
+    if (known && known.until > now()) return known.check
+    refused.delete(key)
+    if (tooMany(client)) return { ok: false, status: 429, error: TOO_MANY }
+    const check = await verify(token, key)
+    if (!check.ok && (check.status === 401 || check.status === 403)) {
+      remember(refused)
+      refused.set(key, { check, until: now() + REFUSAL_CACHE_MS })
+      countRefusal(client)
+    }
+    return check
+  }
+
+  async function verify(token: string, key: string): Promise<ReaderCheck> {
+    if (!options.sanityApiBase) return { ok: false, status: 401, error: INVALID }
 
     let response: Response
     try {
@@ -85,19 +132,22 @@ export function createReaderAuth(options: ReaderAuthOptions) {
     const roles = Array.isArray(user.roles) ? user.roles : undefined
     const member = roles ? roles.length > 0 : typeof user.role === 'string' && user.role !== ''
     if (!member) return { ok: false, status: 403, error: NOT_MEMBER }
-    if (members.size >= USER_CACHE_MAX) members.clear()
+    remember(members)
     members.set(key, now() + USER_CACHE_MS)
     return { ok: true, who: 'sanity-user' }
   }
 
   return {
-    /** Checks the Authorization header of a request for the figures. */
-    async check(header: string | null | undefined): Promise<ReaderCheck> {
+    /**
+     * Checks the Authorization header of a request for the figures; `client` is the caller's
+     * address (rate-limit key, lib/security/client-ip.ts), for the refused tokens' limit.
+     */
+    async check(header: string | null | undefined, client = 'unknown'): Promise<ReaderCheck> {
       const token = bearerToken(header)
       if (!token) return { ok: false, status: 401, error: MISSING }
       if (options.readToken && sameToken(token, options.readToken))
         return { ok: true, who: 'token' }
-      return askSanity(token)
+      return askSanity(token, client)
     },
   }
 }

@@ -20,7 +20,10 @@ export interface BeaconRequest {
   readBody: (limit: number) => Promise<string>
 }
 
-function parseBody(text: string): BeaconBody | undefined {
+const EVENTS = new Set(['view', 'contact', 'read'])
+
+/** The beacon's body (lib/analytics/beacon.ts), fields of the wrong type left out. */
+export function parseBody(text: string): BeaconBody | undefined {
   let value: unknown
   try {
     value = JSON.parse(text)
@@ -31,12 +34,22 @@ function parseBody(text: string): BeaconBody | undefined {
   const body = value as Record<string, unknown>
   if (typeof body.path !== 'string') return undefined
   const text_ = (key: string) => (typeof body[key] === 'string' ? (body[key] as string) : undefined)
+  const number = (key: string) =>
+    typeof body[key] === 'number' && Number.isFinite(body[key]) ? (body[key] as number) : undefined
+  const event = text_('event')
   return {
     path: body.path,
+    landing: text_('landing'),
     referrer: text_('referrer'),
     utm_source: text_('utm_source'),
     utm_medium: text_('utm_medium'),
     utm_campaign: text_('utm_campaign'),
+    event: event && EVENTS.has(event) ? (event as BeaconBody['event']) : 'view',
+    entry: body.entry === true,
+    channel: text_('channel') as BeaconBody['channel'],
+    seconds: number('seconds'),
+    scroll: number('scroll'),
+    first: body.first === true,
   }
 }
 

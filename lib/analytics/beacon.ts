@@ -1,12 +1,15 @@
 // The visit beacon (docs/analytics.md, "The beacon"), run in the browser by
-// components/visit-beacon.tsx on every page. A few hundred bytes, no third party: on a real view
-// (not a prerender; prefetches run no script) it POSTs the path and the visit's first touch to
-// /api/analytics/view, once per path shown (client-side navigations included). The first touch is
-// the sessionStorage entry lib/attribution.ts reads (same key, same shape); it holds UTM tags and
-// a referrer, no identifier. No cookie, nothing in localStorage. The Studio, previews and review
-// links are not counted.
+// components/visit-beacon.tsx on every page. A few hundred bytes, no third party. It POSTs to
+// /api/analytics/view, with the page and the visit's first touch (entry page, UTM tags, referrer
+// host: the sessionStorage entry lib/attribution.ts keeps, no identifier):
+// - a view, once per path shown (client-side navigations included; not a prerender, and
+//   prefetches run no script), marked `entry` on the visit's first;
+// - a click on a WhatsApp, tel: or mailto: link, anywhere on the page;
+// - the end of a view (page hidden or left, as Plausible's engagement event): the seconds it was
+//   visible and how much deeper it was scrolled since the last report.
+// No cookie, nothing in localStorage. The Studio, previews and review links are not counted.
 
-import { firstTouchAttribution } from '@/lib/attribution'
+import { firstTouchAttribution, saveFirstTouch } from '@/lib/attribution'
 
 import { BEACON_PATH } from './beacon-constants'
 
@@ -14,18 +17,22 @@ export { BEACON_PATH }
 
 /** Paths that are not the public site. */
 const NOT_COUNTED = /^\/(studio|preview|revisao)(\/|$)/
+/** The contact links counted: WhatsApp (1), phone (2), e-mail (the rest). */
+const CONTACT_LINK = /^(?:(https:\/\/(?:wa\.me|api\.whatsapp\.com)\/|whatsapp:)|(tel:)|mailto:)/i
 
 let lastPath: string | undefined
+// The view being read (module variables, which minify to a few letters): whether one is, since
+// when it is visible (0: hidden), its visible ms not yet reported, its deepest scroll (%), the
+// scroll already reported, and whether it has been reported before.
+let reading = false
+let since = 0
+let visible = 0
+let depth = 0
+let sent = 0
+let first = true
+let listening = false
 
-/** Sends the view of `path` once (again only after another path was shown). Browser-only. */
-export function sendView(path: string): void {
-  if (NOT_COUNTED.test(path) || path === lastPath) return
-  // A prerendered page is not a view until the visitor actually opens it.
-  if ((document as Document & { prerendering?: boolean }).prerendering) {
-    document.addEventListener('prerenderingchange', () => sendView(path), { once: true })
-    return
-  }
-  lastPath = path
+function post(event: Record<string, unknown>): void {
   const touch = firstTouchAttribution()
   let referrer: string | undefined
   try {
@@ -39,18 +46,88 @@ export function sendView(path: string): void {
     credentials: 'omit',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({
-      path,
+      path: lastPath,
+      landing: touch.landing,
       referrer,
       utm_source: touch.utm_source,
       utm_medium: touch.utm_medium,
       utm_campaign: touch.utm_campaign,
+      ...event,
     }),
   }).catch(() => {
-    // A lost view is only a count; the visitor never hears of it.
+    // A lost count is only a count; the visitor never hears of it.
   })
 }
 
-/** Forgets the last path (tests). */
+function scrolled(): void {
+  depth = Math.max(
+    depth,
+    Math.min(100, ((scrollY + innerHeight) / document.documentElement.scrollHeight) * 100),
+  )
+}
+
+/** Reports the reading of the current view since its last report (page hidden, left, replaced). */
+function endReading(): void {
+  if (!reading) return
+  scrolled()
+  if (since) visible += Date.now() - since
+  since = 0
+  const seconds = Math.round(visible / 1000)
+  const scroll = Math.max(0, Math.round(depth - sent))
+  if (seconds || scroll || first) post({ event: 'read', seconds, scroll, first })
+  visible = 0
+  sent += scroll
+  first = false
+}
+
+function listen(): void {
+  if (listening) return
+  listening = true
+  addEventListener('scroll', scrolled, { passive: true })
+  // Fired on leaving the page too (before pagehide), in every current browser.
+  document.addEventListener('visibilitychange', () => {
+    if (document.hidden) endReading()
+    else since = Date.now()
+  })
+  // Capture: counted even when the link's own handler stops the event.
+  document.addEventListener(
+    'click',
+    (event) => {
+      const found = CONTACT_LINK.exec(
+        (event.target as Element).closest?.('a[href]')?.getAttribute('href') ?? '',
+      )
+      if (found)
+        post({ event: 'contact', channel: found[1] ? 'whatsapp' : found[2] ? 'phone' : 'email' })
+    },
+    true,
+  )
+}
+
+/** Sends the view of `path` once (again only after another path was shown). Browser-only. */
+export function sendView(path: string): void {
+  if (NOT_COUNTED.test(path) || path === lastPath) return
+  // A prerendered page is not a view until the visitor actually opens it.
+  if ((document as Document & { prerendering?: boolean }).prerendering) {
+    document.addEventListener('prerenderingchange', () => sendView(path), { once: true })
+    return
+  }
+  listen()
+  endReading()
+  lastPath = path
+  reading = true
+  since = document.hidden ? 0 : Date.now()
+  visible = depth = sent = 0
+  first = true
+  scrolled()
+  const touch = firstTouchAttribution()
+  // The visit's first view is its entry (marked in the first touch, no identifier).
+  const entry = !touch.entered
+  if (entry) saveFirstTouch({ ...touch, entered: 1 })
+  post({ entry })
+}
+
+/** Forgets the last path and the view being read (tests). */
 export function resetBeacon(): void {
   lastPath = undefined
+  reading = false
 }

@@ -2,20 +2,38 @@ import { createHmac, randomUUID } from 'node:crypto'
 
 import { isbot } from 'isbot'
 
+import { CONTACT_CHANNELS, DIMENSION_NAMES, DIMENSION_SPECS } from './measures.mjs'
 import { DIRECT_KEY, NO_CAMPAIGN_KEY, OTHER_KEY, REPORT_TIME_ZONE } from './report-schema'
 
 // Counting views without cookies (docs/analytics.md): the pure part, with no I/O of its own, so
 // that every rule (bots, hashing, caps, dedupe, buffering, retries) is unit-tested. Salts, the
 // dedupe memory, the known paths and the database come in as functions (lib/analytics/index.ts).
 
-export const DIMENSIONS = ['site', 'page', 'campaign', 'source', 'medium', 'referrer'] as const
-export type Dimension = (typeof DIMENSIONS)[number]
+/** Declared in lib/analytics/measures.mjs. */
+export const DIMENSIONS = DIMENSION_NAMES as readonly Dimension[]
+export type Dimension = 'site' | 'page' | 'landing' | 'campaign' | 'source' | 'medium' | 'referrer'
+export type ContactChannel = 'whatsapp' | 'phone' | 'email'
+export const CONTACTS = CONTACT_CHANNELS as readonly ContactChannel[]
 /** The key of the whole-site row (daily unique visitors of the site). */
 export { SITE_KEY } from './report-db.mjs'
 import { SITE_KEY } from './report-db.mjs'
-/** Dimensions whose values visitors choose, held to CAP_PER_DAY distinct values a day. */
-const CAPPED: ReadonlySet<Dimension> = new Set(['campaign', 'source', 'medium', 'referrer'])
+/** Dimensions whose values visitors choose (measures.mjs), held to a few distinct values a day. */
+const CAPPED: ReadonlySet<Dimension> = new Set(
+  DIMENSION_SPECS.filter((spec) => spec.capped).map((spec) => spec.name as Dimension),
+)
+/**
+ * Values of a capped dimension a day keeps under their own name whoever sent them; past it, only
+ * those at least PROMOTE_VISITORS visitors arrived from (the database decides, record_views).
+ */
 export const CAP_PER_DAY = 200
+export const PROMOTE_VISITORS = 3
+/**
+ * Distinct values of a capped dimension one instance sends the database a day: beyond it they are
+ * counted as (outras) here, so invented values cannot grow this process's memory without bound.
+ */
+export const MEMORY_VALUES_PER_DAY = 20_000
+/** The longest a view is counted as read, and the deepest scroll, per beacon. */
+export const MAX_READ_SECONDS = 1800
 export const VALUE_MAX_LENGTH = 100
 /** One visitor's view of one page counts at most once in this window. */
 export const DEDUPE_MS = 10_000
@@ -31,13 +49,25 @@ export const MAX_BATCH_VISITORS = 2_000
 export const EMBEDDED_BATCH_VISITORS = 250
 export const NO_MEDIUM_KEY = '(nenhum)'
 
-/** What the beacon sends (app/api/analytics/view): the page and the visit's first touch. */
+/**
+ * What the beacon sends (app/api/analytics/view): the page, the visit's first touch (entry page,
+ * UTM tags, referrer host) and what happened: a view (`entry` on the visit's first), a click on a
+ * contact link, or the end of a view (`read`: seconds visible and deeper scroll since the last
+ * report of this view, `first` on its first report).
+ */
 export type BeaconBody = {
   path: string
+  landing?: string
   referrer?: string
   utm_source?: string
   utm_medium?: string
   utm_campaign?: string
+  event?: 'view' | 'contact' | 'read'
+  entry?: boolean
+  channel?: ContactChannel
+  seconds?: number
+  scroll?: number
+  first?: boolean
 }
 
 export type BatchRow = {
@@ -46,6 +76,12 @@ export type BatchRow = {
   key: string
   visits: number
   visitors: string[]
+  /** Hashes of the visitors who clicked each contact link (counted once a day each). */
+  contacts?: Partial<Record<ContactChannel, string[]>>
+  /** Views whose reading was measured, their visible seconds, and their deepest scroll (%). */
+  reads?: number
+  readSeconds?: number
+  readScroll?: number
 }
 
 /** Writes one batch; the id makes a retry of a batch already written a no-op. Throws on failure. */
@@ -68,7 +104,7 @@ export type CollectorOptions = {
   maxBatchVisitors?: number
 }
 
-export type RecordResult = 'counted' | 'bot' | 'duplicate'
+export type RecordResult = 'counted' | 'bot' | 'duplicate' | 'ignored'
 
 const dayFormat = new Intl.DateTimeFormat('en-CA', {
   timeZone: REPORT_TIME_ZONE,
@@ -98,16 +134,35 @@ export function visitorHash(salt: Buffer, ip: string, userAgent: string, site: s
     .slice(0, 32)
 }
 
+/**
+ * Well-formed text: a lone UTF-16 surrogate (an emoji cut in half, or "\ud800" in JSON) goes.
+ * PostgreSQL refuses one in jsonb or text, so it must never reach a batch.
+ */
+export function wellFormed(value: string): string {
+  return value.replace(
+    /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g,
+    '',
+  )
+}
+
+/** The first `max` characters (code points: never half an emoji). */
+export function cutText(value: string, max: number): string {
+  if (value.length <= max) return value
+  return Array.from(value).slice(0, max).join('')
+}
+
 /** A campaign, source or medium value as it is counted: no control or invisible characters, ≤100. */
 export function cleanValue(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined
-  const clean = value
-    .replace(/[\p{Cc}\p{Cf}]/gu, ' ')
-    .replace(/[«»]/g, '"')
-    .replace(/ {2,}/g, ' ')
-    .trim()
-    .slice(0, VALUE_MAX_LENGTH)
-    .trim()
+  // Well-formed first, then cut by code points: no cut can leave half a character.
+  const clean = cutText(
+    wellFormed(value)
+      .replace(/[\p{Cc}\p{Cf}]/gu, ' ')
+      .replace(/[«»]/g, '"')
+      .replace(/ {2,}/g, ' ')
+      .trim(),
+    VALUE_MAX_LENGTH,
+  ).trim()
   return clean || undefined
 }
 
@@ -122,7 +177,8 @@ export function cleanHost(value: unknown): string | undefined {
 export function cleanPath(value: unknown): string | undefined {
   if (typeof value !== 'string' || !value.startsWith('/') || value.length > 300) return undefined
   const path = value.split(/[?#]/)[0]!.replace(/\/+$/, '') || '/'
-  return /^\/[A-Za-z0-9._~\-/%]*$/.test(path) ? path : undefined
+  // '//' would read as another host wherever the path is used as a link.
+  return /^\/[A-Za-z0-9._~\-/%]*$/.test(path) && !path.includes('//') ? path : undefined
 }
 
 /** The keys one view counts under, before the caps. */
@@ -131,6 +187,7 @@ export function viewKeys(
   pageKey: string,
   ownHost?: string,
 ): Record<Dimension, string> {
+  const landingKey = pageKey
   const campaign = cleanValue(body.utm_campaign)
   const source = cleanValue(body.utm_source)?.toLowerCase()
   const medium = cleanValue(body.utm_medium)
@@ -139,6 +196,7 @@ export function viewKeys(
   return {
     site: SITE_KEY,
     page: pageKey,
+    landing: landingKey,
     campaign: campaign ?? NO_CAMPAIGN_KEY,
     source: source ?? referrer ?? DIRECT_KEY,
     medium: medium ?? NO_MEDIUM_KEY,
@@ -152,8 +210,31 @@ type Entry = {
   key: string
   visits: number
   visitors: Set<string>
+  contacts: Partial<Record<ContactChannel, Set<string>>>
+  reads: number
+  readSeconds: number
+  readScroll: number
 }
 type PendingBatch = { id: string; rows: BatchRow[]; visitors: number }
+
+/** SQLSTATE classes of a batch the database will never take as it is (22: data, 23: integrity). */
+function isDataError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code
+  return typeof code === 'string' && /^(22|23)[0-9A-Z]{3}$/.test(code)
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message || error.name : String(error)
+}
+
+function rowHashes(row: BatchRow): number {
+  let size = row.visitors.length
+  for (const hashes of Object.values(row.contacts ?? {})) size += hashes?.length ?? 0
+  return size
+}
+
+const clamp = (value: unknown, max: number) =>
+  typeof value === 'number' && Number.isFinite(value) ? Math.min(max, Math.max(0, value)) : 0
 
 /**
  * Counts views in memory and writes them in batches. A batch that fails stays queued with its id
@@ -171,6 +252,9 @@ export function createCollector(options: CollectorOptions) {
   const seenValues = new Map<string, Set<string>>()
   let flushing: Promise<void> | undefined
   let droppedVisitors = 0
+  /** Rows the database refused as data (logged once each) and the views they carried. */
+  let droppedRows = 0
+  let droppedViews = 0
   let lastError: string | undefined
   /** The day of the last purge attempt: one a day per instance is plenty. */
   let purgedDay: string | undefined
@@ -186,13 +270,15 @@ export function createCollector(options: CollectorOptions) {
     return bufferVisitors + queue.reduce((sum, batch) => sum + batch.visitors, 0)
   }
 
+  // The day's cap itself is the database's (record_views: 200 values, then only those real
+  // visitors arrived from), shared by every instance; this only bounds one process's memory.
   function capped(day: string, dimension: Dimension, key: string): string {
     if (!CAPPED.has(dimension) || key === OTHER_KEY) return key
     const id = `${day}\u0000${dimension}`
     let values = seenValues.get(id)
     if (!values) seenValues.set(id, (values = new Set()))
     if (values.has(key)) return key
-    if (values.size >= CAP_PER_DAY) return OTHER_KEY
+    if (values.size >= MEMORY_VALUES_PER_DAY) return OTHER_KEY
     values.add(key)
     return key
   }
@@ -203,14 +289,31 @@ export function createCollector(options: CollectorOptions) {
     }
   }
 
-  function add(day: string, dimension: Dimension, key: string, visitor: string) {
+  function entryOf(day: string, dimension: Dimension, key: string): Entry {
     const id = `${day}\u0000${dimension}\u0000${key}`
     let entry = buffer.get(id)
-    if (!entry) buffer.set(id, (entry = { day, dimension, key, visits: 0, visitors: new Set() }))
-    entry.visits += 1
-    if (entry.visitors.has(visitor)) return
+    if (!entry)
+      buffer.set(
+        id,
+        (entry = {
+          day,
+          dimension,
+          key,
+          visits: 0,
+          visitors: new Set(),
+          contacts: {},
+          reads: 0,
+          readSeconds: 0,
+          readScroll: 0,
+        }),
+      )
+    return entry
+  }
+
+  /** Adds a visitor's hash to a set, unless memory holds too many (the count stays exact). */
+  function keep(set: Set<string>, visitor: string) {
+    if (set.has(visitor)) return
     if (pendingVisitors() >= maxPendingVisitors) {
-      // The views still count; only this visitor may be missed in the unique count.
       if (droppedVisitors++ === 0)
         console.warn(
           `[analytics] More than ${maxPendingVisitors} visitor hashes wait for the database: ` +
@@ -218,8 +321,15 @@ export function createCollector(options: CollectorOptions) {
         )
       return
     }
-    entry.visitors.add(visitor)
+    set.add(visitor)
     bufferVisitors += 1
+  }
+
+  function add(day: string, dimension: Dimension, key: string, visitor: string) {
+    const entry = entryOf(day, dimension, key)
+    entry.visits += 1
+    // The views still count when memory is full; only this visitor may be missed.
+    keep(entry.visitors, visitor)
   }
 
   return {
@@ -230,16 +340,53 @@ export function createCollector(options: CollectorOptions) {
       body: BeaconBody
     }): Promise<RecordResult> {
       if (isBotAgent(input.userAgent)) return 'bot'
+      const { body } = input
+      const event = body.event ?? 'view'
+      if (event === 'contact' && !CONTACTS.includes(body.channel as ContactChannel))
+        return 'ignored'
       const time = now()
       const day = saoPauloDay(time)
       const salt = await options.saltFor(day)
       const visitor = visitorHash(salt, input.ip, input.userAgent!, options.site)
-      const path = cleanPath(input.body.path)
-      const pageKey = path && (await options.isKnownPath(path)) ? path : OTHER_KEY
-      if (!(await options.firstSeen(`${day}:${visitor}:${pageKey}`, DEDUPE_MS))) return 'duplicate'
+      const known = async (value: unknown) => {
+        const path = cleanPath(value)
+        return path && (await options.isKnownPath(path)) ? path : OTHER_KEY
+      }
+      const pageKey = await known(body.path)
       forgetOldDays(saoPauloDay(time - 86_400_000))
-      const keys = viewKeys(input.body, pageKey, ownHost)
+
+      const landingKey = body.landing ? await known(body.landing) : pageKey
+      const keys = viewKeys(body, pageKey, ownHost)
+      keys.landing = landingKey
+
+      if (event === 'read') {
+        // The end of a view (Plausible's engagement), credited like the view itself: its page,
+        // and its visit's entry page and first touch.
+        const seconds = clamp(body.seconds, MAX_READ_SECONDS)
+        const scroll = clamp(body.scroll, 100)
+        for (const dimension of DIMENSIONS) {
+          const entry = entryOf(day, dimension, capped(day, dimension, keys[dimension]))
+          if (body.first) entry.reads += 1
+          entry.readSeconds += seconds
+          entry.readScroll += scroll
+        }
+        return 'counted'
+      }
+
+      if (event === 'contact') {
+        // Credited like a lead: the page of the click, the visit's entry page and first touch.
+        const channel = body.channel as ContactChannel
+        for (const dimension of DIMENSIONS) {
+          const entry = entryOf(day, dimension, capped(day, dimension, keys[dimension]))
+          keep((entry.contacts[channel] ??= new Set()), visitor)
+        }
+        return 'counted'
+      }
+
+      if (!(await options.firstSeen(`${day}:${visitor}:${pageKey}`, DEDUPE_MS))) return 'duplicate'
       for (const dimension of DIMENSIONS) {
+        // A visit enters once: the entry page counts the view that opened the visit only.
+        if (dimension === 'landing' && !body.entry) continue
         add(day, dimension, capped(day, dimension, keys[dimension]), visitor)
       }
       return 'counted'
@@ -268,14 +415,26 @@ export function createCollector(options: CollectorOptions) {
             do {
               if (size >= maxBatchVisitors) close()
               const part = visitors.slice(start, start + maxBatchVisitors - size)
-              rows.push({
+              const row: BatchRow = {
                 day: entry.day,
                 dimension: entry.dimension,
                 key: entry.key,
                 visits: start === 0 ? entry.visits : 0,
                 visitors: part,
-              })
-              size += part.length
+              }
+              if (start === 0) {
+                // The contacts and the reading go with the row's first part.
+                const contacts = Object.entries(entry.contacts).filter(([, set]) => set.size > 0)
+                if (contacts.length > 0)
+                  row.contacts = Object.fromEntries(contacts.map(([c, set]) => [c, [...set]]))
+                if (entry.reads || entry.readSeconds || entry.readScroll) {
+                  row.reads = entry.reads
+                  row.readSeconds = Math.round(entry.readSeconds)
+                  row.readScroll = Math.round(entry.readScroll)
+                }
+              }
+              rows.push(row)
+              size += rowHashes(row)
               start += part.length
             } while (start < visitors.length)
           }
@@ -292,7 +451,32 @@ export function createCollector(options: CollectorOptions) {
           try {
             await options.write(batch.id, batch.rows)
           } catch (error) {
-            const message = error instanceof Error ? error.message || error.name : String(error)
+            const message = errorMessage(error)
+            if (isDataError(error)) {
+              // The database refuses this batch as data, and always will: nothing of it was
+              // written (one transaction), so it is cut in two, each half with a new id, until
+              // the row at fault is alone; that row is dropped, counted and logged once. The
+              // other rows, and every later batch, are written.
+              queue.shift()
+              if (batch.rows.length > 1) {
+                const half = Math.ceil(batch.rows.length / 2)
+                const parts = [batch.rows.slice(0, half), batch.rows.slice(half)].map((rows) => ({
+                  id: randomUUID(),
+                  rows,
+                  visitors: rows.reduce((sum, row) => sum + rowHashes(row), 0),
+                }))
+                queue.unshift(...parts)
+              } else {
+                const row = batch.rows[0]!
+                droppedRows += 1
+                droppedViews += row.dimension === 'site' ? row.visits : 0
+                console.warn(
+                  `[analytics] Dropped one row the database refuses (${message}): ` +
+                    `${row.dimension} on ${row.day}, ${row.visits} view(s); ${droppedRows} dropped so far.`,
+                )
+              }
+              continue
+            }
             if (lastError === undefined)
               console.warn(
                 `[analytics] Could not write the visit counts (${message}); they are kept in ` +
@@ -328,7 +512,13 @@ export function createCollector(options: CollectorOptions) {
     },
 
     /** What waits in memory (for the health check and the tests). */
-    pending(): { views: number; batches: number; visitors: number } {
+    pending(): {
+      views: number
+      batches: number
+      visitors: number
+      droppedRows: number
+      droppedViews: number
+    } {
       const siteViews = (rows: Iterable<{ dimension: string; visits: number }>) =>
         [...rows].reduce((sum, row) => sum + (row.dimension === 'site' ? row.visits : 0), 0)
       return {
@@ -336,6 +526,8 @@ export function createCollector(options: CollectorOptions) {
           siteViews(buffer.values()) + queue.reduce((sum, batch) => sum + siteViews(batch.rows), 0),
         batches: queue.length,
         visitors: pendingVisitors(),
+        droppedRows,
+        droppedViews,
       }
     },
   }

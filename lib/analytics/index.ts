@@ -18,7 +18,13 @@ import {
 } from './collect'
 import type { Report, ReportQuery } from './report-schema'
 import { createSharedState } from './shared-state'
-import { purgeAggregates, readReport as readReportFrom, writeBatch } from './store'
+import {
+  nameCampaign as nameCampaignIn,
+  namedCampaigns as namedCampaignsIn,
+  purgeAggregates,
+  readReport as readReportFrom,
+  writeBatch,
+} from './store'
 
 // The one backend module of the visit counts (docs/analytics.md). Routes call these named
 // functions: recordView (the beacon), readReport (the figures), checkReader (who may read them).
@@ -160,6 +166,16 @@ export async function readReport(query: ReportQuery): Promise<Report> {
   return readReportFrom(await analytics().database(), query)
 }
 
+/** Names a campaign so that it is always counted under its own name (the Studio's builder). */
+export async function nameCampaign(campaign: string): Promise<boolean> {
+  return nameCampaignIn(await analytics().database(), campaign)
+}
+
+/** The campaigns named in the Studio. */
+export async function namedCampaigns(): Promise<string[]> {
+  return namedCampaignsIn(await analytics().database())
+}
+
 const readerAuth = createReaderAuth({
   readToken: serverEnv.analyticsReadToken,
   sanityApiBase:
@@ -167,9 +183,9 @@ const readerAuth = createReaderAuth({
   apiVersion,
 })
 
-/** Whether this Authorization header may read the figures. */
-export function checkReader(authorization: string | null) {
-  return readerAuth.check(authorization)
+/** Whether this Authorization header, from this client address, may read the figures. */
+export function checkReader(authorization: string | null, client?: string) {
+  return readerAuth.check(authorization, client)
 }
 
 /** Starts the counter (instrumentation.ts) and writes its buffer when the server stops. */

@@ -5,10 +5,14 @@
 
 /**
  * @typedef {import('../leads/db.mjs').Database} Database
- * @typedef {'page' | 'campaign' | 'source' | 'day'} ReportGroup
+ * @typedef {'page' | 'landing' | 'campaign' | 'source' | 'day'} ReportGroup
  * @typedef {{ from: string, to: string, by: ReportGroup, path?: string }} ReportRequest
- * @typedef {{ key: string, visits: number, visitors: number, leads: number, conversion: number }} ReportRowData
+ * @typedef {{ key: string, visits: number, visitors: number, leads: number, conversion: number,
+ *   whatsapp: number, phone: number, email: number, engagedSeconds: number | null,
+ *   scrollDepth: number | null }} ReportRowData
  */
+
+import { CONTACT_CHANNELS } from './measures.mjs'
 
 /** The key of the whole-site row (lib/analytics/collect.ts). */
 export const SITE_KEY = 'total'
@@ -38,12 +42,24 @@ export function daysOf(from, to) {
  * @returns {Promise<{ from: string, to: string, by: ReportGroup, rows: ReportRowData[] }>}
  */
 export async function queryReport(db, query) {
-  /** @type {Map<string, { visits: number, visitors: number, leads: number }>} */
+  /** @typedef {{ visits: number, visitors: number, leads: number, reads: number, readSeconds: number, readScroll: number } & Record<string, number>} Sums */
+  /** @type {Map<string, Sums>} */
   const totals = new Map()
   /** @param {string} key */
   const row = (key) => {
     let entry = totals.get(key)
-    if (!entry) totals.set(key, (entry = { visits: 0, visitors: 0, leads: 0 }))
+    if (!entry) {
+      entry = /** @type {Sums} */ ({
+        visits: 0,
+        visitors: 0,
+        leads: 0,
+        reads: 0,
+        readSeconds: 0,
+        readScroll: 0,
+      })
+      for (const channel of CONTACT_CHANNELS) entry[channel] = 0
+      totals.set(key, entry)
+    }
     return entry
   }
   if (query.by === 'day') for (const day of daysOf(query.from, query.to)) row(day)
@@ -53,8 +69,12 @@ export async function queryReport(db, query) {
     const dimension = query.by === 'day' ? (query.path ? 'page' : 'site') : query.by
     const keyFilter = query.by === 'day' ? (query.path ?? SITE_KEY) : query.path
     const group = query.by === 'day' ? 'day::text' : 'key'
+    // The contact columns are named after the channels (measures.mjs), one column each.
+    const contacts = CONTACT_CHANNELS.map((channel) => `sum(${channel})::int8 as ${channel}`)
     const counts = await tx.query(
-      `select ${group} as key, sum(visits)::int8 as visits, sum(visitors)::int8 as visitors
+      `select ${group} as key, sum(visits)::int8 as visits, sum(visitors)::int8 as visitors,
+         ${contacts.join(', ')}, sum(reads)::int8 as reads,
+         sum(read_seconds)::int8 as read_seconds, sum(read_scroll)::int8 as read_scroll
        from analytics.daily_counts
        where dimension = $1 and day between $2::date and $3::date
          and ($4::text is null or key = $4::text)
@@ -65,24 +85,42 @@ export async function queryReport(db, query) {
       const entry = row(String(count.key))
       entry.visits += Number(count.visits)
       entry.visitors += Number(count.visitors)
+      for (const channel of CONTACT_CHANNELS) entry[channel] += Number(count[channel])
+      entry.reads += Number(count.reads)
+      entry.readSeconds += Number(count.read_seconds)
+      entry.readScroll += Number(count.read_scroll)
     }
     const leads = await tx.query(
-      `select day::text as day, page, campaign, source, leads::int8 as leads
+      `select day::text as day, page, landing, campaign, source, leads::int8 as leads
        from analytics.lead_counts($1::date, $2::date)`,
       [query.from, query.to],
     )
     for (const lead of leads.rows) {
-      if (query.path && lead.page !== query.path) continue
+      // One page's leads: those sent from it, or (by=landing) those whose visit entered there.
+      if (query.path && (query.by === 'landing' ? lead.landing : lead.page) !== query.path) continue
       const key = query.by === 'day' ? lead.day : lead[query.by]
       row(String(key)).leads += Number(lead.leads)
     }
   })
 
-  const rows = [...totals.entries()].map(([key, entry]) => ({
-    key,
-    ...entry,
-    conversion: conversionRate(entry.leads, entry.visitors),
-  }))
+  const rows = [...totals.entries()].map(([key, entry]) => {
+    /** @type {ReportRowData} */
+    const result = {
+      key,
+      visits: entry.visits,
+      visitors: entry.visitors,
+      leads: entry.leads,
+      conversion: conversionRate(entry.leads, entry.visitors),
+      whatsapp: entry.whatsapp ?? 0,
+      phone: entry.phone ?? 0,
+      email: entry.email ?? 0,
+      engagedSeconds:
+        entry.reads > 0 ? Math.round((entry.readSeconds / entry.reads) * 10) / 10 : null,
+      scrollDepth:
+        entry.reads > 0 ? Math.min(100, Math.round(entry.readScroll / entry.reads)) : null,
+    }
+    return result
+  })
   rows.sort((a, b) =>
     query.by === 'day'
       ? a.key.localeCompare(b.key)

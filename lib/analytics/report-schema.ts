@@ -1,10 +1,21 @@
 import * as z from 'zod'
 
+import { MEASURE_SPECS, REPORT_GROUP_NAMES } from './measures.mjs'
+
 // The contract of GET /api/analytics, shared by the route (server) and the Studio's Desempenho
 // tool (browser): the query it accepts and the report it answers. No server-only imports here.
 
-/** How the rows are grouped: one row per page path, utm_campaign, source, or day. */
-export const REPORT_GROUPS = ['page', 'campaign', 'source', 'day'] as const
+/**
+ * How the rows are grouped: one row per page path, entry page, utm_campaign, source, or day
+ * (lib/analytics/measures.mjs declares them).
+ */
+export const REPORT_GROUPS = REPORT_GROUP_NAMES as unknown as readonly [
+  'page',
+  'landing',
+  'campaign',
+  'source',
+  'day',
+]
 export type ReportGroup = (typeof REPORT_GROUPS)[number]
 
 /** The longest period one request may ask for, in days (both ends included). */
@@ -69,15 +80,31 @@ export const reportQuerySchema = z
 
 export type ReportQuery = z.infer<typeof reportQuerySchema>
 
-export const reportRowSchema = z.object({
-  /** The path (page), utm_campaign value (campaign), source (source) or date YYYY-MM-DD (day). */
-  key: z.string(),
-  visits: z.number().int().nonnegative(),
-  /** Sum of the daily unique visitors over the period (a visitor is counted once a day). */
-  visitors: z.number().int().nonnegative(),
-  leads: z.number().int().nonnegative(),
+const measureSchemas = {
+  /** A count: views, daily unique visitors summed, leads, visitors who clicked a contact link. */
+  count: z.number().int().nonnegative(),
   /** leads ÷ visitors, from 0 to 1 (0 with no visitors). */
-  conversion: z.number().min(0).max(1),
+  ratio: z.number().min(0).max(1),
+  /** Average seconds a view was visible; null where no view was measured. */
+  seconds: z.number().nonnegative().nullable(),
+  /** Average deepest point scrolled, in %; null where no view was measured. */
+  percent: z.number().min(0).max(100).nullable(),
+} as const
+
+/** A row: `key` (the path, entry path, utm_campaign, source or YYYY-MM-DD) and every measure. */
+export const reportRowSchema = z.object({
+  key: z.string(),
+  ...(Object.fromEntries(MEASURE_SPECS.map((spec) => [spec.name, measureSchemas[spec.kind]])) as {
+    visits: typeof measureSchemas.count
+    visitors: typeof measureSchemas.count
+    leads: typeof measureSchemas.count
+    conversion: typeof measureSchemas.ratio
+    whatsapp: typeof measureSchemas.count
+    phone: typeof measureSchemas.count
+    email: typeof measureSchemas.count
+    engagedSeconds: typeof measureSchemas.seconds
+    scrollDepth: typeof measureSchemas.percent
+  }),
 })
 export type ReportRow = z.infer<typeof reportRowSchema>
 
@@ -109,5 +136,4 @@ export function reportSearchParams(query: {
   return params
 }
 
-/** The CSV columns, in order (the header row). */
-export const REPORT_CSV_COLUMNS = ['key', 'visits', 'visitors', 'leads', 'conversion'] as const
+export { MEASURE_SPECS, KEY_COLUMNS } from './measures.mjs'

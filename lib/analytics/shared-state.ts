@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto'
 import type { Connection } from '@/lib/redis/connection.mjs'
 import { isUsable, keyPrefix, run } from '@/lib/redis/connection.mjs'
 
+import { REPORT_TIME_ZONE } from './report-schema'
 import { SALT_MAX_AGE_HOURS } from './retention'
 
 // The two things instances must share to count one visitor once: the day's salt and the
@@ -12,11 +13,38 @@ import { SALT_MAX_AGE_HOURS } from './retention'
 // when it is not connected (lib/redis/connection.mjs).
 
 export const ANALYTICS_AREA = 'analytics'
-/** The salt lives at most this long (the privacy policy's promise, lib/analytics/retention.ts). */
+/**
+ * The salt lives at most this long after its day starts (the privacy policy's promise,
+ * lib/analytics/retention.ts), not after it was made.
+ */
 export const SALT_TTL_SECONDS = SALT_MAX_AGE_HOURS * 3600
 const MEMORY_SEEN_MAX = 200_000
 
-export function createSharedState(redis: Connection | undefined) {
+/**
+ * When a Sao Paulo day (YYYY-MM-DD) starts, in ms since the epoch: its midnight, at the zone's
+ * offset on that day.
+ */
+export function dayStart(day: string): number {
+  const noon = Date.parse(`${day}T12:00:00Z`)
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone: REPORT_TIME_ZONE,
+    hourCycle: 'h23',
+    hour: '2-digit',
+    minute: '2-digit',
+  }).formatToParts(new Date(noon))
+  const hour = Number(parts.find((part) => part.type === 'hour')!.value)
+  const minute = Number(parts.find((part) => part.type === 'minute')!.value)
+  // Local noon is UTC noon plus the offset; midnight is 12 h before local noon.
+  const offsetMs = (hour * 60 + minute - 12 * 60) * 60_000
+  return noon - offsetMs - 12 * 3_600_000
+}
+
+/** Seconds a day's salt may still live: until SALT_MAX_AGE_HOURS after its day starts (≥ 1). */
+export function saltSecondsLeft(day: string, now = Date.now()): number {
+  return Math.max(1, Math.floor((dayStart(day) + SALT_TTL_SECONDS * 1000 - now) / 1000))
+}
+
+export function createSharedState(redis: Connection | undefined, now: () => number = Date.now) {
   /** Salts from Redis, and this process's own for the days Redis could not give one. */
   const sharedSalts = new Map<string, Buffer>()
   const localSalts = new Map<string, { salt: Buffer; madeAt: number }>()
@@ -30,10 +58,15 @@ export function createSharedState(redis: Connection | undefined) {
     for (const day of map.keys()) if (day < yesterday) map.delete(day)
   }
 
+  /** Whether a day's salt has outlived its promise: then it is forgotten, not used. */
+  function expired(day: string): boolean {
+    return now() >= dayStart(day) + SALT_TTL_SECONDS * 1000
+  }
+
   function localSalt(day: string): Buffer {
     let entry = localSalts.get(day)
-    if (!entry || Date.now() - entry.madeAt > SALT_TTL_SECONDS * 1000) {
-      entry = { salt: randomBytes(32), madeAt: Date.now() }
+    if (!entry) {
+      entry = { salt: randomBytes(32), madeAt: now() }
       localSalts.set(day, entry)
     }
     return entry.salt
@@ -43,6 +76,8 @@ export function createSharedState(redis: Connection | undefined) {
     async saltFor(day: string): Promise<Buffer> {
       dropOld(sharedSalts, day)
       dropOld(localSalts, day)
+      for (const map of [sharedSalts, localSalts] as Map<string, unknown>[])
+        for (const old of map.keys()) if (expired(old)) map.delete(old)
       const cached = sharedSalts.get(day)
       if (cached) return cached
       if (redis && isUsable(redis)) {
@@ -52,7 +87,7 @@ export function createSharedState(redis: Connection | undefined) {
             // The first instance of the day makes it; every other reads that one.
             await client.set(key, randomBytes(32).toString('hex'), {
               NX: true,
-              EX: SALT_TTL_SECONDS,
+              EX: saltSecondsLeft(day, now()),
             })
             return client.get(key)
           })

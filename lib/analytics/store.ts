@@ -48,3 +48,21 @@ export async function purgeAggregates(db: Database): Promise<number> {
 export async function readReport(db: Database, query: ReportQuery): Promise<Report> {
   return queryReport(db, query)
 }
+
+/** Names a campaign (the Studio's link builder): it always gets its own row. False past 1,000. */
+export async function nameCampaign(db: Database, campaign: string): Promise<boolean> {
+  const result = await asRole(db, 'analytics_writer', (tx) =>
+    tx.query(`select analytics.name_value('campaign', $1::text) as named`, [campaign]),
+  )
+  return result.rows[0]?.named === true
+}
+
+/** The campaigns named in the Studio, newest first. */
+export async function namedCampaigns(db: Database): Promise<string[]> {
+  const result = await asRole(db, 'analytics_reader', (tx) =>
+    tx.query(
+      `select key from analytics.named_values where dimension = 'campaign' order by named_at desc`,
+    ),
+  )
+  return result.rows.map((row) => String(row.key))
+}

@@ -12,16 +12,23 @@ import {
   plainSpaces,
 } from '@/lib/roi/format'
 
-import type { LeadRecord } from './types'
+import { cleanHost, cleanPath, cleanValue } from '@/lib/analytics/collect'
+import { ATTRIBUTION_KEYS } from '@/lib/attribution'
+
+import type { LeadAttributionColumns, LeadRecord } from './types'
 
 export type Attribution = {
   utm_source?: string
   utm_medium?: string
   utm_campaign?: string
   referrer?: string
+  /** The visit's entry page (the first touch's path): the page that gets the lead as landing. */
+  landing?: string
+  /** The page the form was sent from (its path, e.g. /calculadora or /conteudos/x). */
+  page?: string
 }
 
-export const ATTRIBUTION_KEYS = ['utm_source', 'utm_medium', 'utm_campaign', 'referrer'] as const
+export { ATTRIBUTION_KEYS }
 // Bounded so the combined texts always fit the database policy (see the migration).
 export const ATTRIBUTION_MAX_LENGTH = {
   utm_source: 100,
@@ -143,6 +150,35 @@ export function leadPage(value: string | undefined): string | undefined {
 }
 
 /**
+ * A lead's attribution as its own columns (supabase/migrations/*_lead_attribution.sql), cleaned as
+ * the visit counts clean a beacon's (lib/analytics/collect.ts), so that a lead and the visits of
+ * its campaign share one key. `origem_pagina` is always set: the form's path, else the campaign
+ * page's, else the home page.
+ */
+export function attributionColumns(
+  attribution: Attribution | undefined,
+  pagina: string | undefined,
+): LeadAttributionColumns {
+  let referrerHost: string | undefined
+  try {
+    referrerHost = attribution?.referrer ? cleanHost(new URL(attribution.referrer).host) : undefined
+  } catch {
+    referrerHost = undefined
+  }
+  const columns: LeadAttributionColumns = {
+    origem_pagina: cleanPath(attribution?.page) ?? (pagina ? `/p/${pagina}` : '/'),
+  }
+  const landing = cleanPath(attribution?.landing)
+  if (landing) columns.origem_entrada = landing
+  for (const key of ['utm_source', 'utm_medium', 'utm_campaign'] as const) {
+    const value = cleanValue(sanitizeText(attribution?.[key] ?? ''))
+    if (value) columns[key] = value
+  }
+  if (referrerHost) columns.referrer_host = referrerHost
+  return columns
+}
+
+/**
  * The two rows SPEC section 7 stores for one validated demo request. `page` is the slug of the
  * campaign page the form was sent from (undefined on the home page, whose rows are exactly SPEC's).
  */
@@ -202,6 +238,7 @@ export async function composeLeadRecord(
       atendimento_ia: atendimentoIa,
       whatsapp_opt_in: whatsappOptIn,
       ...(pagina ? { pagina } : {}),
+      ...attributionColumns(attribution, pagina),
       ...(options.requestKey ? { chave_envio: options.requestKey } : {}),
     },
     chatMessage: {

@@ -1,3 +1,17 @@
+/**
+ * A lead's attribution (supabase/migrations/*_lead_attribution.sql): the page it was sent from,
+ * the visit's entry page, the first touch's UTM tags and the referrer's host. Named as agreed
+ * with lead delivery (issue 46), which reads them by these names.
+ */
+export type LeadAttributionColumns = {
+  origem_pagina?: string
+  origem_entrada?: string
+  utm_source?: string
+  utm_medium?: string
+  utm_campaign?: string
+  referrer_host?: string
+}
+
 /** The two rows SPEC section 7 stores for one demo request (built by compose.ts). */
 export type LeadRecord = {
   dadosCliente: {
@@ -10,7 +24,7 @@ export type LeadRecord = {
     whatsapp_opt_in?: boolean
     /** Digest of the form's submission key: a retry of the same submission is stored once. */
     chave_envio?: string
-  }
+  } & LeadAttributionColumns
   chatMessage: {
     nomewpp: string
     phone: string | null

@@ -130,6 +130,26 @@ export async function checkReviewLinkLimits(ip: string): Promise<'ok' | 'address
 }
 
 /**
+ * The savings calculator's answer (/calculadora) renders on every request (its query string is
+ * the visitor's), so like review links it is limited per visitor address (shared through Redis)
+ * and per instance; proxy.ts asks before the page runs.
+ */
+const calculatorPerAddress = limiter('calculator', serverEnv.calculatorRateLimitPerMinute, 60, true)
+const calculatorGlobal = limiter(
+  'calculator-global',
+  serverEnv.calculatorRateLimitGlobalPerMinute,
+  60,
+  false,
+)
+
+/** Whether this visitor may have a calculator page rendered now: 'ok', or the limit reached. */
+export async function checkCalculatorLimits(ip: string): Promise<'ok' | 'address' | 'global'> {
+  if (!(await take(calculatorPerAddress, rateLimitKeyFor(ip)))) return 'address'
+  if (!(await take(calculatorGlobal, 'all'))) return 'global'
+  return 'ok'
+}
+
+/**
  * Visit beacons (POST /api/analytics/view), in this process's memory only: the beacon must
  * answer at once, so it never waits on Redis, and N instances accept at most N times these
  * (docs/analytics.md, "Hostile input"). Per visitor address, then everyone together.

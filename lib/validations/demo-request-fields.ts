@@ -76,6 +76,9 @@ export const FORM_TOKEN_FIELD = 'formToken'
 export const SUBMISSION_KEY_FIELD = 'chaveEnvio'
 /** The campaign page the form is on (its slug), absent on the home page. */
 export const PAGE_FIELD = 'pagina'
+/** The path the form is sent from, and the visit's entry page (docs/analytics.md, "Leads"). */
+export const ORIGIN_PAGE_FIELD = 'origem_pagina'
+export const LANDING_FIELD = 'origem_entrada'
 /**
  * The Turnstile widget's action (at most 32 characters): the widget is rendered with it, and the
  * server accepts only a token whose siteverify answer names it (lib/security/turnstile.ts).

@@ -84,13 +84,23 @@ async function refusal(response: Response): Promise<ReportError> {
   )
 }
 
-async function request(url: string, token: string, fetchImpl: Fetch, signal?: AbortSignal) {
+async function request(
+  url: string,
+  token: string,
+  fetchImpl: Fetch,
+  signal?: AbortSignal,
+  body?: unknown,
+) {
   let response: Response
   try {
     response = await fetchImpl(url, {
-      headers: { Authorization: `Bearer ${token}` },
+      headers: {
+        Authorization: `Bearer ${token}`,
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      },
       cache: 'no-store',
       signal,
+      ...(body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) }),
     })
   } catch (error) {
     if (signal?.aborted) throw error
@@ -127,6 +137,7 @@ export async function fetchReport(
 
 const DIMENSION_FILE_NAMES: Record<ReportGroup, string> = {
   page: 'paginas',
+  landing: 'entradas',
   campaign: 'campanhas',
   source: 'origens',
   day: 'dias',
@@ -150,6 +161,7 @@ export async function downloadReportCsv(
   fetchImpl: Fetch = fetch,
 ): Promise<void> {
   const response = await request(reportUrl(query, 'csv'), token, fetchImpl)
+  // Bytes as sent: the byte-order mark pt-BR Excel needs stays in the file.
   const blob = await response.blob()
   const url = URL.createObjectURL(new Blob([blob], { type: 'text/csv;charset=utf-8' }))
   try {
@@ -164,4 +176,23 @@ export async function downloadReportCsv(
     // The click has queued the download; the URL is no longer needed once the task ends.
     setTimeout(() => URL.revokeObjectURL(url), 0)
   }
+}
+
+/** Campaigns named in the Studio: always counted under their own name (docs/analytics.md). */
+export const CAMPAIGNS_ENDPOINT = '/api/analytics/campaigns'
+
+/** The campaigns named so far, newest first. */
+export async function fetchNamedCampaigns(token: string, fetchImpl: Fetch = fetch) {
+  const response = await request(CAMPAIGNS_ENDPOINT, token, fetchImpl)
+  const body = (await response.json().catch(() => ({}))) as { campaigns?: unknown }
+  return Array.isArray(body.campaigns)
+    ? body.campaigns.filter((name): name is string => typeof name === 'string')
+    : []
+}
+
+/** Names a campaign; resolves with the name as the site keeps it. */
+export async function saveNamedCampaign(campaign: string, token: string, fetchImpl: Fetch = fetch) {
+  const response = await request(CAMPAIGNS_ENDPOINT, token, fetchImpl, undefined, { campaign })
+  const body = (await response.json().catch(() => ({}))) as { campaign?: unknown }
+  return typeof body.campaign === 'string' ? body.campaign : campaign
 }

@@ -32,6 +32,8 @@ type Figures = {
   previous: Period
   days: ReportRow[]
   previousDays: ReportRow[]
+  /** One page's row as an entry page (its tab). */
+  landing?: ReportRow[]
   breakdowns: Partial<Record<Breakdown, ReportRow[]>>
 }
 
@@ -47,6 +49,12 @@ const TABLES: ReadonlyArray<{
   emptyKeyLabel: string
 }> = [
   { by: 'page', title: 'Por página', keyHeading: 'Página', emptyKeyLabel: '(sem página)' },
+  {
+    by: 'landing',
+    title: 'Por página de entrada',
+    keyHeading: 'Página de entrada',
+    emptyKeyLabel: '(sem página)',
+  },
   {
     by: 'campaign',
     title: 'Por campanha',
@@ -109,15 +117,25 @@ export function PerformanceDashboard({
     Promise.all([
       get({ ...current, by: 'day', path }),
       get({ ...previous, by: 'day', path }),
-      // One page's tab shows its own days; the breakdowns belong to the whole-site tool.
-      ...(path ? [] : TABLES.map((table) => get({ ...current, by: table.by }))),
+      // One page's tab shows its own days and its row as an entry page; the breakdowns belong
+      // to the whole-site tool.
+      ...(path
+        ? [get({ ...current, by: 'landing', path })]
+        : TABLES.map((table) => get({ ...current, by: table.by }))),
     ])
       .then(([days = [], previousDays = [], ...tables]) => {
         const breakdowns: Figures['breakdowns'] = {}
         if (!path) TABLES.forEach((table, index) => (breakdowns[table.by] = tables[index] ?? []))
         settle({
           status: 'ready',
-          figures: { period: current, previous, days, previousDays, breakdowns },
+          figures: {
+            period: current,
+            previous,
+            days,
+            previousDays,
+            breakdowns,
+            ...(path ? { landing: tables[0] ?? [] } : {}),
+          },
         })
       })
       .catch((error: unknown) => {
@@ -221,21 +239,36 @@ function Content({
             />
           </Card>
           {path ? (
-            <ReportTable
-              title="Por dia"
-              keyHeading="Dia"
-              emptyKeyLabel="(sem data)"
-              rows={figures.days}
-              order="key"
-              formatKey={formatDate}
-              onDownload={() =>
-                downloadReportCsv(
-                  { from: figures.period.from, to: figures.period.to, by: 'day', path },
-                  token,
-                  fetchImpl,
-                )
-              }
-            />
+            <>
+              <ReportTable
+                title="Por dia"
+                keyHeading="Dia"
+                emptyKeyLabel="(sem data)"
+                rows={figures.days}
+                order="key"
+                formatKey={formatDate}
+                onDownload={() =>
+                  downloadReportCsv(
+                    { from: figures.period.from, to: figures.period.to, by: 'day', path },
+                    token,
+                    fetchImpl,
+                  )
+                }
+              />
+              <ReportTable
+                title="Como página de entrada"
+                keyHeading="Página de entrada"
+                emptyKeyLabel="(sem página)"
+                rows={figures.landing ?? []}
+                onDownload={() =>
+                  downloadReportCsv(
+                    { from: figures.period.from, to: figures.period.to, by: 'landing', path },
+                    token,
+                    fetchImpl,
+                  )
+                }
+              />
+            </>
           ) : (
             TABLES.map((table) => (
               <ReportTable

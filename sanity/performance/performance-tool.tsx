@@ -5,6 +5,7 @@ import type { UserViewComponent } from 'sanity/structure'
 
 import { apiVersion } from '../env'
 import { documentPath as routedDocumentPath } from '../lib/routed-types'
+import { CampaignLinkBuilder } from './campaign-link-builder'
 import { PerformanceDashboard } from './performance-dashboard'
 
 /**
@@ -39,11 +40,13 @@ export function PerformanceTool() {
               Desempenho do site
             </Heading>
             <Text size={1} muted>
-              Visitas contadas pelo próprio site, sem cookies, e os pedidos de demonstração (leads)
-              de cada página, campanha e origem. Conversão = leads ÷ visitantes.
+              Visitas contadas pelo próprio site, sem cookies, os pedidos de demonstração (leads),
+              os toques em WhatsApp, telefone e e-mail e o tempo de leitura de cada página, página
+              de entrada, campanha e origem. Conversão = leads ÷ visitantes.
             </Text>
           </Stack>
           {token ? <PerformanceDashboard token={token} /> : <NoToken />}
+          <CampaignLinkBuilder token={token} />
         </Stack>
       </Container>
     </Box>
@@ -90,6 +93,7 @@ export function PerformanceView({ document, schemaType }: ComponentProps<UserVie
         ) : (
           <NoToken />
         )}
+        {published ? <CampaignLinkBuilder path={published} token={token} /> : null}
       </Stack>
     </Box>
   )

@@ -176,6 +176,18 @@ export function formatCount(value: number): string {
   return countFormat.format(value)
 }
 
+/** 95 → "1 min 35 s", 8.4 → "8 s"; nothing measured → "—". */
+export function formatSeconds(value: number | null): string {
+  if (value === null) return '—'
+  const seconds = Math.round(value)
+  return seconds >= 60 ? `${Math.floor(seconds / 60)} min ${seconds % 60} s` : `${seconds} s`
+}
+
+/** 80 → "80%"; nothing measured → "—". */
+export function formatPercent(value: number | null): string {
+  return value === null ? '—' : `${Math.round(value)}%`
+}
+
 /** 0.025 → "2,5%"; no rate (no visitor) → "—". */
 export function formatRate(value: number | null): string {
   return value === null ? '—' : rateFormat.format(value)

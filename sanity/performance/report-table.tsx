@@ -4,8 +4,25 @@ import { useId, useState } from 'react'
 import { styled } from 'styled-components'
 
 import { ReportError } from './api'
-import { formatCount, formatRate } from './period'
-import type { ReportRow } from '../../lib/analytics/report-schema'
+import { formatCount, formatPercent, formatRate, formatSeconds } from './period'
+import { MEASURE_SPECS, type ReportRow } from '../../lib/analytics/report-schema'
+
+type Measure = (typeof MEASURE_SPECS)[number]
+
+/** One measure of one row as the table shows it (measures.mjs declares the columns). */
+export function formatMeasure(spec: Measure, row: ReportRow): string {
+  const value = row[spec.name as keyof ReportRow] as number | null
+  switch (spec.kind) {
+    case 'ratio':
+      return formatRate(row.visitors > 0 ? (value as number) : null)
+    case 'seconds':
+      return formatSeconds(value)
+    case 'percent':
+      return formatPercent(value)
+    default:
+      return formatCount(value ?? 0)
+  }
+}
 
 const Table = styled.table`
   width: 100%;
@@ -25,6 +42,9 @@ const Table = styled.table`
     text-align: left;
     white-space: normal;
     overflow-wrap: anywhere;
+    /* In a document's narrow tab the ten columns scroll sideways (Scroll below) rather than
+       squeezing the key to a letter a line. */
+    min-width: 9rem;
   }
   thead th {
     color: var(--card-muted-fg-color);
@@ -109,16 +129,17 @@ export function ReportTable({
             <thead>
               <tr>
                 <th scope="col">{keyHeading}</th>
-                <th scope="col">Visitas</th>
-                <th scope="col">Visitantes</th>
-                <th scope="col">Leads</th>
-                <th scope="col">Conversão</th>
+                {MEASURE_SPECS.map((spec) => (
+                  <th scope="col" key={spec.name}>
+                    {spec.label}
+                  </th>
+                ))}
               </tr>
             </thead>
             <tbody>
               {rows.length === 0 ? (
                 <tr>
-                  <td colSpan={5}>
+                  <td colSpan={MEASURE_SPECS.length + 1}>
                     <Box paddingY={2}>
                       <Text size={1} muted>
                         Nada registrado neste período.
@@ -135,10 +156,9 @@ export function ReportTable({
                     <th scope="row" style={{ fontWeight: 400 }}>
                       {row.key.trim() === '' ? emptyKeyLabel : formatKey(row.key)}
                     </th>
-                    <td>{formatCount(row.visits)}</td>
-                    <td>{formatCount(row.visitors)}</td>
-                    <td>{formatCount(row.leads)}</td>
-                    <td>{formatRate(row.visitors > 0 ? row.conversion : null)}</td>
+                    {MEASURE_SPECS.map((spec) => (
+                      <td key={spec.name}>{formatMeasure(spec, row)}</td>
+                    ))}
                   </tr>
                 ))
               )}

@@ -135,8 +135,14 @@ async function report(query: string, token = READ_TOKEN): Promise<Report> {
   }
 }
 
+/** Each row's first figures (issue 36's); analytics-reach.spec.ts checks the others. */
 const rowsByKey = (r: Report) =>
-  Object.fromEntries(r.rows.map(({ key, ...figures }) => [key, figures]))
+  Object.fromEntries(
+    r.rows.map(({ key, visits, visitors, leads, conversion }) => [
+      key,
+      { visits, visitors, leads, conversion },
+    ]),
+  )
 
 /** A browser of a visitor of its own (a user agent of its own, so a visitor hash of its own). */
 async function visitor(browser: Browser, userAgent: string) {
@@ -185,7 +191,13 @@ test('counts a scripted set of visits and leads exactly, without cookies, and no
   expect(await pageA.evaluate(() => window.localStorage.length)).toBe(0)
   expect(
     JSON.parse((await pageA.evaluate(() => sessionStorage.getItem('vigia:first-touch'))) ?? '{}'),
-  ).toEqual({ utm_source: 'newsletter', utm_medium: 'email', utm_campaign: 'lancamento' })
+  ).toEqual({
+    landing: '/',
+    utm_source: 'newsletter',
+    utm_medium: 'email',
+    utm_campaign: 'lancamento',
+    entered: 1,
+  })
 
   // Visitor B goes straight to the campaign page, then to an address the site does not serve.
   const b = await visitor(browser, chrome(2))
@@ -214,10 +226,10 @@ test('counts a scripted set of visits and leads exactly, without cookies, and no
   expect(campaigns['(sem campanha)']).toEqual({ visits: 2, visitors: 1, leads: 0, conversion: 0 })
   const sources = rowsByKey(await report(`from=${day}&to=${day}&by=source`))
   expect(sources.newsletter).toEqual({ visits: 3, visitors: 1, leads: 1, conversion: 1 })
-  const days = await report(`from=${day}&to=${day}&by=day`)
-  expect(days.rows).toEqual([{ key: day, visits: 5, visitors: 2, leads: 1, conversion: 0.5 }])
-  const onePage = await report(`from=${day}&to=${day}&by=day&path=${CAMPAIGN_PAGE}`)
-  expect(onePage.rows).toEqual([{ key: day, visits: 2, visitors: 2, leads: 1, conversion: 0.5 }])
+  const days = rowsByKey(await report(`from=${day}&to=${day}&by=day`))
+  expect(days).toEqual({ [day]: { visits: 5, visitors: 2, leads: 1, conversion: 0.5 } })
+  const onePage = rowsByKey(await report(`from=${day}&to=${day}&by=day&path=${CAMPAIGN_PAGE}`))
+  expect(onePage).toEqual({ [day]: { visits: 2, visitors: 2, leads: 1, conversion: 0.5 } })
   await Promise.all([a.close(), b.close(), bot.close()])
 })
 
@@ -317,9 +329,13 @@ test('refuses the figures without a valid token, answers 403 to a non-member, se
     })
     expect(csv.status()).toBe(200)
     expect(csv.headers()['content-type']).toContain('text/csv')
-    const lines = (await csv.text()).trimEnd().split('\r\n')
-    expect(lines[0]).toBe('key,visits,visitors,leads,conversion')
-    expect(lines).toContain(`${CAMPAIGN_PAGE},2,2,1,0.5`)
+    // For a spreadsheet in pt-BR (issue 45): BOM, ';', decimal comma.
+    const lines = (await csv.text())
+      .replace(/^\uFEFF/, '')
+      .trimEnd()
+      .split('\r\n')
+    expect(lines[0]).toMatch(/^Página;Visitas;Visitantes;Leads;Conversão;/)
+    expect(lines.some((line) => line.startsWith(`${CAMPAIGN_PAGE};2;2;1;0,5;`))).toBe(true)
   } finally {
     await context.dispose()
   }

@@ -27,12 +27,18 @@ const editor: StudioUser = {
   roles: [{ name: 'administrator', title: 'Administrator' }],
 }
 
+/** A row with every measure filled in (contacts and reading in proportion to its visitors). */
 const row = (key: string, visits: number, visitors: number, leads: number): ReportRow => ({
   key,
   visits,
   visitors,
   leads,
   conversion: visitors ? Math.min(1, leads / visitors) : 0,
+  whatsapp: Math.round(visitors * 0.031),
+  phone: Math.round(visitors * 0.006) + 1,
+  email: Math.round(visitors * 0.004) + 1,
+  engagedSeconds: 20 + (visits % 97),
+  scrollDepth: 35 + (visitors % 60),
 })
 
 /** One row per day of the period, a weekly rhythm, a little more in the current period. */
@@ -61,6 +67,11 @@ const BREAKDOWNS: Record<string, ReportRow[]> = {
     row('/conteudos/lgpd-camera-na-cabine', 640, 520, 4),
     row('/privacidade', 90, 80, 0),
   ],
+  landing: [
+    row('/', 1800, 1500, 30),
+    row('/conteudos/lgpd-camera-na-cabine', 420, 400, 12),
+    row('/p/onibus-rodoviarios', 980, 900, 19),
+  ],
   campaign: [row('fretamento-2026', 1200, 930, 24), row(NO_CAMPAIGN_KEY, 3230, 2580, 37)],
   source: [
     row('google', 1800, 1450, 18),
@@ -73,6 +84,10 @@ const BREAKDOWNS: Record<string, ReportRow[]> = {
 type Asked = { search: URLSearchParams; authorization: string | undefined }
 
 async function answerAnalytics(page: Page, asked: Asked[]) {
+  // The campaigns named in the link builder (issue 45).
+  await page.route(`${SITE}/api/analytics/campaigns`, (route: Route) =>
+    route.fulfill({ json: { campaigns: ['fretamento-2026', 'feira-do-transporte'] } }),
+  )
   await page.route(`${SITE}/api/analytics?**`, async (route: Route) => {
     const url = new URL(route.request().url())
     const search = url.searchParams
@@ -115,9 +130,11 @@ test.describe('the Studio: Desempenho', () => {
     await expect(page.getByRole('heading', { name: 'Desempenho do site' })).toBeVisible({
       timeout: 60_000,
     })
-    await expect(page.getByRole('table', { name: 'Por página' })).toBeVisible({ timeout: 30_000 })
+    await expect(page.getByRole('table', { name: 'Por página', exact: true })).toBeVisible({
+      timeout: 30_000,
+    })
     // The editor's own token, on every request.
-    expect(asked.length).toBeGreaterThanOrEqual(5)
+    expect(asked.length).toBeGreaterThanOrEqual(6)
     expect(asked.every((request) => request.authorization === `Bearer ${TOKEN}`)).toBe(true)
     // A drawn chart: two lines (visitors, leads) over the 30 days.
     await expect(page.locator('.recharts-line')).toHaveCount(2)
@@ -125,10 +142,35 @@ test.describe('the Studio: Desempenho', () => {
     await expect(page.getByRole('group', { name: 'Conversão' })).toContainText('p.p.')
     await expect(
       page
-        .getByRole('table', { name: 'Por página' })
+        .getByRole('table', { name: 'Por página', exact: true })
         .getByRole('row', { name: /onibus-rodoviarios/ }),
     ).toContainText('2,6%')
+    // The contact and reading columns, and the entry pages (issue 45).
+    const table = page.getByRole('table', { name: 'Por página', exact: true })
+    for (const column of ['WhatsApp', 'Telefone', 'E-mail', 'Tempo de leitura', 'Rolagem'])
+      await expect(table.getByRole('columnheader', { name: column })).toBeVisible()
+    await expect(table.getByRole('row', { name: /onibus-rodoviarios/ })).toContainText('31')
+    await expect(page.getByRole('table', { name: 'Por página de entrada' })).toContainText(
+      '/conteudos/lgpd-camera-na-cabine',
+    )
     await shot(page, testInfo, 'desempenho-1280', true)
+    // The campaign link builder: a named campaign's tagged link.
+    await page.getByRole('textbox', { name: 'Nome da campanha' }).fill('Feira do Transporte')
+    await expect(page.getByText(/utm_campaign=feira-do-transporte/)).toBeVisible()
+    await expect(
+      page.getByRole('button', { name: 'Usar a campanha fretamento-2026' }),
+    ).toBeVisible()
+    // The Studio scrolls the tool inside its own pane: each part brought to the top, then shot.
+    const toTop = (name: string) =>
+      page
+        .getByRole('heading', { name, exact: true })
+        .evaluate((heading) => heading.scrollIntoView({ block: 'start' }))
+    await toTop('Por página')
+    await shot(page, testInfo, 'desempenho-paginas-1280')
+    await toTop('Por campanha')
+    await shot(page, testInfo, 'desempenho-campanhas-1280')
+    await toTop('Link de campanha')
+    await shot(page, testInfo, 'desempenho-link-de-campanha-1280')
 
     const download = page.waitForEvent('download')
     await page.getByRole('button', { name: 'Baixar CSV: por campanha' }).click()
@@ -141,7 +183,7 @@ test.describe('the Studio: Desempenho', () => {
 
     await page.getByRole('button', { name: '7 dias' }).click()
     await expect(page.getByText(/\(7 dias\), comparado com/)).toBeVisible()
-    await expect(page.getByRole('table', { name: 'Por página' })).toBeVisible()
+    await expect(page.getByRole('table', { name: 'Por página', exact: true })).toBeVisible()
     await shot(page, testInfo, 'desempenho-7-dias-1280')
   })
 
@@ -164,10 +206,15 @@ test.describe('the Studio: Desempenho', () => {
       page.getByRole('heading', { name: 'Desempenho de /p/onibus-rodoviarios' }),
     ).toBeVisible({ timeout: 30_000 })
     await expect(page.getByRole('table', { name: 'Por dia' })).toBeVisible({ timeout: 30_000 })
+    await expect(page.getByRole('table', { name: 'Como página de entrada' })).toBeVisible()
     expect(asked.every((request) => request.search.get('path') === '/p/onibus-rodoviarios')).toBe(
       true,
     )
     await expect(page.locator('.recharts-line')).toHaveCount(2)
     await shot(page, testInfo, 'desempenho-aba-1280', true)
+    await page
+      .getByRole('heading', { name: 'Por dia', exact: true })
+      .evaluate((heading) => heading.scrollIntoView({ block: 'start' }))
+    await shot(page, testInfo, 'desempenho-aba-tabelas-1280')
   })
 })

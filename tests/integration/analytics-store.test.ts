@@ -6,7 +6,13 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createCollector, type Collector } from '@/lib/analytics/collect'
 import { createSharedState, SALT_TTL_SECONDS } from '@/lib/analytics/shared-state'
 import { AGGREGATE_RETENTION_MONTHS } from '@/lib/analytics/retention'
-import { purgeAggregates, readReport, writeBatch } from '@/lib/analytics/store'
+import {
+  nameCampaign,
+  namedCampaigns,
+  purgeAggregates,
+  readReport,
+  writeBatch,
+} from '@/lib/analytics/store'
 import { composeLeadRecord } from '@/lib/leads/compose'
 import { applyMigrations, queryAsAnon, type Database } from '@/lib/leads/db.mjs'
 import { openPostgres } from '@/lib/leads/postgres.mjs'
@@ -30,7 +36,21 @@ import {
 
 const CHROME =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36'
-const KNOWN = new Set(['/', '/p/frotas', '/conteudos'])
+const KNOWN = new Set(['/', '/p/frotas', '/conteudos', '/conteudos/artigo', '/calculadora'])
+/** The figures this file's older tests assert; the newer measures are asserted on their own. */
+const core = (row: {
+  key: string
+  visits: number
+  visitors: number
+  leads: number
+  conversion: number
+}) => ({
+  key: row.key,
+  visits: row.visits,
+  visitors: row.visitors,
+  leads: row.leads,
+  conversion: row.conversion,
+})
 const missingRedis = missingTools(['redis-server'])
 if (missingRedis && process.env.CI) throw new Error(missingRedis)
 const postgres = hasPostgres()
@@ -181,12 +201,12 @@ describe(`visit counts in the database (${backendLabel})`, { timeout: 60_000 }, 
 
     const day = today()
     const byPage = await readReport(db, { from: day, to: day, by: 'page', format: 'json' })
-    expect(byPage.rows).toEqual([
+    expect(byPage.rows.map(core)).toEqual([
       { key: '/p/frotas', visits: 4, visitors: 4, leads: 1, conversion: 0.25 },
       { key: '/', visits: 3, visitors: 3, leads: 1, conversion: 1 / 3 },
     ])
     const byCampaign = await readReport(db, { from: day, to: day, by: 'campaign', format: 'json' })
-    expect(byCampaign.rows).toEqual([
+    expect(byCampaign.rows.map(core)).toEqual([
       { key: 'verao-2026', visits: 6, visitors: 4, leads: 1, conversion: 0.25 },
       { key: '(sem campanha)', visits: 1, visitors: 1, leads: 1, conversion: 1 },
     ])
@@ -199,7 +219,7 @@ describe(`visit counts in the database (${backendLabel})`, { timeout: 60_000 }, 
       .toISOString()
       .slice(0, 10)
     const byDay = await readReport(db, { from: yesterday, to: day, by: 'day', format: 'json' })
-    expect(byDay.rows).toEqual([
+    expect(byDay.rows.map(core)).toEqual([
       { key: yesterday, visits: 0, visitors: 0, leads: 0, conversion: 0 },
       { key: day, visits: 7, visitors: 5, leads: 2, conversion: 0.4 },
     ])
@@ -210,7 +230,9 @@ describe(`visit counts in the database (${backendLabel})`, { timeout: 60_000 }, 
       format: 'json',
       path: '/p/frotas',
     })
-    expect(onePage.rows).toEqual([{ key: day, visits: 4, visitors: 4, leads: 1, conversion: 0.25 }])
+    expect(onePage.rows.map(core)).toEqual([
+      { key: day, visits: 4, visitors: 4, leads: 1, conversion: 0.25 },
+    ])
   })
 
   it('holds campaign values to 200 a day across instances writing at once, and writes a retried batch once', async () => {
@@ -245,6 +267,206 @@ describe(`visit counts in the database (${backendLabel})`, { timeout: 60_000 }, 
       expect(report.rows.reduce((sum, row) => sum + row.visits, 0)).toBe(300)
     } finally {
       if (other !== db) await other.close()
+    }
+  })
+
+  it('reports a campaign 3 real visitors arrived from under its own name, after 300 invented ones (issue 45)', async () => {
+    const { db } = test
+    const day = '2026-01-16'
+    const hash = (n: number) => n.toString(16).padStart(32, '0')
+    const invented = Array.from({ length: 300 }, (_, i) => ({
+      day,
+      dimension: 'campaign' as const,
+      key: `invented-${i}`,
+      visits: 1,
+      visitors: [hash(1000 + i)],
+    }))
+    await writeBatch(db, '00000000-0000-4000-8000-000000000011', invented)
+    // The real campaign: three visitors, two views each, over three batches.
+    for (let i = 0; i < 3; i++)
+      await writeBatch(db, `00000000-0000-4000-8000-00000000002${i}`, [
+        { day, dimension: 'campaign', key: 'black-friday', visits: 2, visitors: [hash(5000 + i)] },
+      ])
+    const report = await readReport(db, { from: day, to: day, by: 'campaign', format: 'json' })
+    expect(report.rows.find((row) => row.key === 'black-friday')).toMatchObject({
+      visits: 6,
+      visitors: 3,
+    })
+    // Its first views left '(outras)': the day's total is unchanged.
+    expect(report.rows.find((row) => row.key === '(outras)')).toMatchObject({ visits: 100 })
+    expect(report.rows.reduce((sum, row) => sum + row.visits, 0)).toBe(306)
+    expect(report.rows).toHaveLength(202)
+  })
+
+  it('reports a campaign named in the Studio under its own name from its first visitor, after 300 invented ones (issue 45)', async () => {
+    const { db } = test
+    const day = '2026-01-18'
+    const hash = (n: number) => n.toString(16).padStart(32, '0')
+    expect(await nameCampaign(db, 'feira-2026')).toBe(true)
+    expect(await nameCampaign(db, 'feira-2026')).toBe(true)
+    expect(await namedCampaigns(db)).toContain('feira-2026')
+    await writeBatch(
+      db,
+      '00000000-0000-4000-8000-000000000041',
+      Array.from({ length: 300 }, (_, i) => ({
+        day,
+        dimension: 'campaign' as const,
+        key: `invented-${i}`,
+        visits: 1,
+        visitors: [hash(7000 + i)],
+      })),
+    )
+    await writeBatch(db, '00000000-0000-4000-8000-000000000042', [
+      { day, dimension: 'campaign', key: 'feira-2026', visits: 1, visitors: [hash(9000)] },
+    ])
+    const report = await readReport(db, { from: day, to: day, by: 'campaign', format: 'json' })
+    expect(report.rows.find((row) => row.key === 'feira-2026')).toMatchObject({
+      visits: 1,
+      visitors: 1,
+    })
+    // The writer names but cannot read the names; the reader reads but cannot name.
+    expect(
+      await sqlStateOf(asRole(db, 'analytics_writer', 'select * from analytics.named_values')),
+    ).toBe('42501')
+    expect(
+      await sqlStateOf(
+        asRole(db, 'analytics_reader', `select analytics.name_value('campaign', 'x')`),
+      ),
+    ).toBe('42501')
+  })
+
+  it('refuses a lone surrogate as data (class 22), which the collector then drops alone', async () => {
+    const { db } = test
+    const error = await writeBatch(db, '00000000-0000-4000-8000-000000000031', [
+      { day: '2026-01-17', dimension: 'campaign', key: 'x\ud800', visits: 1, visitors: [] },
+    ]).catch((caught: unknown) => caught)
+    expect((error as { code?: string }).code).toMatch(/^22/)
+  })
+
+  it('deletes the visitor hashes of a day once it is over, at the daily purge (issue 45)', async () => {
+    const { db } = test
+    const sp = `(now() at time zone 'America/Sao_Paulo')::date`
+    await db.query(
+      `insert into analytics.daily_visitors (day, dimension, key, visitor)
+       values (${sp} - 1, 'page', '/', $1), (${sp}, 'page', '/', $1)`,
+      ['ab'.repeat(16)],
+    )
+    await purgeAggregates(db)
+    const left = await db.query(
+      `select day::text as day from analytics.daily_visitors where visitor = $1`,
+      ['ab'.repeat(16)],
+    )
+    expect(left.rows.map((row) => row.day)).toEqual([today()])
+  })
+
+  it('counts entry pages, contact clicks once per visitor, reading, and credits leads by their attribution columns (issue 45)', async () => {
+    const fresh = await createTestDatabase()
+    await applyMigrations(fresh.db)
+    try {
+      const { db } = fresh
+      const collector = collectorOn(() => db)
+      const ad = { utm_source: 'Instagram', utm_medium: 'social', utm_campaign: 'artigo-fadiga' }
+      const who = { ip: '198.51.100.20', userAgent: CHROME }
+      // A visitor enters on the article from the ad, goes home, clicks WhatsApp five times,
+      // the phone once, e-mail once, and reads the article for 8 s to the bottom.
+      const touch = { ...ad, landing: '/conteudos/artigo' }
+      await collector.record({ ...who, body: { path: '/conteudos/artigo', ...touch, entry: true } })
+      await collector.record({
+        ...who,
+        body: {
+          path: '/conteudos/artigo',
+          ...touch,
+          event: 'read',
+          seconds: 8,
+          scroll: 100,
+          first: true,
+        },
+      })
+      await collector.record({ ...who, body: { path: '/', ...touch } })
+      for (let i = 0; i < 5; i++)
+        await collector.record({
+          ...who,
+          body: { path: '/', ...touch, event: 'contact', channel: 'whatsapp' },
+        })
+      await collector.record({
+        ...who,
+        body: { path: '/', ...touch, event: 'contact', channel: 'phone' },
+      })
+      await collector.record({
+        ...who,
+        body: { path: '/', ...touch, event: 'contact', channel: 'email' },
+      })
+      // Another visitor straight to the calculator, who reads half of it in 4 s.
+      const other = { ip: '198.51.100.21', userAgent: CHROME }
+      await collector.record({
+        ...other,
+        body: { path: '/calculadora', landing: '/calculadora', entry: true },
+      })
+      await collector.record({
+        ...other,
+        body: { path: '/calculadora', event: 'read', seconds: 4, scroll: 50, first: true },
+      })
+      await collector.flush()
+      expect(collector.pending()).toMatchObject({ batches: 0, droppedRows: 0 })
+      // The first visitor's lead, sent on the home page; the second's from the calculator.
+      await storeLead(db, { ...ad, landing: '/conteudos/artigo', page: '/' })
+      await storeLead(db, { landing: '/calculadora', page: '/calculadora' })
+
+      const day = today()
+      const read = (by: 'page' | 'landing' | 'campaign' | 'source') =>
+        readReport(db, { from: day, to: day, by, format: 'json' }).then((report) =>
+          Object.fromEntries(report.rows.map((row) => [row.key, row])),
+        )
+      const landing = await read('landing')
+      expect(landing['/conteudos/artigo']).toMatchObject({
+        visits: 1,
+        visitors: 1,
+        leads: 1,
+        whatsapp: 1,
+        phone: 1,
+        email: 1,
+      })
+      expect(landing['/calculadora']).toMatchObject({ visits: 1, leads: 1, whatsapp: 0 })
+      const page = await read('page')
+      expect(page['/']).toMatchObject({ visits: 1, leads: 1, whatsapp: 1, phone: 1, email: 1 })
+      expect(page['/calculadora']).toMatchObject({ leads: 1, engagedSeconds: 4, scrollDepth: 50 })
+      expect(page['/conteudos/artigo']).toMatchObject({
+        visits: 1,
+        leads: 0,
+        engagedSeconds: 8,
+        scrollDepth: 100,
+      })
+      const campaign = await read('campaign')
+      expect(campaign['artigo-fadiga']).toMatchObject({ visitors: 1, leads: 1, whatsapp: 1 })
+      expect(campaign['(sem campanha)']).toMatchObject({ leads: 1 })
+      const source = await read('source')
+      expect(source['instagram']).toMatchObject({ leads: 1, phone: 1 })
+      const stored = await db.query(
+        `select origem_pagina, origem_entrada, utm_source, utm_medium, utm_campaign, referrer_host
+         from public.dados_cliente order by created_at, origem_pagina desc`,
+      )
+      expect(stored.rows).toEqual(
+        expect.arrayContaining([
+          {
+            origem_pagina: '/',
+            origem_entrada: '/conteudos/artigo',
+            utm_source: 'Instagram',
+            utm_medium: 'social',
+            utm_campaign: 'artigo-fadiga',
+            referrer_host: null,
+          },
+          {
+            origem_pagina: '/calculadora',
+            origem_entrada: '/calculadora',
+            utm_source: null,
+            utm_medium: null,
+            utm_campaign: null,
+            referrer_host: null,
+          },
+        ]),
+      )
+    } finally {
+      await fresh.close()
     }
   })
 
@@ -333,7 +555,7 @@ describe(`visit counts in the database (${backendLabel})`, { timeout: 60_000 }, 
         await Promise.all([a.flush(), b.flush()])
         const day = today()
         let report = await readReport(fresh.db, { from: day, to: day, by: 'day', format: 'json' })
-        expect(report.rows).toEqual([
+        expect(report.rows.map(core)).toEqual([
           { key: day, visits: 60, visitors: 30, leads: 0, conversion: 0 },
         ])
 

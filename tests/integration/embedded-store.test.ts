@@ -18,9 +18,15 @@ async function storedRows(dataDir: string) {
   await closeEmbeddedLeadStores()
   const db = await openPglite(dataDir)
   try {
+    // SPEC's columns, and the attribution columns a lead has (issue 45; absent ones are null).
     const dados = await db.query(
-      'select nomewpp, telefone, atendimento_ia, whatsapp_opt_in from public.dados_cliente order by id',
+      `select nomewpp, telefone, atendimento_ia, whatsapp_opt_in, origem_pagina, origem_entrada,
+         utm_source, utm_medium, utm_campaign, referrer_host from public.dados_cliente order by id`,
     )
+    const attribution = ['origem_pagina', 'origem_entrada', 'utm_source', 'utm_medium']
+    attribution.push('utm_campaign', 'referrer_host')
+    for (const row of dados.rows as Record<string, unknown>[])
+      for (const column of attribution) if (row[column] === null) delete row[column]
     const chat = await db.query(
       'select nomewpp, phone, user_message, message_type from public.chat_messages order by id',
     )
@@ -66,6 +72,8 @@ describe('the embedded lead store', () => {
       { name: '20261230000000_lead_request_key.sql' },
       { name: '20270110000000_visit_analytics.sql' },
       { name: '20270120000000_analytics_retention.sql' },
+      { name: '20270201000000_lead_attribution.sql' },
+      { name: '20270201000100_analytics_reach.sql' },
       { name: '20270210000000_lead_delivery.sql' },
     ])
     // Written without the opt-in (an older form's record): null, not a guessed false.

@@ -23,6 +23,10 @@ const REQUEST_KEY_SQL = fs.readFileSync(
   path.resolve('supabase/migrations/20261230000000_lead_request_key.sql'),
   'utf8',
 )
+const ATTRIBUTION_SQL = fs.readFileSync(
+  path.resolve('supabase/migrations/20270201000000_lead_attribution.sql'),
+  'utf8',
+)
 const INSERT_DADOS_WITH_PAGE =
   'insert into public.dados_cliente (nomewpp, telefone, atendimento_ia, pagina) values ($1, $2, $3, $4)'
 
@@ -191,12 +195,13 @@ describe(`supabase/migrations on ${backendLabel}`, () => {
       grants: await grants(),
       rows: await count(t.db, 'dados_cliente'),
     }
-    expect(before.policies).toHaveLength(7)
+    expect(before.policies).toHaveLength(8)
 
     for (let round = 0; round < 2; round++) {
       await t.db.exec(MIGRATION_SQL)
       await t.db.exec(LEAD_PAGE_SQL)
       await t.db.exec(REQUEST_KEY_SQL)
+      await t.db.exec(ATTRIBUTION_SQL)
       await t.db.exec(LEAD_DELIVERY_SQL)
     }
     expect(await applyMigrations(t.db)).toEqual([])

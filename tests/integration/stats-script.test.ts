@@ -92,7 +92,13 @@ describe('npm run stats', { timeout: 180_000 }, () => {
     expect(stdout).toMatch(/Por campanha[\s\S]*verao\s+8\s+4\s+1\s+25%/)
     expect(stdout).toMatch(/Por origem[\s\S]*google\s+8\s+4\s+1\s+25%/)
 
+    // The entry pages and the new columns too (issue 45), the CSV as a pt-BR Excel reads it.
+    expect(stdout).toMatch(/Por página de entrada[\s\S]*\/p\/frotas\s+0\s+0\s+1\s+0%/)
+    expect(stdout).toMatch(/whatsapp\s+telefone\s+e-mail\s+leitura\s+rolagem/)
     const csv = await stats('--by', 'page', '--csv')
-    expect(csv.stdout).toBe('key,visits,visitors,leads,conversion\r\n/p/frotas,8,4,1,0.25\r\n')
+    expect(csv.stdout).toBe(
+      '\uFEFFPágina;Visitas;Visitantes;Leads;Conversão;WhatsApp;Telefone;E-mail;' +
+        'Tempo médio de leitura (s);Rolagem média (%)\r\n/p/frotas;8;4;1;0,25;0;0;0;;\r\n',
+    )
   })
 })

@@ -52,16 +52,21 @@ describe('the beacon', () => {
     })
     expect(sent[0]!.body).toEqual({
       path: '/',
+      landing: '/',
+      entry: true,
       referrer: 'www.google.com',
       utm_source: 'newsletter',
       utm_medium: 'email',
       utm_campaign: 'lancamento',
     })
+    // No identifier: the tags, the referrer, the entry page and that its entry was counted.
     expect(JSON.parse(sessionStorage.getItem('vigia:first-touch')!)).toEqual({
+      landing: '/',
       utm_source: 'newsletter',
       utm_medium: 'email',
       utm_campaign: 'lancamento',
       referrer: 'https://www.google.com/search?q=frota',
+      entered: 1,
     })
 
     // A client-side navigation: the first touch stays that of the landing page.
@@ -69,8 +74,44 @@ describe('the beacon', () => {
     sendView('/p/frotas')
     sendView('/p/frotas')
     sendView('/conteudos')
-    expect(sent.map((s) => s.body.path)).toEqual(['/', '/p/frotas', '/conteudos'])
-    expect(sent[1]!.body.utm_campaign).toBe('lancamento')
+    const views = sent.filter((s) => !s.body.event)
+    expect(views.map((s) => s.body.path)).toEqual(['/', '/p/frotas', '/conteudos'])
+    expect(views.map((s) => s.body.entry)).toEqual([true, false, false])
+    expect(views[1]!.body).toMatchObject({ utm_campaign: 'lancamento', landing: '/' })
+  })
+
+  it('reports each view’s reading when it ends, and counts contact-link clicks (issue 45)', () => {
+    vi.useFakeTimers({ now: Date.parse('2027-01-01T12:00:00Z'), toFake: ['Date'] })
+    try {
+      sendView('/conteudos/artigo')
+      vi.setSystemTime(Date.parse('2027-01-01T12:00:08Z'))
+      // Leaving the view for another path reports its reading first.
+      sendView('/')
+      const read = sent.find((s) => s.body.event === 'read')!
+      expect(read.body).toMatchObject({ path: '/conteudos/artigo', seconds: 8, first: true })
+      for (const href of [
+        'https://wa.me/5511999998888?text=oi',
+        'tel:+5511999998888',
+        'mailto:a@b.c',
+        '/p/x',
+      ]) {
+        const link = document.createElement('a')
+        link.href = href
+        link.textContent = 'contato'
+        document.body.append(link)
+        link.addEventListener('click', (event) => event.preventDefault())
+        link.click()
+        link.remove()
+      }
+      const contacts = sent.filter((s) => s.body.event === 'contact')
+      expect(contacts.map((s) => [s.body.channel, s.body.path])).toEqual([
+        ['whatsapp', '/'],
+        ['phone', '/'],
+        ['email', '/'],
+      ])
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   it('waits for a prerendered page to be shown', () => {
@@ -79,7 +120,7 @@ describe('the beacon', () => {
     expect(sent).toHaveLength(0)
     Object.defineProperty(document, 'prerendering', { value: false, configurable: true })
     document.dispatchEvent(new Event('prerenderingchange'))
-    expect(sent.map((s) => s.body.path)).toEqual(['/calculadora'])
+    expect(sent.filter((s) => !s.body.event).map((s) => s.body.path)).toEqual(['/calculadora'])
   })
 
   it('counts nothing in the Studio, previews and review links', () => {

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 
+import type { LeadRecord } from '@/lib/leads/types'
 import { IDLE_STATE } from '@/lib/validations/demo-request-fields'
 
 import { startSiteverifyDouble } from '../support/siteverify-double'
@@ -54,10 +55,17 @@ async function signed(age = 60_000) {
 
 let address = 0
 let renderToken = ''
-function post(fields: Record<string, string>, { withScript = true } = {}) {
+function post(
+  fields: Record<string, string>,
+  {
+    withScript = true,
+    headers = {},
+  }: { withScript?: boolean; headers?: Record<string, string> } = {},
+) {
   requestHeaders.current = new Headers({
     'x-forwarded-for': `192.0.2.${++address}`,
     ...(withScript ? { 'next-action': 'abc' } : {}),
+    ...headers,
   })
   const form = new FormData()
   const values = {
@@ -80,6 +88,52 @@ const TURNSTILE = {
   TURNSTILE_SITE_KEY: 'site-key',
   TURNSTILE_SECRET_KEY: 'secret-key',
 }
+
+/** The record the action last handed the lead store. */
+const lastRecord = () => (insertLead.mock.calls.at(-1) as unknown as [LeadRecord])[0]
+
+describe('where a lead was sent from (issue 45)', () => {
+  it('stores the form’s path and entry page, or without JavaScript the path of a same-site Referer', async () => {
+    const submit = await action({})
+    await submit(
+      IDLE_STATE,
+      post({
+        origem_pagina: '/calculadora',
+        origem_entrada: '/conteudos/artigo',
+        utm_campaign: 'c1',
+      }),
+    )
+    expect(lastRecord().dadosCliente).toMatchObject({
+      origem_pagina: '/calculadora',
+      origem_entrada: '/conteudos/artigo',
+      utm_campaign: 'c1',
+    })
+    renderToken = await signed()
+    const plain = await submit(
+      IDLE_STATE,
+      post(
+        {},
+        {
+          withScript: false,
+          headers: { host: 'vigia.example', referer: 'https://vigia.example/calculadora?frota=80' },
+        },
+      ),
+    )
+    expect(plain).toEqual({ status: 'success' })
+    expect(lastRecord().dadosCliente.origem_pagina).toBe('/calculadora')
+    await submit(
+      IDLE_STATE,
+      post(
+        {},
+        {
+          withScript: false,
+          headers: { host: 'vigia.example', referer: 'https://outro.example/x' },
+        },
+      ),
+    )
+    expect(lastRecord().dadosCliente.origem_pagina).toBe('/')
+  })
+})
 
 describe('submitDemoRequest with Turnstile', () => {
   it('refuses, before any insert, a post whose token siteverify refuses or that has none', async () => {

@@ -29,6 +29,11 @@ const row = (key: string, visits: number, visitors: number, leads: number) => ({
   visitors,
   leads,
   conversion: visitors ? leads / visitors : 0,
+  whatsapp: 0,
+  phone: 0,
+  email: 0,
+  engagedSeconds: null,
+  scrollDepth: null,
 })
 
 describe('São Paulo days', () => {

@@ -34,12 +34,24 @@ class NoResizeObserver {
   disconnect() {}
 }
 
-const row = (key: string, visits: number, visitors: number, leads: number): ReportRow => ({
+const row = (
+  key: string,
+  visits: number,
+  visitors: number,
+  leads: number,
+  more: Partial<ReportRow> = {},
+): ReportRow => ({
   key,
   visits,
   visitors,
   leads,
   conversion: visitors ? leads / visitors : 0,
+  whatsapp: 0,
+  phone: 0,
+  email: 0,
+  engagedSeconds: null,
+  scrollDepth: null,
+  ...more,
 })
 
 // Today is 26/11/2026 in São Paulo: the default 30 days are 28/10 to 26/11, compared with
@@ -53,10 +65,21 @@ const FIXTURES: Record<string, Partial<Record<ReportGroup, ReportRow[]>>> = {
     // 1.600 visitors and 40 leads: 2,5%.
     day: [row('2026-11-25', 1000, 800, 15), row('2026-11-26', 1000, 800, 25)],
     page: [
-      row('/', 500, 400, 4),
+      row('/', 500, 400, 4, {
+        whatsapp: 30,
+        phone: 4,
+        email: 2,
+        engagedSeconds: 41,
+        scrollDepth: 55,
+      }),
       row('/p/onibus-rodoviarios', 1200, 1000, 25),
-      row('/conteudos/lgpd-camera-na-cabine', 300, 200, 11),
+      row('/conteudos/lgpd-camera-na-cabine', 300, 200, 11, {
+        whatsapp: 5,
+        engagedSeconds: 95,
+        scrollDepth: 82,
+      }),
     ],
+    landing: [row('/conteudos/lgpd-camera-na-cabine', 150, 150, 14, { whatsapp: 9 })],
     campaign: [row('black-friday', 900, 640, 32), row(NO_CAMPAIGN_KEY, 1100, 960, 8)],
     source: [row('google', 700, 500, 9), row('newsletter', 300, 250, 20), row('', 50, 40, 0)],
   },
@@ -69,9 +92,15 @@ const FIXTURES: Record<string, Partial<Record<ReportGroup, ReportRow[]>>> = {
 type Call = { url: URL; authorization: string | null }
 
 let calls: Call[]
+let campaignCalls: Array<Call & { method: string; body: unknown }>
 let answer: (call: Call) => Promise<Response>
 
+/** Campaigns named in the Studio (the link builder's list); what POST named so far. */
+let namedCampaigns: string[] = []
+
 function fixtureAnswer(call: Call): Promise<Response> {
+  if (call.url.pathname === '/api/analytics/campaigns')
+    return Promise.resolve(Response.json({ campaigns: namedCampaigns }))
   const by = call.url.searchParams.get('by') as ReportGroup
   const from = call.url.searchParams.get('from')!
   const to = call.url.searchParams.get('to')!
@@ -91,6 +120,15 @@ const fetchDouble = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) =
     url: new URL(String(input), 'http://localhost'),
     authorization: new Headers(init?.headers).get('authorization'),
   }
+  if (call.url.pathname === '/api/analytics/campaigns') {
+    campaignCalls.push({ ...call, method: init?.method ?? 'GET', body: init?.body })
+    if (init?.method === 'POST') {
+      const { campaign } = JSON.parse(String(init.body)) as { campaign: string }
+      namedCampaigns = [campaign, ...namedCampaigns]
+      return Response.json({ campaign }, { status: 201 })
+    }
+    return Response.json({ campaigns: namedCampaigns })
+  }
   calls.push(call)
   return answer(call)
 })
@@ -105,6 +143,8 @@ beforeEach(() => {
   vi.stubGlobal('fetch', fetchDouble)
   studioToken = 'editor-token'
   calls = []
+  campaignCalls = []
+  namedCampaigns = ['feira-2026']
   answer = fixtureAnswer
   fetchDouble.mockClear()
   container = document.createElement('div')
@@ -195,28 +235,61 @@ describe('the Desempenho tool', () => {
         { path: '/api/analytics', ...CURRENT, by: 'day' },
         { path: '/api/analytics', ...PREVIOUS, by: 'day' },
         { path: '/api/analytics', ...CURRENT, by: 'page' },
+        { path: '/api/analytics', ...CURRENT, by: 'landing' },
         { path: '/api/analytics', ...CURRENT, by: 'campaign' },
         { path: '/api/analytics', ...CURRENT, by: 'source' },
       ]),
     )
-    expect(calls).toHaveLength(5)
+    expect(calls).toHaveLength(6)
     expect(calls.every((call) => call.authorization === 'Bearer editor-token')).toBe(true)
     expect(text(container)).toContain('28/10/2026 a 26/11/2026 (30 dias)')
     expect(text(container)).toContain('comparado com 28/09/2026 a 27/10/2026 (30 dias)')
   })
 
-  it('shows the tables by page, campaign and source, most visitors first, conversion in pt-BR', async () => {
+  it('shows the tables by page, entry page, campaign and source, most visitors first, conversion in pt-BR', async () => {
     await render(<PerformanceTool />)
     expect(tableRows('Por página')).toEqual([
-      ['/p/onibus-rodoviarios', '1.200', '1.000', '25', '2,5%'],
-      ['/', '500', '400', '4', '1%'],
-      ['/conteudos/lgpd-camera-na-cabine', '300', '200', '11', '5,5%'],
+      ['/p/onibus-rodoviarios', '1.200', '1.000', '25', '2,5%', '0', '0', '0', '—', '—'],
+      ['/', '500', '400', '4', '1%', '30', '4', '2', '41 s', '55%'],
+      [
+        '/conteudos/lgpd-camera-na-cabine',
+        '300',
+        '200',
+        '11',
+        '5,5%',
+        '5',
+        '0',
+        '0',
+        '1 min 35 s',
+        '82%',
+      ],
     ])
-    expect(tableRows('Por campanha')).toEqual([
+    expect(tableRows('Por página de entrada')).toEqual([
+      ['/conteudos/lgpd-camera-na-cabine', '150', '150', '14', '9,3%', '9', '0', '0', '—', '—'],
+    ])
+    const head = (title: string) => {
+      const heading = [...container.querySelectorAll('h3')].find((h) => text(h) === title)!
+      return [...container.querySelectorAll(`table[aria-labelledby="${heading.id}"] thead th`)].map(
+        text,
+      )
+    }
+    expect(head('Por página')).toEqual([
+      'Página',
+      'Visitas',
+      'Visitantes',
+      'Leads',
+      'Conversão',
+      'WhatsApp',
+      'Telefone',
+      'E-mail',
+      'Tempo de leitura',
+      'Rolagem',
+    ])
+    expect(tableRows('Por campanha').map((cells) => cells.slice(0, 5))).toEqual([
       ['(sem campanha)', '1.100', '960', '8', '0,8%'],
       ['black-friday', '900', '640', '32', '5%'],
     ])
-    expect(tableRows('Por origem')).toEqual([
+    expect(tableRows('Por origem').map((cells) => cells.slice(0, 5))).toEqual([
       ['google', '700', '500', '9', '1,8%'],
       ['newsletter', '300', '250', '20', '8%'],
       ['(direto)', '50', '40', '0', '0%'],
@@ -346,6 +419,32 @@ describe('the Desempenho tool', () => {
     expect(container.querySelector('table')).toBeNull()
   })
 
+  it('builds a tagged campaign link to copy (issue 45)', async () => {
+    await render(<PerformanceTool />)
+    const input = container.querySelector<HTMLInputElement>(
+      'input[placeholder="black-friday-2026"]',
+    )!
+    const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!
+    await act(async () => {
+      setter.call(input, 'Feira de Transporte')
+      input.dispatchEvent(new Event('input', { bubbles: true }))
+    })
+    expect(text(container)).toContain(
+      `${window.location.origin}/?utm_source=newsletter&utm_medium=email&utm_campaign=feira-de-transporte`,
+    )
+    expect(text(container)).toContain('A campanha será contada como “feira-de-transporte”.')
+    // Saved: named on the site with the editor's token, and listed.
+    expect(text(container)).toContain('Campanhas salvas')
+    await click(button('Salvar campanha'))
+    expect(campaignCalls.at(-1)).toMatchObject({
+      method: 'POST',
+      authorization: 'Bearer editor-token',
+      body: JSON.stringify({ campaign: 'Feira de Transporte' }),
+    })
+    expect(text(container)).toContain('Campanha “Feira de Transporte” salva')
+    expect(hasButton('Usar a campanha feira-2026')).toBe(true)
+  })
+
   it('asks the editor to sign in again when the session has no token', async () => {
     studioToken = undefined
     await render(<PerformanceTool />)
@@ -378,12 +477,18 @@ describe("a page's Desempenho tab", () => {
         { ...PREVIOUS, by: 'day', path: '/p/onibus-rodoviarios' },
       ]),
     )
-    expect(calls).toHaveLength(2)
+    expect(calls.map((call) => Object.fromEntries(call.url.searchParams))).toContainEqual({
+      ...CURRENT,
+      by: 'landing',
+      path: '/p/onibus-rodoviarios',
+    })
+    expect(calls).toHaveLength(3)
     expect(text(container.querySelector('h2'))).toBe('Desempenho de /p/onibus-rodoviarios')
-    expect(tableRows('Por dia')).toEqual([
+    expect(tableRows('Por dia').map((cells) => cells.slice(0, 5))).toEqual([
       ['25/11/2026', '1.000', '800', '15', '1,9%'],
       ['26/11/2026', '1.000', '800', '25', '3,1%'],
     ])
+    expect(tableRows('Como página de entrada')).toBeDefined()
     expect(figure('Conversão')).toContain('+0,5 p.p.')
   })
 

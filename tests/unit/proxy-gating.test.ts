@@ -94,3 +94,18 @@ describe('review links in the proxy', () => {
     expect(passes(await proxy(request(`/revisao/${token()}`, '203.0.113.6')))).toBe(true)
   })
 })
+
+describe('the savings calculator (/calculadora), rendered per request (issue 45)', () => {
+  it('is rate-limited per visitor address like the other uncached pages, with 429 in Portuguese', async () => {
+    vi.stubEnv('CALCULATOR_RATE_LIMIT_PER_MINUTE', '3')
+    vi.stubEnv('CALCULATOR_RATE_LIMIT_GLOBAL_PER_MINUTE', '1000')
+    const proxy = await loadProxy()
+    for (let i = 0; i < 3; i++)
+      expect(passes(await proxy(request(`/calculadora?frota=${10 + i}`)))).toBe(true)
+    const refused = await proxy(request('/calculadora?frota=99'))
+    expect(refused.status).toBe(429)
+    expect(refused.headers.get('retry-after')).toBe('60')
+    expect(await refused.text()).toMatch(/Aguarde um minuto/)
+    expect(passes(await proxy(request('/calculadora', '203.0.113.6')))).toBe(true)
+  })
+})

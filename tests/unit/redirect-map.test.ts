@@ -8,6 +8,7 @@ import {
   sitePath,
   redirectFor,
   redirectProblem,
+  redirectSourcePaths,
   redirectTarget,
   type RedirectRules,
 } from '@/lib/redirect-map'
@@ -302,5 +303,21 @@ describe('issue 38: targets judged by the URL they resolve to', () => {
     )
     // The page's own redirect goes; the redirect document keeps working while the page is live.
     expect(Object.keys(through)).toEqual(['/velha'])
+  })
+})
+
+describe("the webhook's warm-up list (issue 45)", () => {
+  it('keeps only the paths a redirect may start from: never another host', () => {
+    expect(
+      redirectSourcePaths([
+        '/onibus',
+        '/p/velha',
+        '//attacker.example/x',
+        'https://attacker.example/x',
+        '/\\attacker.example',
+        '/../api/analytics',
+        null,
+      ]),
+    ).toEqual(['/onibus', '/p/velha'])
   })
 })

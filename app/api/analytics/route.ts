@@ -1,6 +1,7 @@
 import { checkReader, readReport } from '@/lib/analytics'
 import { reportCsv } from '@/lib/analytics/csv'
 import { reportQuerySchema } from '@/lib/analytics/report-schema'
+import { clientIpFrom, rateLimitKeyFor } from '@/lib/security/client-ip'
 
 // The figures (docs/analytics.md, "Reading the figures"): GET /api/analytics?from=&to=&by=
 // [&format=csv][&path=]. Only for ANALYTICS_READ_TOKEN or a Studio user of the project.
@@ -14,12 +15,19 @@ function refuse(status: number, error: string, extra: Record<string, string> = {
 }
 
 export async function GET(request: Request) {
-  const reader = await checkReader(request.headers.get('authorization'))
+  const reader = await checkReader(
+    request.headers.get('authorization'),
+    rateLimitKeyFor(clientIpFrom(request.headers)),
+  )
   if (!reader.ok)
     return refuse(
       reader.status,
       reader.error,
-      reader.status === 401 ? { 'www-authenticate': 'Bearer realm="analytics"' } : {},
+      reader.status === 401
+        ? { 'www-authenticate': 'Bearer realm="analytics"' }
+        : reader.status === 429
+          ? { 'retry-after': '60' }
+          : {},
     )
 
   const params = Object.fromEntries(new URL(request.url).searchParams)
@@ -29,7 +37,7 @@ export async function GET(request: Request) {
   }
   const query = parsed.data
   if (query.path && (query.by === 'campaign' || query.by === 'source'))
-    return refuse(400, 'O filtro "path" vale só com by=page ou by=day.')
+    return refuse(400, 'O filtro "path" vale só com by=page, by=landing ou by=day.')
 
   let report
   try {
@@ -41,7 +49,7 @@ export async function GET(request: Request) {
     return refuse(503, 'O banco de dados não respondeu. Tente de novo em instantes.')
   }
   if (query.format === 'csv') {
-    return new Response(reportCsv(report.rows), {
+    return new Response(reportCsv(report.rows, query.by), {
       headers: {
         ...PRIVATE,
         'content-type': 'text/csv; charset=utf-8',

@@ -160,6 +160,11 @@ export async function POST(request: NextRequest) {
 /** Requests one page on this instance's own origin so it regenerates now; never throws. */
 async function warm(path: string) {
   const page = new URL(path, ownOrigin())
+  // The internal secret goes to this server only: a path that names another host is not warmed.
+  if (!path.startsWith('/') || page.origin !== new URL(ownOrigin()).origin) {
+    console.warn(`[revalidate] did not warm ${JSON.stringify(path)}: not a path of this site.`)
+    return
+  }
   try {
     const response = await fetch(page, {
       cache: 'no-store',

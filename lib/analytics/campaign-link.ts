@@ -1,0 +1,63 @@
+// The campaign link builder of the Studio's Desempenho tool (docs/analytics.md, "The Studio"):
+// marketing names a campaign once and copies the tagged link for an ad, a newsletter or a QR code.
+// Shared by the Studio (browser) and its tests; no server-only imports.
+
+/** What a link is tagged with. */
+export type CampaignLinkInput = {
+  /** The site's origin, e.g. https://vigia.com.br (the Studio's own, which serves the site). */
+  origin: string
+  /** The page the link opens, a path of the site ("/", "/p/onibus", "/conteudos/x"). */
+  path: string
+  campaign: string
+  source: string
+  medium: string
+}
+
+/** Usual sources and their medium, offered as choices. */
+export const CAMPAIGN_CHANNELS = [
+  { source: 'newsletter', medium: 'email', label: 'Newsletter (e-mail)' },
+  { source: 'instagram', medium: 'social', label: 'Instagram' },
+  { source: 'linkedin', medium: 'social', label: 'LinkedIn' },
+  { source: 'google', medium: 'cpc', label: 'Anúncio no Google' },
+  { source: 'whatsapp', medium: 'mensagem', label: 'Mensagem de WhatsApp' },
+  { source: 'qrcode', medium: 'impresso', label: 'QR code em material impresso' },
+] as const
+
+/**
+ * A tag value as the counts read it best: lower case, no accents, words joined by hyphens, at most
+ * 100 characters (the counts keep 100). "Black Friday 2026!" becomes "black-friday-2026".
+ */
+export function tagValue(value: string): string {
+  return value
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9_]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 100)
+    .replace(/-+$/, '')
+}
+
+/** The tagged link, or the problem with the input, in Portuguese. */
+export function campaignLink(
+  input: CampaignLinkInput,
+): { ok: true; url: string } | { ok: false; problem: string } {
+  const campaign = tagValue(input.campaign)
+  const source = tagValue(input.source)
+  const medium = tagValue(input.medium)
+  if (!campaign) return { ok: false, problem: 'Dê um nome à campanha (por exemplo black-friday).' }
+  if (!source) return { ok: false, problem: 'Diga de onde virão as visitas (a origem).' }
+  const path = input.path.trim() || '/'
+  if (!/^\/(?!\/)[^\s?#]*$/.test(path))
+    return { ok: false, problem: 'A página deve ser um caminho do site, começando com /.' }
+  let url: URL
+  try {
+    url = new URL(path, input.origin)
+  } catch {
+    return { ok: false, problem: 'O endereço do site não é válido.' }
+  }
+  url.searchParams.set('utm_source', source)
+  if (medium) url.searchParams.set('utm_medium', medium)
+  url.searchParams.set('utm_campaign', campaign)
+  return { ok: true, url: url.toString() }
+}

@@ -1,0 +1,47 @@
+// The report as CSV for a spreadsheet set to Portuguese (Brazil), shared by GET /api/analytics
+// (format=csv) and `npm run stats -- --csv`. Excel in pt-BR splits a CSV on ';' and reads decimals
+// with a comma; it takes the file as UTF-8 only with a byte-order mark (else "Conversão" comes out
+// garbled). Google Sheets reads the same file (it detects ';'). Campaign and source values come
+// from visitors, so no cell may start a formula (OWASP "CSV Injection"): a value that begins with
+// = + - @, tab or CR gets a leading apostrophe, and so does every such character right after a
+// separator or line break inside a value, so that a reader that splits naively still sees none.
+
+import { KEY_COLUMNS, MEASURE_SPECS } from './measures.mjs'
+
+export const CSV_SEPARATOR = ';'
+export const CSV_BOM = '\uFEFF'
+
+const FORMULA_START = /^[=+\-@\t\r]/
+const FORMULA_AFTER_SEPARATOR = /([;,\t\r\n])(?=[=+\-@\t\r])/g
+
+/** One number as pt-BR writes it: decimal comma, no thousands separator. @param {number} value */
+export function csvNumber(value) {
+  if (!Number.isFinite(value)) return ''
+  return String(Math.round(value * 10_000) / 10_000).replace('.', ',')
+}
+
+/** One cell. @param {string | number | null | undefined} value */
+export function csvField(value) {
+  if (value === null || value === undefined) return ''
+  if (typeof value === 'number') return csvNumber(value)
+  let text = String(value).replace(FORMULA_AFTER_SEPARATOR, "$1'")
+  if (FORMULA_START.test(text)) text = `'${text}`
+  return /[";,\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
+}
+
+/**
+ * The rows with a header row, lines ended by CRLF, after a byte-order mark.
+ * @param {readonly Record<string, unknown>[]} rows @param {string} by
+ */
+export function reportCsv(rows, by = 'page') {
+  const header = [KEY_COLUMNS[/** @type {keyof typeof KEY_COLUMNS} */ (by)] ?? 'Chave']
+  for (const spec of MEASURE_SPECS) header.push(spec.column ?? spec.label)
+  const lines = [header.map((title) => csvField(title)).join(CSV_SEPARATOR)]
+  for (const row of rows) {
+    const cells = [csvField(/** @type {string} */ (row.key))]
+    for (const spec of MEASURE_SPECS)
+      cells.push(csvField(/** @type {number | null | undefined} */ (row[spec.name])))
+    lines.push(cells.join(CSV_SEPARATOR))
+  }
+  return `${CSV_BOM}${lines.join('\r\n')}\r\n`
+}
