@@ -165,6 +165,11 @@ describe('README', () => {
     expect(readme.trimEnd().split('\n').length).toBeLessThanOrEqual(120)
   })
 
+  it('and the docs together stay under 16,000 words (issue 44: one fact once, no essays)', () => {
+    const words = DOCS.map((doc) => read(doc).split(/\s+/).filter(Boolean).length)
+    expect(words.reduce((sum, count) => sum + count, 0)).toBeLessThanOrEqual(16_000)
+  })
+
   it('names every client island, and only client islands', () => {
     // The site's client code: every file under components/ and app/ that starts with 'use client'.
     const clientFiles = ['components', 'app']
