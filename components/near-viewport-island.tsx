@@ -3,14 +3,10 @@
 import { Activity, lazy, useEffect, useId, useRef, useState, type ComponentType } from 'react'
 
 // An island whose code loads when a visitor comes near it (one screen ahead) or touches it, not
-// with the page: the demo form and the savings calculator (docs/speed.md).
-//
-// Until then it is a dehydrated <Activity> boundary: React keeps the server-rendered HTML as it is
-// and hydrates that same DOM once the code arrives (it does not re-create it), so anything typed in
-// the meantime stays. A submit before then is the form's own no-JavaScript path.
-// Not <Suspense>: React 19.2 streams a finished Suspense boundary of more than 500 bytes out of
-// order, behind a script, once 12.8 kB of the page has gone out, and a visitor without
-// JavaScript would get no form; an Activity boundary is always written in place.
+// with the page: the demo form and the savings calculator (docs/speed.md). Until then it is a
+// dehydrated <Activity> boundary, hydrated in place, so anything typed meanwhile stays. Not
+// <Suspense>: React 19.2 streams a large finished Suspense boundary out of order, behind a
+// script, which would leave a visitor without JavaScript with no form.
 // https://react.dev/reference/react/Activity
 
 /** Beyond the island itself: its code starts loading about one screen before it scrolls in. */

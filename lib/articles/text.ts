@@ -111,8 +111,8 @@ export const TOC_MIN_SECTIONS = 3
 /**
  * The body split where its first h2 starts: the introduction (every block before it) and the
  * sections. The cover goes between them, so a phone's first screen is the title and the opening
- * text, painted with the HTML, and not an image that needs one more round trip (docs/speed.md,
- * "Articles: text first on phones"). A body that starts with an h2 has no introduction.
+ * text, painted with the HTML, and not an image that needs one more round trip (docs/speed.md).
+ * A body that starts with an h2 has no introduction.
  */
 export function splitIntroduction<T extends BodyItem>(
   body: readonly T[] | null | undefined,

@@ -2,25 +2,11 @@ import 'server-only'
 
 import { serverEnv } from '@/lib/env'
 
-/**
- * Purges pages from the CDN or caching proxy in front of the site, after a publish.
- *
- * Why: Next sends ISR pages with `Cache-Control: s-maxage=<revalidate>, stale-while-revalidate=
- * <expireTime - revalidate>` (here s-maxage=3600). Next overwrites a Cache-Control set for such a
- * page in next.config.ts headers(), and the one knob it leaves, `expireTime`, is also how long the
- * server's own ISR entry lives: shortening it would make a visitor wait on (or fail with) the
- * Content Lake once an entry expires. So the header stays as Next writes it, which lets a CDN
- * keep the page for an hour and serve it stale while the origin is down, and a publish purges it.
- * https://nextjs.org/docs/app/api-reference/config/next-config-js/expireTime
- *
- * The call: `POST CDN_PURGE_URL` with `Authorization: Bearer CDN_PURGE_TOKEN` and the body
- * `{"files": ["https://site/", ...]}` or `{"prefixes": ["site/conteudos/"]}`, at most 100 items a
- * request (PURGE_BATCH), one request after another. That is Cloudflare's purge API as it is, with
- * CDN_PURGE_URL=https://api.cloudflare.com/client/v4/zones/<zone id>/purge_cache and an API token
- * with the Zone > Cache Purge permission; its 429 (rate limit) is waited out (Retry-After):
- * https://developers.cloudflare.com/api/resources/cache/methods/purge/
- * Any other front can take the same request (or a small adapter in front of its own API).
- */
+// Purges the changed pages from the CDN in front, after a publish. Next's ISR header lets a CDN
+// keep a page for an hour (s-maxage), and shortening it (expireTime) would shorten the server's own
+// cache too, so a publish purges instead. The request is Cloudflare's purge API as it is; any
+// front can take it. docs/deploying.md, "CDN purge".
+// https://developers.cloudflare.com/api/resources/cache/methods/purge/
 
 /** Public pages a publish can change; the front caches each of them. */
 export const PURGED_PATHS = ['/', '/sitemap.xml'] as const

@@ -79,7 +79,7 @@ const FEED_COUNT = 20
 /**
  * The items inside their visibility window now, after making the answer being rendered expire at
  * the next start or end among all of them (visible or not), so an article comes and goes from
- * every list by itself, with no webhook (lib/content/visibility-cache.ts, docs/articles.md).
+ * every list by itself, with no webhook (lib/content/visibility-cache.ts, docs/campaigns.md).
  */
 export async function liveOnly<T extends VisibilityWindow>(items: readonly T[]): Promise<T[]> {
   const now = Date.now()

@@ -1,15 +1,9 @@
-// The one Redis connection of this process (REDIS_URL), shared by the cache handler
-// (lib/cache/cache-handler.mjs, which Next loads outside the app bundle) and the demo-request rate
-// limit (lib/security/rate-limit.ts, bundled into the app). Plain JavaScript typed with JSDoc so
-// that both can import it; the connection lives on globalThis so that both copies of this module
-// share it.
-//
-// Redis is an optimisation here, never a condition for serving: no caller ever waits for a
-// connection, every command is bounded by COMMAND_TIMEOUT_MS, and while Redis is unreachable,
-// refuses our credentials or answers slowly, each caller falls back to what this process can do
-// alone. The client reconnects by itself, forever. Every change of state is logged once, in one
-// line that says what is wrong, what it costs and what the operator should do: never a stack
-// trace per request.
+// The one Redis connection of this process (REDIS_URL), shared by the cache handler (which Next
+// loads outside the app bundle, hence JavaScript with JSDoc) and the rate limits; it lives on
+// globalThis so both copies of this module share it. Redis is an optimisation, never a condition
+// for serving: nobody waits for a connection, every command is bounded, each caller falls back to
+// what this process can do alone, and each change of state is logged once (docs/deploying.md,
+// "When Redis fails").
 
 import { createClient } from 'redis'
 

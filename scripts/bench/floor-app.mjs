@@ -1,18 +1,8 @@
-// The floor the bench judges the site against: the barest page the same framework can serve.
-//
-// Lighthouse's scores and timings move with the machine (the same commit measured 98 on one VM
-// and 83 on another), so an absolute budget passes or fails with the hardware. The bench instead
-// builds this app with the very next, react and react-dom the site has installed, serves it the
-// same way, and measures both in one run, interleaved. What is left between the two is what the
-// site itself costs.
-//
-// Its node_modules is a hard-linked copy of the site's (`cp -al`: the same files, no download,
-// about 3 s) and its Turbopack root is its own folder. Resolving from the site's node_modules
-// instead made Next take the site's folder (its lockfile) as the workspace root and compile the
-// site's instrumentation.ts into the floor.
-//
-// Plain .jsx on purpose: a .tsx page would make `next build` write a tsconfig.json and look for
-// TypeScript in a folder that is generated and thrown away.
+// The floor the bench judges the site against: the barest page the same next, react and react-dom
+// can serve, built and measured in the same run, so what is left between the two is the site's own
+// cost (docs/speed.md). Its node_modules is a hard-linked copy of the site's (`cp -al`), its
+// Turbopack root its own folder (else Next compiles the site's instrumentation.ts into it); plain
+// .jsx, so `next build` writes no tsconfig.json into it.
 
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'

@@ -1,7 +1,7 @@
 // First-load JavaScript of a page: what a visitor's browser downloads and runs before the page is
 // interactive, split into the framework's and the site's by the build's own manifests. Shared by
 // `npm run bench` and tests/e2e/budget.spec.ts, so both measure the same thing the same way. What
-// counts and how a script is judged the framework's: docs/speed.md, "What first-load JS counts".
+// counts and how a script is judged the framework's: docs/speed.md, "The budgets".
 
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'

@@ -12,7 +12,7 @@ import { SERVERS } from './servers'
 /*
  * Campaign pages go live without a deploy: a page published after the build, against the lake
  * build and its Content Lake double, through the signed webhook with the projection of docs/content.md
- * ({_type, _id, "slug": slug.current}). Runs in the Playwright project "lake", one spec of that
+ * (WEBHOOK_PROJECTION). Runs in the Playwright project "lake", one spec of that
  * build at a time, once and in order. Each check of a publish shares that publish's deadline:
  * 5 s from the moment the webhook is sent (lake-fixtures.ts).
  */

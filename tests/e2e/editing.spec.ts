@@ -223,7 +223,7 @@ test.describe('editing: published edits go live', () => {
     await mutate(request, { patch: { id: 'legalPage-privacidade', set: { summary } } })
     expect(await legalPage()).not.toContain(summary)
 
-    // What Sanity sends with the projection docs/content.md gives: {_type, _id, "slug": slug.current}.
+    // What Sanity sends with the projection docs/content.md gives (the fields this test needs).
     const delivery = await sanityWebhook(
       { _type: 'legalPage', _id: 'legalPage-privacidade', slug: 'privacidade' },
       SECRET,

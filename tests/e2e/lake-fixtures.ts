@@ -90,7 +90,7 @@ export async function reachedBy(
   }
 }
 
-/** What Sanity sends for a document of this type: {_type, _id, "slug": slug.current}, signed. */
+/** What Sanity sends for a document, signed: the webhook's projection (docs/content.md). */
 export async function publishWebhook(request: APIRequestContext, body: Record<string, unknown>) {
   return (await deliverWebhook(request, body)).answer
 }

@@ -13,18 +13,10 @@ import { claimDelivery } from '@/lib/webhook/replay'
 import { checkSignature } from '@/lib/webhook/signature'
 
 /**
- * Sanity's GROQ-powered webhook lands here when an editor publishes, unpublishes or deletes a
- * document (docs/publishing.md). It marks the cache tag of the document's type stale, on this
- * instance and (with REDIS_URL) on every other one through Redis, and has the page that shows it
- * regenerated at once, so visitors get the new content within seconds while no visitor's request
- * ever waits on (or fails with) the Content Lake.
- *
- * Status codes: 500 secret not configured; 413 a body over 64 KB (never read whole); 401
- * missing, wrong or stale signature; 400 a signed body that is not JSON or has no _type; 503
- * revalidated on this instance only, because Redis did not take it (Sanity retries a 5xx,
- * possibly reaching another instance); 200 otherwise, with the tags revalidated (an empty list
- * for a type the site does not show, so Sanity does not keep retrying it), or a replay of a
- * delivery already handled.
+ * Sanity's webhook, on each publish, unpublish or delete: marks stale what the document changes
+ * (publishPlan), here and through Redis on every instance, then renders those pages at once and
+ * purges the CDN, so no visitor's request waits on the Content Lake. Its answers: docs/content.md,
+ * "Publishing: the webhook"; the path of a publish: docs/publishing.md.
  */
 
 const SIGNATURE_HEADER = 'sanity-webhook-signature'
