@@ -2,6 +2,8 @@ import { createHmac, randomUUID } from 'node:crypto'
 
 import { isbot } from 'isbot'
 
+import { INVISIBLE } from '@/lib/text/invisible'
+
 import { DIRECT_KEY, NO_CAMPAIGN_KEY, OTHER_KEY, REPORT_TIME_ZONE } from './report-schema'
 
 // Counting views without cookies (docs/analytics.md): the pure part, with no I/O of its own, so
@@ -102,7 +104,8 @@ export function visitorHash(salt: Buffer, ip: string, userAgent: string, site: s
 export function cleanValue(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined
   const clean = value
-    .replace(/[\p{Cc}\p{Cf}]/gu, ' ')
+    .replace(/\p{Cc}/gu, ' ')
+    .replace(INVISIBLE, '')
     .replace(/[«»]/g, '"')
     .replace(/ {2,}/g, ' ')
     .trim()
