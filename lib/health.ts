@@ -1,12 +1,12 @@
 import 'server-only'
 
-import { timingSafeEqual } from 'node:crypto'
 import { accessSync, constants } from 'node:fs'
 import path from 'node:path'
 
 import { serverEnv } from '@/lib/env'
 import { redisHealth, type PartHealth } from '@/lib/redis/connection.mjs'
 import { isInternalRequest } from '@/lib/security/internal-request'
+import { sameSecret } from '@/lib/security/same-secret'
 
 /** Set by lib/cache/cache-handler.mjs, which Next constructs (with this path) for every request. */
 const SERVER_DIST_DIR_KEY = Symbol.for('vigia.serverDistDir')
@@ -87,10 +87,5 @@ export const HEALTH_TOKEN_HEADER = 'x-health-token'
  */
 export function mayShowDetails(headers: Headers, token = serverEnv.healthDetailsToken): boolean {
   const sent = headers.get(HEALTH_TOKEN_HEADER)
-  if (token && sent) {
-    const a = Buffer.from(sent)
-    const b = Buffer.from(token)
-    if (a.length === b.length && timingSafeEqual(a, b)) return true
-  }
-  return isInternalRequest(headers)
+  return (!!token && !!sent && sameSecret(sent, token)) || isInternalRequest(headers)
 }

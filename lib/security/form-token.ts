@@ -1,10 +1,11 @@
 import 'server-only'
 
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
+import { createHash, createHmac, randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 
 import { serverEnv } from '@/lib/env'
+import { sameSecret } from '@/lib/security/same-secret'
 
 // The demo form's time trap (docs/security.md, "Bot trap"). With JavaScript, the form writes the
 // time it was shown into `startedAt` when it hydrates. Without JavaScript there is no script to
@@ -72,10 +73,7 @@ export function verifyFormTimestamp(token: string): number | null {
   const match = /^(\d{13})\.([A-Za-z0-9_-]{43})$/.exec(token)
   if (!match) return null
   const [, time, signature] = match as unknown as [string, string, string]
-  const expected = Buffer.from(mac(time))
-  const given = Buffer.from(signature)
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null
-  return Number(time)
+  return sameSecret(signature, mac(time)) ? Number(time) : null
 }
 
 /** A client's submission key: a v4 UUID as crypto.randomUUID() makes it. */
