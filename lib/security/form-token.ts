@@ -7,17 +7,10 @@ import path from 'node:path'
 import { serverEnv } from '@/lib/env'
 import { sameSecret } from '@/lib/security/same-secret'
 
-// The demo form's time trap (docs/security.md, "Bot trap"). With JavaScript, the form writes the
-// time it was shown into `startedAt` when it hydrates. Without JavaScript there is no script to
-// do that, and the page is prerendered HTML served from the ISR cache, the same bytes for every
-// visitor, so it cannot hold a per-visitor time either. It holds instead the time the page was
-// rendered, signed by the server (HMAC-SHA256): a post without JavaScript must bring it back,
-// intact. That proves the post came from a form this site rendered; it cannot prove how long the
-// visitor took, since the HTML may have been rendered long before they opened it. A form the
-// server renders for one visitor (its answer to a refused no-JavaScript post) is fresh, so there
-// the time means what it says.
-// Since issue 38 the token is required on both paths, with JavaScript too (a bot that sends the
-// Next-Action header must bring one as well), and it is good for FORM_TOKEN_MAX_AGE_MS only.
+// The demo form's time trap (docs/security.md, "Bot trap"): the time the form was rendered, signed
+// by the server. The page is prerendered, the same bytes for every visitor, so the token proves
+// the post came from a form this site rendered, not how long the visitor took. Required on every
+// post, with or without JavaScript, and good for FORM_TOKEN_MAX_AGE_MS only.
 
 const KEY_FILE = path.join('.data', 'form-signing-key')
 

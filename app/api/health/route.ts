@@ -3,8 +3,8 @@ import { NextResponse, type NextRequest } from 'next/server'
 import { instanceHealth, mayShowDetails, publicHealth } from '@/lib/health'
 
 /**
- * For load balancers and uptime checks (docs/deploying.md, "Health check"): 200, or 503 only when
- * the instance cannot serve pages. The details need X-Health-Token or X-Internal-Secret (lib/health.ts).
+ * For load balancers and uptime checks (docs/deploying.md, "Health check"): 200, or 503 only
+ * when the instance cannot serve pages. The details need X-Health-Token or X-Internal-Secret.
  */
 export const dynamic = 'force-dynamic'
 
