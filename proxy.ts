@@ -1,5 +1,6 @@
 import { NextResponse, type NextRequest } from 'next/server'
 
+import { ownOrigin } from '@/lib/own-origin'
 import {
   createRedirectMapCache,
   redirectFor,
@@ -19,11 +20,6 @@ import {
 // from the routing table of app/api/redirects (kept a second at most). Why here rather than in the
 // pages: docs/content.md, "Campaign pages" (redirects), docs/security.md, "Unknown addresses".
 // https://nextjs.org/docs/app/api-reference/file-conventions/proxy
-
-/** This server itself (the proxy runs inside it), never the public address and its CDN. */
-function ownOrigin(): string {
-  return process.env.__NEXT_PRIVATE_ORIGIN || `http://127.0.0.1:${process.env.PORT || 3000}`
-}
 
 /**
  * No route matches this path (two segments under a prefix nothing serves), so Next answers it

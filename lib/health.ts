@@ -1,13 +1,13 @@
 import 'server-only'
 
-import { timingSafeEqual } from 'node:crypto'
 import { accessSync, constants } from 'node:fs'
 import path from 'node:path'
 
 import { serverEnv } from '@/lib/env'
 import { leadDeliveryHealth, type DeliveryHealth } from '@/lib/leads/delivery'
 import { redisHealth, type PartHealth } from '@/lib/redis/connection.mjs'
-import { isDirectLoopback } from '@/lib/security/direct-loopback'
+import { isInternalRequest } from '@/lib/security/internal-request'
+import { sameSecret } from '@/lib/security/same-secret'
 
 /** Set by lib/cache/cache-handler.mjs, which Next constructs (with this path) for every request. */
 const SERVER_DIST_DIR_KEY = Symbol.for('vigia.serverDistDir')
@@ -89,17 +89,11 @@ export const HEALTH_TOKEN_HEADER = 'x-health-token'
 
 /**
  * Whether a request may see the details (modes, problems, paths): it carries HEALTH_DETAILS_TOKEN
- * in X-Health-Token, or it came straight from this machine, as the server saw its socket
- * (lib/security/direct-loopback.ts): loopback, and no proxy header at all. Never because of
- * X-Forwarded-For, which a client writes as it likes, and never through a front, whose connection
- * is loopback too (docs/deploying.md, "Health check").
+ * in X-Health-Token, or this server's internal secret in X-Internal-Secret (an operator on the
+ * machine, who set INTERNAL_API_SECRET). Never because of where it seems to come from: a route
+ * never sees the socket, and X-Forwarded-For is what the client wrote (docs/deploying.md).
  */
 export function mayShowDetails(headers: Headers, token = serverEnv.healthDetailsToken): boolean {
   const sent = headers.get(HEALTH_TOKEN_HEADER)
-  if (token && sent) {
-    const a = Buffer.from(sent)
-    const b = Buffer.from(token)
-    if (a.length === b.length && timingSafeEqual(a, b)) return true
-  }
-  return isDirectLoopback(headers)
+  return (!!token && !!sent && sameSecret(sent, token)) || isInternalRequest(headers)
 }

@@ -1,4 +1,6 @@
-import { createHash, timingSafeEqual } from 'node:crypto'
+import { createHash } from 'node:crypto'
+
+import { sameSecret } from '@/lib/security/same-secret'
 
 // Who may read the figures (GET /api/analytics): the holder of ANALYTICS_READ_TOKEN, or a user of
 // the Sanity project, checked with Sanity itself (docs/analytics.md, "Reading the figures").
@@ -37,11 +39,6 @@ const TOO_MANY =
 
 function digest(value: string): Buffer {
   return createHash('sha256').update(value).digest()
-}
-
-/** Compares in constant time (both sides hashed first, so their lengths do not show either). */
-export function sameToken(given: string, expected: string): boolean {
-  return timingSafeEqual(digest(given), digest(expected))
 }
 
 /** The bearer token of an Authorization header, or undefined. */
@@ -145,7 +142,7 @@ export function createReaderAuth(options: ReaderAuthOptions) {
     async check(header: string | null | undefined, client = 'unknown'): Promise<ReaderCheck> {
       const token = bearerToken(header)
       if (!token) return { ok: false, status: 401, error: MISSING }
-      if (options.readToken && sameToken(token, options.readToken))
+      if (options.readToken && sameSecret(token, options.readToken))
         return { ok: true, who: 'token' }
       return askSanity(token, client)
     },

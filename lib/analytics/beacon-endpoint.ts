@@ -2,28 +2,20 @@ import { recordView } from '@/lib/analytics'
 import type { BeaconBody } from '@/lib/analytics/collect'
 import { clientIpFrom } from '@/lib/security/client-ip'
 import { checkBeaconLimits } from '@/lib/security/rate-limit'
-import { BodyTooLargeError } from '@/lib/webhook/body'
+import { BodyTooLargeError, readLimitedText } from '@/lib/limited-body'
 
-// What POST /api/analytics/view answers (docs/analytics.md, "The beacon"), whichever way the
-// request came in: the route (app/api/analytics/view/route.ts) or, on a server of our own, before
-// Next's request handling (lib/analytics/early-beacon.ts). It answers at once and counts after the
-// answer has gone; it sets no cookie.
+// What POST /api/analytics/view answers (docs/analytics.md, "The beacon"): at once, counting after
+// the answer has gone, and with no cookie.
 
 /** The largest body accepted, in bytes. */
 export const MAX_BEACON_BYTES = 2048
 
 export type BeaconAnswer = { status: 204 } | { status: 400 | 413 | 415 | 429; error: string }
 
-export interface BeaconRequest {
-  headers: Pick<Headers, 'get'>
-  /** The body as text; throws BodyTooLargeError once it passes `limit` bytes (read no further). */
-  readBody: (limit: number) => Promise<string>
-}
-
 const EVENTS = new Set(['view', 'contact', 'read'])
 
 /** The beacon's body (lib/analytics/beacon.ts), fields of the wrong type left out. */
-export function parseBody(text: string): BeaconBody | undefined {
+function parseBody(text: string): BeaconBody | undefined {
   let value: unknown
   try {
     value = JSON.parse(text)
@@ -58,7 +50,7 @@ export function parseBody(text: string): BeaconBody | undefined {
  * visitor never waits for Redis or the database.
  */
 export async function answerBeacon(
-  request: BeaconRequest,
+  request: Request,
   later: (count: () => Promise<unknown>) => void,
 ): Promise<BeaconAnswer> {
   const { headers } = request
@@ -67,10 +59,12 @@ export async function answerBeacon(
     return { status: 415, error: 'Envie a visita como application/json.' }
   let text: string
   try {
-    text = await request.readBody(MAX_BEACON_BYTES)
+    text = await readLimitedText(request, MAX_BEACON_BYTES)
   } catch (error) {
-    if (!(error instanceof BodyTooLargeError)) throw error
-    return { status: 413, error: `A visita deve ter no máximo ${MAX_BEACON_BYTES} bytes.` }
+    if (error instanceof BodyTooLargeError)
+      return { status: 413, error: `A visita deve ter no máximo ${MAX_BEACON_BYTES} bytes.` }
+    // The body broke off: the visitor left mid-body. Nobody reads this answer; nothing to log.
+    return { status: 400, error: 'A visita chegou incompleta.' }
   }
   const body = parseBody(text)
   if (!body) return { status: 400, error: 'Envie um objeto JSON com "path" (o caminho da página).' }

@@ -3,6 +3,7 @@ import { parseLeadPhone, type DemoRequest } from '@/lib/validations/demo-request
 import { LIMITS } from '@/lib/validations/demo-request-fields'
 import { FLEET_SIZE_LABELS, WHATSAPP_OPT_IN_VALUE } from '@/lib/validations/demo-request-fields'
 import type { RoiEstimate } from '@/lib/roi/calculator'
+import { INVISIBLE } from '@/lib/text/invisible'
 import {
   formatCount,
   formatMonths,
@@ -38,16 +39,6 @@ export const ATTRIBUTION_MAX_LENGTH = {
 }
 
 const NOT_GIVEN = 'Não informado'
-
-/**
- * Characters that show nothing but that software still reads: Unicode format characters
- * (category Cf: zero-width spaces and joiners, bidirectional overrides, the byte-order mark, the
- * tag characters U+E0001 and U+E0020–E007F that can spell hidden text for an AI), the rest of the
- * tag block, variation selectors (U+FE00–FE0F, U+E0100–E01EF, Mongolian U+180B–180F), the
- * combining grapheme joiner and the Hangul fillers used as "blank" names.
- */
-const INVISIBLE =
-  /[\p{Cf}\u{E0000}-\u{E007F}\uFE00-\uFE0F\u{E0100}-\u{E01EF}\u180B-\u180F\u034F\u115F\u1160\u3164\uFFA0]/gu
 
 /** The marks that delimit the visitor's words in the combined texts (docs/security.md). */
 export const VISITOR_TEXT_OPEN = '«'

@@ -1,14 +1,16 @@
 // The calculator's Studio document as the arithmetic needs it.
+import type { ROI_CALCULATOR_QUERY_RESULT, RoiCalculator } from '../../sanity/types'
+
 import type { RoiAssumptions } from './calculator'
 
-type Assumption = { value?: number | null; note?: string | null } | null | undefined
+type AssumptionField = 'costPerVehicle' | 'incidentsPerVehicle' | 'incidentCost' | 'avoidedPercent'
 
-export type RoiCalculatorContent = {
-  costPerVehicle?: Assumption
-  incidentsPerVehicle?: Assumption
-  incidentCost?: Assumption
-  avoidedPercent?: Assumption
-}
+/** The four assumptions as the site's query gives them, or as the Studio edits the document. */
+export type RoiAssumptionFields =
+  | Pick<NonNullable<ROI_CALCULATOR_QUERY_RESULT>, AssumptionField>
+  | Pick<RoiCalculator, AssumptionField>
+
+type Assumption = RoiAssumptionFields[AssumptionField]
 
 const finite = (assumption: Assumption): number | null =>
   typeof assumption?.value === 'number' &&
@@ -22,7 +24,7 @@ const finite = (assumption: Assumption): number | null =>
  * without a calculator rather than an estimate built on a hole).
  */
 export function assumptionsFrom(
-  content: RoiCalculatorContent | null | undefined,
+  content: RoiAssumptionFields | null | undefined,
 ): RoiAssumptions | null {
   if (!content) return null
   const costPerVehicle = finite(content.costPerVehicle)

@@ -1,15 +1,16 @@
 import 'server-only'
 
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
+import { createHash, createHmac, randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 
 import { serverEnv } from '@/lib/env'
+import { sameSecret } from '@/lib/security/same-secret'
 
-// The demo form's signed render time (docs/security.md, "Bot trap"). The page is prerendered, the
-// same bytes for every visitor, so it cannot hold a per-visitor time: it holds the time it was
-// rendered, signed (HMAC-SHA256), which every post must bring back intact, for at most
-// FORM_TOKEN_MAX_AGE_MS. It proves the form was rendered by this site, not how long a visitor took.
+// The demo form's time trap (docs/security.md, "Bot trap"): the time the form was rendered, signed
+// by the server. The page is prerendered, the same bytes for every visitor, so the token proves
+// the post came from a form this site rendered, not how long the visitor took. Required on every
+// post, with or without JavaScript, and good for FORM_TOKEN_MAX_AGE_MS only.
 
 const KEY_FILE = path.join('.data', 'form-signing-key')
 
@@ -65,10 +66,7 @@ export function verifyFormTimestamp(token: string): number | null {
   const match = /^(\d{13})\.([A-Za-z0-9_-]{43})$/.exec(token)
   if (!match) return null
   const [, time, signature] = match as unknown as [string, string, string]
-  const expected = Buffer.from(mac(time))
-  const given = Buffer.from(signature)
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null
-  return Number(time)
+  return sameSecret(signature, mac(time)) ? Number(time) : null
 }
 
 /** A client's submission key: a v4 UUID as crypto.randomUUID() makes it. */

@@ -1,6 +1,5 @@
-import { timingSafeEqual } from 'node:crypto'
-
 import { serverEnv } from '@/lib/env'
+import { sameSecret } from '@/lib/security/same-secret'
 
 // Requests a server makes to itself carry a secret (INTERNAL_API_SECRET, or one made per process
 // at start: each instance only ever calls its own origin, lib/own-origin.ts), so that a route meant
@@ -18,10 +17,7 @@ export function internalHeaders(): Record<string, string> {
 
 /** Whether `value` is this server's internal secret (compared in constant time). */
 export function isInternalSecret(value: string | null | undefined): boolean {
-  if (!value) return false
-  const sent = Buffer.from(value)
-  const secret = Buffer.from(serverEnv.internalApiSecret)
-  return sent.length === secret.length && timingSafeEqual(sent, secret)
+  return !!value && sameSecret(value, serverEnv.internalApiSecret)
 }
 
 /** Whether a request came from this server itself. */

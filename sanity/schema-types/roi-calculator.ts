@@ -1,8 +1,9 @@
 import { defineField, defineType, type ValidationContext } from 'sanity'
 
 import { claimDisagreements } from '../../lib/roi/claims'
-import { assumptionsFrom, type RoiCalculatorContent } from '../../lib/roi/content'
+import { assumptionsFrom } from '../../lib/roi/content'
 import { apiVersion } from '../env'
+import type { RoiCalculator } from '../types'
 import { requiredString } from './objects'
 
 /** The calculator's one document id (the site's query and the Studio's structure use it). */
@@ -46,12 +47,8 @@ const assumptionField = (
     ],
   })
 
-type CalculatorDocument = RoiCalculatorContent & {
-  referenceFleet?: number
-  savingsClaim?: { _ref?: string }
-  paybackClaim?: { _ref?: string }
-  roiClaim?: { _ref?: string }
-}
+/** The calculator as the Studio edits it, or as the warning's query reads it (the same fields). */
+type CalculatorDocument = Partial<RoiCalculator>
 
 const CLAIM_FIELDS = ['savingsClaim', 'paybackClaim', 'roiClaim'] as const
 const CLAIM_KEYS = { savingsClaim: 'savings', paybackClaim: 'payback', roiClaim: 'roi' } as const

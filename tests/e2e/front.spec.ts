@@ -29,6 +29,7 @@ import {
 import { BUILDS, portFor } from '../../scripts/e2e-builds.cjs'
 import { sanityWebhook } from '../support/sanity-webhook.mjs'
 import { OTHER_INSTANCE_MS, PUBLISH_PROMISE_MS, publishDeadline, reachedBy } from './lake-fixtures'
+import { OPERATOR_HEADERS, OPERATOR_SECRET } from './servers'
 
 /*
  * The site deployed as docs/deploying.md says: two instances of the lake build
@@ -96,6 +97,7 @@ test.beforeAll(async () => {
     SANITY_API_HOST: lake.url,
     SANITY_IMAGE_HOST: lake.url,
     REDIS_URL: redis.url,
+    INTERNAL_API_SECRET: OPERATOR_SECRET,
     DEMO_RATE_LIMIT_PER_MINUTE: '2',
     SUPABASE_URL: postgrest.url,
     SUPABASE_ANON_KEY: ANON_KEY,
@@ -143,10 +145,10 @@ async function html(url: string): Promise<string> {
 const frontHtml = () => html(`${front.url}/`)
 
 /** A JSON answer, as an uptime monitor gets it through the front. */
-async function json(url: string): Promise<unknown> {
+async function json(url: string, headers: Record<string, string> = {}): Promise<unknown> {
   const context = await request.newContext({ ignoreHTTPSErrors: true })
   try {
-    const response = await context.get(url)
+    const response = await context.get(url, { headers })
     expect(response.status(), url).toBe(200)
     expect(response.headers()['x-cache'], 'the front never caches it').toBeUndefined()
     return await response.json()
@@ -190,8 +192,8 @@ test('a publish sent to one instance reaches the other within 6 s and the front 
     sharedCache: { ok: true },
     rateLimiter: { ok: true },
   })
-  // The details (which mode) only straight from this machine (see the health test below).
-  expect(await json(`${a.url}/api/health`)).toMatchObject({
+  // The details (which mode) only with the internal secret (see the health test below).
+  expect(await json(`${a.url}/api/health`, OPERATOR_HEADERS)).toMatchObject({
     sharedCache: { mode: 'redis', ok: true },
     rateLimiter: { mode: 'redis', ok: true },
   })
@@ -294,8 +296,10 @@ test('a visitor gets the health status and each part’s ok, never the details, 
       })
       await publicOnly(response, `through the front, X-Forwarded-For: ${forged ?? 'none'}`)
     }
-    // Straight to an instance, a forged loopback X-Forwarded-For (or another proxy's header).
+    // Straight to an instance, with nothing, a forged loopback X-Forwarded-For (or another
+    // proxy's header): a route never sees the socket.
     for (const headers of <Array<Record<string, string>>>[
+      {},
       { 'x-forwarded-for': '127.0.0.1' },
       { 'x-forwarded-for': '::1' },
       { 'x-real-ip': '127.0.0.1' },
@@ -311,8 +315,10 @@ test('a visitor gets the health status and each part’s ok, never the details, 
   } finally {
     await context.dispose()
   }
-  // The check can pass: straight from this machine, with no proxy header, the details.
-  expect(await json(`${b.url}/api/health`)).toMatchObject({ leadStore: { mode: 'supabase' } })
+  // The check can pass: with the server's internal secret, the details.
+  expect(await json(`${b.url}/api/health`, OPERATOR_HEADERS)).toMatchObject({
+    leadStore: { mode: 'supabase' },
+  })
 })
 
 test.describe('review links and the routing table through the front', () => {

@@ -17,6 +17,7 @@ import { startPurgeDouble } from '../support/purge-double.mjs'
 import { sanityWebhook } from '../support/sanity-webhook.mjs'
 import { tcpProxy, type TcpProxy } from '../support/tcp-proxy'
 import { expect, test } from './fixtures'
+import { OPERATOR_HEADERS, OPERATOR_SECRET } from './servers'
 
 /*
  * Every publish reaches every instance, or the webhook says it did not (docs/publishing.md).
@@ -120,6 +121,7 @@ test.beforeAll(async () => {
     SANITY_API_HOST: lake.url,
     SANITY_IMAGE_HOST: lake.url,
     REDIS_URL: redis.url,
+    INTERNAL_API_SECRET: OPERATOR_SECRET,
   }
   // No demo request is sent here: leads "go" to a Supabase that is never called, rather than
   // each instance opening an embedded store of its own.
@@ -311,7 +313,9 @@ async function expectEverywhere(
 
 type Health = { status: string; sharedCache: { ok: boolean; problem?: string } }
 async function health(instance: Running): Promise<Health> {
-  return JSON.parse((await call(`${instance.url}/api/health`)).text) as Health
+  return JSON.parse(
+    (await call(`${instance.url}/api/health`, { headers: OPERATOR_HEADERS })).text,
+  ) as Health
 }
 
 test('every instance is in touch with Redis, whatever its clock', async () => {

@@ -23,7 +23,7 @@ import {
   reachedBy,
   type PublishDeadline,
 } from './lake-fixtures'
-import { SERVERS } from './servers'
+import { OPERATOR_HEADERS, OPERATOR_SECRET, SERVERS } from './servers'
 import {
   expect,
   expectThankYou,
@@ -138,6 +138,7 @@ test.beforeAll(async () => {
     SUPABASE_URL: postgrest.url,
     SUPABASE_ANON_KEY: ANON_KEY,
     REDIS_URL: proxy.url(`${USER}:${PASSWORD}`),
+    INTERNAL_API_SECRET: OPERATOR_SECRET,
   }
   fs.mkdirSync('test-results', { recursive: true })
   const start = (name: 'a' | 'b') =>
@@ -200,7 +201,7 @@ type Health = {
 }
 
 async function health(instance: Running): Promise<Health> {
-  const response = await fetch(`${instance.url}/api/health`)
+  const response = await fetch(`${instance.url}/api/health`, { headers: OPERATOR_HEADERS })
   expect(response.status).toBe(200)
   expect(response.headers.get('set-cookie')).toBeNull()
   expect(response.headers.get('cache-control')).toContain('no-store')

@@ -22,3 +22,10 @@ export const LAKE_REVALIDATE_SECRET = BUILDS.lake.env.SANITY_REVALIDATE_SECRET
 
 /** The anon key the double accepts and the `leads` server sends. */
 export const POSTGREST_ANON_KEY = 'test-anon-key'
+
+/**
+ * The internal secret (INTERNAL_API_SECRET) the multi-instance specs give their instances, sent as
+ * X-Internal-Secret to read /api/health's details, as an operator on the machine does.
+ */
+export const OPERATOR_SECRET = 'e2e-operator-internal-secret'
+export const OPERATOR_HEADERS = { 'x-internal-secret': OPERATOR_SECRET }

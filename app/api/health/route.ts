@@ -3,10 +3,8 @@ import { NextResponse, type NextRequest } from 'next/server'
 import { instanceHealth, mayShowDetails, publicHealth } from '@/lib/health'
 
 /**
- * For load balancers and uptime checks (docs/deploying.md, "Health check", and docs/publishing.md): 200 with which parts of this
- * instance are healthy, 503 only when it cannot serve pages. Anyone gets the status and each
- * part's ok; the details (modes, problems, paths) need X-Health-Token or a request from this
- * machine. Answered from memory in milliseconds; never cached, never sets a cookie.
+ * For load balancers and uptime checks (docs/deploying.md, "Health check"): 200, or 503 only
+ * when the instance cannot serve pages. The details need X-Health-Token or X-Internal-Secret.
  */
 export const dynamic = 'force-dynamic'
 

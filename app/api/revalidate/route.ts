@@ -4,11 +4,11 @@ import { after, NextResponse, type NextRequest } from 'next/server'
 import { purgePublicPages } from '@/lib/cdn/purge'
 import { tagForType } from '@/lib/content/tags'
 import { serverEnv } from '@/lib/env'
+import { BodyTooLargeError, readLimitedText } from '@/lib/limited-body'
 import { ownOrigin } from '@/lib/own-origin'
 import { shareRevalidation } from '@/lib/redis/connection.mjs'
 import { publishPlan, type PublishedChange, type PublishPlan } from '@/lib/routed-types'
 import { internalHeaders, ROUTING_TABLE_PATH } from '@/lib/security/internal-request'
-import { BodyTooLargeError, MAX_WEBHOOK_BODY_BYTES, readLimitedText } from '@/lib/webhook/body'
 import { claimDelivery } from '@/lib/webhook/replay'
 import { checkSignature } from '@/lib/webhook/signature'
 
@@ -20,6 +20,8 @@ import { checkSignature } from '@/lib/webhook/signature'
  */
 
 const SIGNATURE_HEADER = 'sanity-webhook-signature'
+/** The largest webhook body read: Sanity's projection here is a few hundred bytes. */
+const MAX_WEBHOOK_BODY_BYTES = 64 * 1024
 // A captured request replayed later must not work forever: Sanity signs "t=<ms>,v1=<hmac>" over
 // the timestamp and the body, so a valid signature with an old timestamp is a replay.
 export const MAX_SIGNATURE_AGE_MS = 5 * 60 * 1000
@@ -76,7 +78,7 @@ export async function POST(request: NextRequest) {
 
   let text: string
   try {
-    text = await readLimitedText(request)
+    text = await readLimitedText(request, MAX_WEBHOOK_BODY_BYTES)
   } catch (error) {
     if (error instanceof BodyTooLargeError) {
       return reply(413, { message: `Body larger than ${MAX_WEBHOOK_BODY_BYTES} bytes` })

@@ -1,18 +1,15 @@
 import { after } from 'next/server'
 
 import { answerBeacon, BEACON_ANSWER_HEADERS } from '@/lib/analytics/beacon-endpoint'
-import { readLimitedText } from '@/lib/webhook/body'
 
-// The visit beacon (docs/analytics.md). On `next start` and the standalone server the beacon is
-// answered before it gets here (lib/analytics/early-beacon.ts); this route answers it wherever
-// Next does not own the HTTP server, and any beacon that arrives before start-up has finished.
-// Only POST is routed; Next answers any other method with 405.
+// The visit beacon (docs/analytics.md). Only POST is routed; Next answers any other method with
+// 405. Its answers get the headers next.config.ts gives every response.
 
 export const dynamic = 'force-dynamic'
 
 export async function POST(request: Request) {
   const answer = await answerBeacon(
-    { headers: request.headers, readBody: (limit) => readLimitedText(request, limit) },
+    request,
     // 204, not 202: with no body allowed the answer ends with its headers, while a 202's empty
     // chunked body stayed open until after() finished and Chromium aborted the keepalive request.
     (count) => after(count),

@@ -1,6 +1,3 @@
-/** The largest webhook body read: Sanity's projection here is a few hundred bytes. */
-export const MAX_WEBHOOK_BODY_BYTES = 64 * 1024
-
 export class BodyTooLargeError extends Error {
   constructor(limit: number) {
     super(`Body larger than ${limit} bytes`)
@@ -11,11 +8,9 @@ export class BodyTooLargeError extends Error {
 /**
  * The request body as text, read chunk by chunk and abandoned as soon as it passes `limit`
  * bytes, so an oversized body (announced or not by Content-Length) is never held in memory.
+ * Used by the publish webhook and the visit beacon.
  */
-export async function readLimitedText(
-  request: Request,
-  limit = MAX_WEBHOOK_BODY_BYTES,
-): Promise<string> {
+export async function readLimitedText(request: Request, limit: number): Promise<string> {
   const declared = Number(request.headers.get('content-length') ?? Number.NaN)
   if (Number.isFinite(declared) && declared > limit) throw new BodyTooLargeError(limit)
   if (!request.body) return ''
