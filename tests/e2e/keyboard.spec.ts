@@ -198,7 +198,7 @@ test('tabbing from the top goes through the navigation to the form fields, in or
   // On through the page to the form; its fields come in the order of SPEC section 3.
   await tabUntil(page, 'demo-name')
   const fields = [await focusStop(page)]
-  for (let i = 0; i < 6; i += 1) fields.push(await tab(page))
+  for (let i = 0; i < 7; i += 1) fields.push(await tab(page))
   expect(fields.map((stop) => stop?.id || stop?.label)).toEqual([
     'demo-name',
     'demo-email',
@@ -206,10 +206,12 @@ test('tabbing from the top goes through the navigation to the form fields, in or
     'demo-phone',
     'demo-fleet-size',
     'demo-message',
+    // The WhatsApp opt-in (issue 46), after SPEC's fields and before the button.
+    'demo-whatsapp-opt-in',
     expect.stringMatching(/^button "Solicitar Demonstração"/),
   ])
   // Shift+Tab walks back up the same way.
-  for (let i = 0; i < 6; i += 1) await page.keyboard.press('Shift+Tab')
+  for (let i = 0; i < 7; i += 1) await page.keyboard.press('Shift+Tab')
   await expect(field(page, 'name')).toBeFocused()
 })
 

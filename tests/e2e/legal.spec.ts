@@ -171,8 +171,12 @@ test.describe('privacy notice at the form', () => {
         await notice.elementHandle(),
       ),
     ).toBe(true)
-    // No pre-ticked (or any) checkbox.
-    await expect(form.getByRole('checkbox')).toHaveCount(0)
+    // One checkbox only, the WhatsApp opt-in, and it is never pre-ticked (consent is given, not
+    // presumed).
+    const checkbox = form.getByRole('checkbox')
+    await expect(checkbox).toHaveCount(1)
+    await expect(checkbox).toHaveAccessibleName(/WhatsApp/)
+    await expect(checkbox).not.toBeChecked()
 
     await form.getByLabel(/^Nome/).fill('Ana Souza')
     const [policy] = await Promise.all([context.waitForEvent('page'), link.click()])
