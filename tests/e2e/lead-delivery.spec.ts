@@ -13,6 +13,7 @@ import {
   startSmtpDouble,
   startWebhookReceiver,
 } from '../support/lead-receivers.mjs'
+import { OPERATOR_HEADERS, OPERATOR_SECRET } from './servers'
 import {
   VALID,
   expect,
@@ -89,6 +90,8 @@ function startSite() {
       LEAD_WEBHOOK_SECRET: SECRET,
       RDSTATION_API_KEY: RD_KEY,
       RDSTATION_API_URL: `http://127.0.0.1:${PORTS.rd}`,
+      // The operator's way to the health check's details (docs/deploying.md, "Health check").
+      INTERNAL_API_SECRET: OPERATOR_SECRET,
     },
     logFile: path.join('test-results', 'lead-delivery-instance.log'),
   })
@@ -150,7 +153,7 @@ async function expectDeliveredOnce(company: string, timeout: number) {
 }
 
 async function health() {
-  const response = await fetch(`${site.url}/api/health`)
+  const response = await fetch(`${site.url}/api/health`, { headers: OPERATOR_HEADERS })
   return (await response.json()) as {
     leadDelivery?: {
       ok: boolean
@@ -191,7 +194,7 @@ test('a lead with HTML in its company name and the opt-in ticked: one e-mail, we
     fleetSize: '51-100',
     message: VALID.message,
     whatsappOptIn: true,
-    attribution: { page: null },
+    attribution: { page: '/', landingPage: '/' },
   })
 
   // RD Station's 429 (Retry-After: 2) was waited out, then the conversion went through once.
