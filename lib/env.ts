@@ -22,8 +22,8 @@ function url(name: string): string | undefined {
   return value.replace(/\/+$/, '')
 }
 
-/** A redis:// or rediss:// URL, or undefined. */
-function redisUrl(name: string): string | undefined {
+/** A URL with one of `protocols`, or undefined; `problem` says what is wrong with any other. */
+function urlOf(name: string, protocols: string[], problem: (value: string) => string) {
   const value = optional(name)
   if (value === undefined) return undefined
   let protocol = ''
@@ -32,10 +32,17 @@ function redisUrl(name: string): string | undefined {
   } catch {
     // Reported below.
   }
-  if (protocol !== 'redis:' && protocol !== 'rediss:') {
-    throw new Error(`${name}="${value}" is not a redis:// or rediss:// URL.`)
-  }
+  if (!protocols.includes(protocol)) throw new Error(problem(value))
   return value
+}
+
+/** A redis:// or rediss:// URL, or undefined. */
+function redisUrl(name: string): string | undefined {
+  return urlOf(
+    name,
+    ['redis:', 'rediss:'],
+    (value) => `${name}="${value}" is not a redis:// or rediss:// URL.`,
+  )
 }
 
 function integer(name: string, fallback: number, min: number, max: number): number {
@@ -165,19 +172,12 @@ function supabase(): { url: string; anonKey: string } | undefined {
 
 /** An smtp:// or smtps:// URL (user and password in it), or undefined. */
 function smtpUrl(name: string): string | undefined {
-  const value = optional(name)
-  if (value === undefined) return undefined
-  let protocol = ''
-  try {
-    protocol = new URL(value).protocol
-  } catch {
-    // Reported below.
-  }
-  if (protocol !== 'smtp:' && protocol !== 'smtps:') {
-    // Not the value itself: it holds a password.
-    throw new Error(`${name} is not an smtp:// or smtps:// URL (smtp://user:pass@host:587).`)
-  }
-  return value
+  // The message leaves the value out: it holds a password.
+  return urlOf(
+    name,
+    ['smtp:', 'smtps:'],
+    () => `${name} is not an smtp:// or smtps:// URL (smtp://user:pass@host:587).`,
+  )
 }
 
 const EMAIL_ADDRESS = /^[^\s@<>,;"]+@[^\s@<>,;"]+\.[^\s@<>,;"]+$/

@@ -108,46 +108,40 @@ export async function checkDemoRequestLimits(request: {
   return 'ok'
 }
 
+/** A page's limits: per visitor address (shared through Redis when there is one) and per instance. */
+function pageLimits(name: string, perAddress: number, global: number) {
+  const address = limiter(name, perAddress, 60, true)
+  const instance = limiter(`${name}-global`, global, 60, false)
+  /** Whether this visitor may have the page now: 'ok', or which limit it has reached. */
+  return async (ip: string): Promise<'ok' | 'address' | 'global'> => {
+    if (!(await take(address, rateLimitKeyFor(ip)))) return 'address'
+    if (!(await take(instance, 'all'))) return 'global'
+    return 'ok'
+  }
+}
+
 /**
  * Review links (/revisao/<token>): each well-formed token costs one uncached, token-authenticated
  * Content Lake query, so guessing is limited per visitor address (shared through Redis like the
  * form's) and per instance (in memory). proxy.ts asks before the page runs; a malformed token
  * never gets this far (docs/security.md, "Unknown addresses").
  */
-const reviewPerAddress = limiter('review-link', serverEnv.reviewRateLimitPerMinute, 60, true)
-const reviewGlobal = limiter(
-  'review-link-global',
+export const checkReviewLinkLimits = pageLimits(
+  'review-link',
+  serverEnv.reviewRateLimitPerMinute,
   serverEnv.reviewRateLimitGlobalPerMinute,
-  60,
-  false,
 )
-
-/** Whether this visitor may look a review token up now: 'ok', or which limit it has reached. */
-export async function checkReviewLinkLimits(ip: string): Promise<'ok' | 'address' | 'global'> {
-  if (!(await take(reviewPerAddress, rateLimitKeyFor(ip)))) return 'address'
-  if (!(await take(reviewGlobal, 'all'))) return 'global'
-  return 'ok'
-}
 
 /**
  * The savings calculator's answer (/calculadora) renders on every request (its query string is
  * the visitor's), so like review links it is limited per visitor address (shared through Redis)
  * and per instance; proxy.ts asks before the page runs.
  */
-const calculatorPerAddress = limiter('calculator', serverEnv.calculatorRateLimitPerMinute, 60, true)
-const calculatorGlobal = limiter(
-  'calculator-global',
+export const checkCalculatorLimits = pageLimits(
+  'calculator',
+  serverEnv.calculatorRateLimitPerMinute,
   serverEnv.calculatorRateLimitGlobalPerMinute,
-  60,
-  false,
 )
-
-/** Whether this visitor may have a calculator page rendered now: 'ok', or the limit reached. */
-export async function checkCalculatorLimits(ip: string): Promise<'ok' | 'address' | 'global'> {
-  if (!(await take(calculatorPerAddress, rateLimitKeyFor(ip)))) return 'address'
-  if (!(await take(calculatorGlobal, 'all'))) return 'global'
-  return 'ok'
-}
 
 /**
  * Visit beacons (POST /api/analytics/view), in this process's memory only: the beacon must
