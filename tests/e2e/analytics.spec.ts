@@ -369,20 +369,29 @@ test('the Studio’s Desempenho tool reads the real /api/analytics with the edit
   })
   await expect(
     page
-      .getByRole('table', { name: 'Por página' })
+      // exact: "Por página de entrada" (issue 45) has the page too.
+      .getByRole('table', { name: 'Por página', exact: true })
       .getByRole('row', { name: /onibus-rodoviarios/ }),
   ).toBeVisible({ timeout: 30_000 })
   expect(answers.length).toBeGreaterThanOrEqual(1)
   expect(answers.every((status) => status === 200)).toBe(true)
 
   const download = page.waitForEvent('download')
-  await page.getByRole('button', { name: 'Baixar CSV: por página' }).click()
-  const lines = fs
-    .readFileSync((await (await download).path())!, 'utf8')
-    .trimEnd()
-    .split('\r\n')
-  expect(lines[0]).toBe('key,visits,visitors,leads,conversion')
-  expect(lines).toContain(`${CAMPAIGN_PAGE},2,2,1,0.5`)
+  await page.getByRole('button', { name: 'Baixar CSV: por página', exact: true }).click()
+  const text = fs.readFileSync((await (await download).path())!, 'utf8')
+  // The real endpoint's CSV, as a pt-BR spreadsheet reads it (issue 45): byte-order mark, ';',
+  // decimal comma, CRLF.
+  expect(text.startsWith('\uFEFF')).toBe(true)
+  const lines = text.slice(1).trimEnd().split('\r\n')
+  expect(lines[0]!.split(';').slice(0, 5)).toEqual([
+    'Página',
+    'Visitas',
+    'Visitantes',
+    'Leads',
+    'Conversão',
+  ])
+  const row = lines.find((line) => line.startsWith(`${CAMPAIGN_PAGE};`))
+  expect(row?.split(';').slice(0, 5)).toEqual([CAMPAIGN_PAGE, '2', '2', '1', '0,5'])
 })
 
 test('the buffer is written when the server stops', async ({ browser }) => {

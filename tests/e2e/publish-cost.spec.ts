@@ -202,22 +202,38 @@ test(`the same publish costs no more with ${LARGE} more articles: it does not gr
   expect(large.queriesAfter, large.queriesAfterList.join('\n')).toBeLessThanOrEqual(
     small!.queriesAfter,
   )
-  expect(large.othersQueries).toBeLessThanOrEqual(small!.othersQueries)
+  // The other articles' visits cost at most the routing table's two lists, and only when its
+  // refresh falls inside the window, which depends on timing, not on the archive: so 0 or 2 at
+  // either size, never more with the larger one.
+  const ROUTING_TABLE_QUERIES = 2
+  expect(large.othersQueries).toBeLessThanOrEqual(
+    Math.max(small!.othersQueries, ROUTING_TABLE_QUERIES),
+  )
 })
 
 test('a purge the CDN refuses with 429 (Cloudflare Free’s rate spent) is waited out and sent again, and the publish is live meanwhile', async () => {
   test.setTimeout(120_000)
-  // Someone else spent the zone's purge bucket (the limit is per zone, not per client).
+  // Someone else spends the zone's purge bucket (the limit is per zone, not per client), and
+  // keeps spending each token as it refills (one per 12 s) until our purge has been refused, so
+  // the refusal does not depend on how long the publish takes on a loaded machine.
+  const spendOne = async () =>
+    (
+      await fetch(purge.endpoint, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${PURGE_TOKEN}` },
+        body: JSON.stringify({ files: ['https://outra-coisa.example/'] }),
+      })
+    ).status
   let spent = 0
-  for (; spent <= CLOUDFLARE_FREE.bucket; spent++) {
-    const response = await fetch(purge.endpoint, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${PURGE_TOKEN}` },
-      body: JSON.stringify({ files: ['https://outra-coisa.example/'] }),
-    })
-    if (response.status === 429) break
-  }
+  for (; spent <= CLOUDFLARE_FREE.bucket; spent++) if ((await spendOne()) === 429) break
   expect(spent, 'the bucket ran out').toBeLessThanOrEqual(CLOUDFLARE_FREE.bucket)
+  let refused = false
+  const spender = (async () => {
+    while (!refused) {
+      await spendOne()
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+  })()
 
   const id = 'article-carga-2'
   const doc = (await lakeQuery(`*[_id == "${id}"][0]`)) as Record<string, unknown>
@@ -239,6 +255,12 @@ test('a purge the CDN refuses with 429 (Cloudflare Free’s rate spent) is waite
       .purges()
       .filter((request) => request.at >= deadline.sentAt)
       .filter((request) => !request.items.includes('https://outra-coisa.example/'))
+  try {
+    await expect.poll(() => ours().length, { timeout: 30_000 }).toBeGreaterThan(0)
+  } finally {
+    refused = true
+    await spender
+  }
   await expect
     .poll(() => ours().filter((request) => request.status === 200).length, { timeout: 60_000 })
     .toBeGreaterThan(0)
