@@ -199,16 +199,15 @@ test(`the same publish costs no more with ${LARGE} more articles: it does not gr
   const small = measured.get(SMALL)
   expect(small, 'the first test measured the smaller archive').toBeDefined()
   const large = measured.get(LARGE)!
-  expect(large.queriesAfter, large.queriesAfterList.join('\n')).toBeLessThanOrEqual(
-    small!.queriesAfter,
-  )
-  // The other articles' visits cost at most the routing table's two lists, and only when its
-  // refresh falls inside the window, which depends on timing, not on the archive: so 0 or 2 at
-  // either size, never more with the larger one.
+  // Whether the routing table's refresh (its two lists) falls inside a measured window depends on
+  // timing, not on the archive (CI measured 9 then 10): a cost that grew with the archive would
+  // add a query per article or per page of them, far past this margin. Each size is also held to
+  // at most 10 by measureAt.
   const ROUTING_TABLE_QUERIES = 2
-  expect(large.othersQueries).toBeLessThanOrEqual(
-    Math.max(small!.othersQueries, ROUTING_TABLE_QUERIES),
+  expect(large.queriesAfter, large.queriesAfterList.join('\n')).toBeLessThanOrEqual(
+    small!.queriesAfter + ROUTING_TABLE_QUERIES,
   )
+  expect(large.othersQueries).toBeLessThanOrEqual(small!.othersQueries + ROUTING_TABLE_QUERIES)
 })
 
 test('a purge the CDN refuses with 429 (Cloudflare Free’s rate spent) is waited out and sent again, and the publish is live meanwhile', async () => {
