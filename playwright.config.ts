@@ -270,8 +270,9 @@ export default defineConfig({
           nextStart(BUILDS.site, SERVERS.leads.port, {
             SUPABASE_URL: SERVERS.postgrest.url,
             SUPABASE_ANON_KEY: POSTGREST_ANON_KEY,
-            // Short, so the "backend hangs" test fails over in 2 s (production default: 8 s).
-            SUPABASE_TIMEOUT_MS: '2000',
+            // Shorter than production's 8 s, so the "backend hangs" test fails over sooner; not so
+            // short that two loaded cores could make a healthy insert look like a hang.
+            SUPABASE_TIMEOUT_MS: '5000',
           }),
         ]
       : []),

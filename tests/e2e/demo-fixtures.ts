@@ -82,9 +82,25 @@ export async function expectErrorToast(page: Page) {
   await expect(item).toHaveAttribute('data-type', 'error')
 }
 
+/**
+ * Waits for the form's answer; if none came, the failure names what the form said instead (a
+ * time-out, a refusal), so a CI log says why a submission failed, not only that no thank-you came.
+ */
+async function expectAnswer(page: Page, success: Locator) {
+  try {
+    await expect(success).toBeVisible({ timeout: 15_000 })
+  } catch (error) {
+    const failure = demoForm(page).getByText(/Tudo o que você digitou continua aqui/)
+    if (!(await failure.isVisible())) throw error
+    throw new Error(`The form answered with an error: "${await failure.innerText()}"`, {
+      cause: error,
+    })
+  }
+}
+
 export async function expectSuccessToast(page: Page) {
   const item = toast(page, TOAST.successTitle)
-  await expect(item).toBeVisible({ timeout: 15_000 })
+  await expectAnswer(page, item)
   await expect(item).toContainText(TOAST.successDescription)
   await expect(item).toHaveAttribute('data-type', 'success')
 }
@@ -96,9 +112,8 @@ export async function expectValuesKept(page: Page, values: DemoValues = VALID) {
 }
 
 export async function expectThankYou(page: Page) {
-  await expect(page.getByRole('heading', { name: 'Obrigado pelo seu interesse!' })).toBeVisible({
-    timeout: 15_000,
-  })
+  const thanks = page.getByRole('heading', { name: 'Obrigado pelo seu interesse!' })
+  await expectAnswer(page, thanks)
   await expect(page.getByText(/entrará em contato em até 24 horas/).first()).toBeVisible()
 }
 

@@ -68,8 +68,9 @@ test.beforeAll(async () => {
       SANITY_IMAGE_HOST: lake.url,
       SUPABASE_URL: postgrest.url,
       SUPABASE_ANON_KEY: ANON_KEY,
-      // Short, so the lost answer of the duplicate test comes back as a time-out in 2 s.
-      SUPABASE_TIMEOUT_MS: '2000',
+      // Short, so the lost answer of the duplicate test comes back as a time-out in 5 s; no
+      // shorter, or twenty concurrent healthy inserts on two loaded cores could time out too.
+      SUPABASE_TIMEOUT_MS: '5000',
       // Low limits of its own, each tested below ("rate limits"). Each test has an address of its
       // own; VALID's phone is in five stored requests of the form tests, hence 6 per contact.
       DEMO_RATE_LIMIT_PER_MINUTE: '50',
