@@ -1,17 +1,7 @@
-import fs from 'node:fs'
-import path from 'node:path'
-
 import { request, type Browser, type Page } from '@playwright/test'
 
-import {
-  copyBuild,
-  skipWithout,
-  startContentLakeDouble,
-  startInstance,
-  startNginx,
-  tempDir,
-} from '../../scripts/lib/front-stack.cjs'
-import { BUILDS, portFor } from '../../scripts/e2e-builds.cjs'
+import { skipWithout } from '../../scripts/lib/front-stack.cjs'
+import { portFor } from '../../scripts/e2e-builds.cjs'
 import type { Report, ReportRow } from '../../lib/analytics/report-schema'
 import {
   expectThankYou,
@@ -22,6 +12,14 @@ import {
   expect,
   waitLikeAPerson,
 } from './demo-fixtures'
+import {
+  chrome,
+  startAnalyticsStack,
+  today,
+  visitor as visitorOf,
+  type AnalyticsStack,
+  type Running,
+} from './analytics-stack'
 
 /*
  * What issue 45 added to the visit counts, end to end (docs/analytics.md): real browsers through
@@ -45,54 +43,30 @@ const PORTS = {
 const READ_TOKEN = 'analytics-read-token-for-reach'
 const ARTICLE = '/conteudos/como-o-celular-detecta-fadiga'
 const READ_ARTICLE = '/conteudos/lgpd-camera-na-cabine'
-const chrome = (n: number) =>
-  `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.${n}.0 Safari/537.36`
 
-type Running = { url: string; stop: () => Promise<void> }
-let dir: string
-let build: { distDir: string; remove: () => void }
-let lake: Running
+let stack: AnalyticsStack
 let instance: Running
 let front: Running
 
-const today = () =>
-  new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(new Date())
-
 test.beforeAll(async () => {
   test.setTimeout(180_000)
-  fs.mkdirSync('test-results', { recursive: true })
-  build = copyBuild(BUILDS.lake.distDir, 'reach')
-  dir = tempDir('vigia-reach-')
-  lake = await startContentLakeDouble({ port: PORTS.double, args: ['--token', 'test-read-token'] })
-  instance = await startInstance({
-    distDir: build.distDir,
-    port: PORTS.instance,
+  stack = await startAnalyticsStack({
+    name: 'analytics-reach',
+    ports: PORTS,
     env: {
-      ...BUILDS.lake.env,
-      SANITY_API_HOST: lake.url,
-      SANITY_IMAGE_HOST: lake.url,
-      LEADS_DATA_DIR: path.join(dir, 'leads'),
       ANALYTICS_READ_TOKEN: READ_TOKEN,
       // The campaign test sends 300 beacons from this one address.
       ANALYTICS_RATE_LIMIT_PER_MINUTE: '5000',
       ANALYTICS_FLUSH_INTERVAL_MS: '1000',
     },
-    logFile: path.join('test-results', 'analytics-reach-instance.log'),
   })
-  front = await startNginx({
-    httpsPort: PORTS.https,
-    httpPort: PORTS.http,
-    upstreams: [new URL(instance.url).host],
-    dir,
-  })
+  ;({ instance, front } = stack)
   // The first page render warms the instance before any beacon is sent to it directly.
   expect((await fetchAgain(`${instance.url}/`)).status).toBe(200)
 })
 
 test.afterAll(async () => {
-  await Promise.all([front?.stop(), instance?.stop(), lake?.stop()])
-  if (dir) fs.rmSync(dir, { recursive: true, force: true })
-  build?.remove()
+  await stack?.stop()
 })
 
 async function get(query: string) {
@@ -114,12 +88,9 @@ async function rows(by: Report['by']): Promise<Record<string, ReportRow>> {
   return Object.fromEntries(report.rows.map((row) => [row.key, row]))
 }
 
-/**
- * A browser of a visitor of its own (a user agent of its own, so a visitor hash of its own),
- * through nginx unless told otherwise.
- */
-async function visitor(browser: Browser, userAgent: string, baseURL = front.url) {
-  return browser.newContext({ userAgent, ignoreHTTPSErrors: true, baseURL })
+/** A visitor of its own (tests/e2e/analytics-stack.ts), through nginx unless told otherwise. */
+function visitor(browser: Browser, userAgent: string, baseURL = front.url) {
+  return visitorOf(browser, userAgent, baseURL)
 }
 
 function beaconAnswered(page: Page, event?: string) {

@@ -1,17 +1,9 @@
 import fs from 'node:fs'
-import path from 'node:path'
 
 import { request, type APIRequestContext, type Browser } from '@playwright/test'
 
-import {
-  copyBuild,
-  skipWithout,
-  startContentLakeDouble,
-  startInstance,
-  startNginx,
-  tempDir,
-} from '../../scripts/lib/front-stack.cjs'
-import { BUILDS, portFor } from '../../scripts/e2e-builds.cjs'
+import { skipWithout } from '../../scripts/lib/front-stack.cjs'
+import { portFor } from '../../scripts/e2e-builds.cjs'
 import type { Report } from '../../lib/analytics/report-schema'
 import {
   expectThankYou,
@@ -23,6 +15,14 @@ import {
   waitLikeAPerson,
 } from './demo-fixtures'
 import { signedInStudio } from './studio-fixtures'
+import {
+  chrome,
+  startAnalyticsStack,
+  today,
+  visitor as visitorOf,
+  type AnalyticsStack,
+  type Running,
+} from './analytics-stack'
 
 /*
  * Visit counts end to end (docs/analytics.md): real browsers with ordinary user agents load pages
@@ -50,72 +50,39 @@ const CAMPAIGN_PAGE = '/p/onibus-rodoviarios'
  * above what the tests before the last send in a minute (about 230), reached by the last.
  */
 const GLOBAL_PER_MINUTE = 300
-const chrome = (n: number) =>
-  `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.${n}.0 Safari/537.36`
 const HEADLESS =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/131.0.0.0 Safari/537.36'
 
-type Running = { url: string; stop: () => Promise<void>; log: () => string }
-let dir: string
-let build: { distDir: string; remove: () => void }
+let stack: AnalyticsStack
 let lake: Running
 let instance: Running
 let front: Running
-let env: Record<string, string>
-
-const today = () =>
-  new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(new Date())
-
-function startSite() {
-  return startInstance({
-    distDir: build.distDir,
-    port: PORTS.instance,
-    env,
-    logFile: path.join('test-results', 'analytics-instance.log'),
-  })
-}
 
 test.beforeAll(async () => {
   test.setTimeout(180_000)
-  fs.mkdirSync('test-results', { recursive: true })
-  build = copyBuild(BUILDS.lake.distDir, 'analytics')
-  dir = tempDir('vigia-analytics-')
-  lake = await startContentLakeDouble({
-    port: PORTS.double,
-    args: [
-      '--token',
-      'test-read-token',
+  stack = await startAnalyticsStack({
+    name: 'analytics',
+    ports: PORTS,
+    lakeArgs: [
       '--user',
       `${MEMBER_TOKEN}:u-editor:editor`,
       '--user',
       `${OUTSIDER_TOKEN}:u-outsider`,
     ],
+    env: {
+      ANALYTICS_READ_TOKEN: READ_TOKEN,
+      // The cap test sends a few hundred beacons from this one address.
+      ANALYTICS_RATE_LIMIT_PER_MINUTE: '1000',
+      ANALYTICS_RATE_LIMIT_GLOBAL_PER_MINUTE: String(GLOBAL_PER_MINUTE),
+      // The buffer is written on SIGTERM before the server exits (the shutdown test).
+      NEXT_MANUAL_SIG_HANDLE: '1',
+    },
   })
-  env = {
-    ...BUILDS.lake.env,
-    SANITY_API_HOST: lake.url,
-    SANITY_IMAGE_HOST: lake.url,
-    LEADS_DATA_DIR: path.join(dir, 'leads'),
-    ANALYTICS_READ_TOKEN: READ_TOKEN,
-    // The cap test sends a few hundred beacons from this one address.
-    ANALYTICS_RATE_LIMIT_PER_MINUTE: '1000',
-    ANALYTICS_RATE_LIMIT_GLOBAL_PER_MINUTE: String(GLOBAL_PER_MINUTE),
-    // The buffer is written on SIGTERM before the server exits (the shutdown test).
-    NEXT_MANUAL_SIG_HANDLE: '1',
-  }
-  instance = await startSite()
-  front = await startNginx({
-    httpsPort: PORTS.https,
-    httpPort: PORTS.http,
-    upstreams: [new URL(instance.url).host],
-    dir,
-  })
+  ;({ lake, instance, front } = stack)
 })
 
 test.afterAll(async () => {
-  await Promise.all([front?.stop(), instance?.stop(), lake?.stop()])
-  if (dir) fs.rmSync(dir, { recursive: true, force: true })
-  build?.remove()
+  await stack?.stop()
 })
 
 async function api(): Promise<APIRequestContext> {
@@ -144,9 +111,9 @@ const rowsByKey = (r: Report) =>
     ]),
   )
 
-/** A browser of a visitor of its own (a user agent of its own, so a visitor hash of its own). */
-async function visitor(browser: Browser, userAgent: string) {
-  return browser.newContext({ userAgent, ignoreHTTPSErrors: true, baseURL: front.url })
+/** A visitor of its own (tests/e2e/analytics-stack.ts), through nginx. */
+function visitor(browser: Browser, userAgent: string) {
+  return visitorOf(browser, userAgent, front.url)
 }
 
 async function waitForBeacon(
@@ -414,8 +381,7 @@ test('the buffer is written when the server stops', async ({ browser }) => {
     before = now
   }
   // At once: only the shutdown can write it now.
-  await instance.stop()
-  instance = await startSite()
+  instance = await stack.restartInstance()
   expect(await visits()).toBe(before + 1)
 })
 

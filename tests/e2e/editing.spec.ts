@@ -13,6 +13,7 @@ import {
 import { E2E_CONSISTENCY_DELAY_MS } from '../../scripts/e2e-builds.cjs'
 import { sanityWebhook } from '../support/sanity-webhook.mjs'
 import { LAKE_REVALIDATE_SECRET, SERVERS } from './servers'
+import { signedInStudio } from './studio-fixtures'
 
 /*
  * Published edits reach visitors, against a production build whose content comes from the
@@ -327,57 +328,18 @@ test.describe('editing: the Studio', () => {
     page,
   }) => {
     test.setTimeout(90_000)
-    // The Studio talks to <project>.api.sanity.io from the browser, which this machine cannot
-    // reach: answered here as Sanity would for a signed-in administrator, with queries sent on to
-    // the Content Lake double (with the read token, as a member's session would read).
-    const editor = {
-      id: 'p-e2e',
-      name: 'Editora E2E',
-      email: 'editora@example.com',
-      role: 'administrator',
-      roles: [{ name: 'administrator', title: 'Administrator' }],
-    }
-    await page.route('https://testproj.api.sanity.io/**', async (route) => {
-      const url = new URL(route.request().url())
-      const path = url.pathname
-      if (path.includes('/data/query/')) {
-        const answer = await fetch(`${LAKE}${path}${url.search}`, {
-          method: route.request().method(),
-          body: route.request().postData() ?? undefined,
-          headers: { 'content-type': 'application/json', authorization: 'Bearer test-read-token' },
-        })
-        return route.fulfill({
-          status: answer.status,
-          body: await answer.text(),
-          contentType: 'application/json',
-        })
-      }
-      if (path.includes('/data/listen/'))
-        return route.fulfill({
-          contentType: 'text/event-stream',
-          body: 'event: welcome\ndata: {"listenerName":"e2e"}\n\n',
-        })
-      if (path.endsWith('/users/me')) return route.fulfill({ json: editor })
-      if (/\/projects\/testproj$/.test(path))
-        return route.fulfill({
-          json: {
-            id: 'testproj',
-            displayName: 'Vigia',
-            metadata: {},
-            features: [],
-            members: [{ ...editor, isCurrentUser: true, isRobot: false }],
-          },
-        })
-      if (path.endsWith('/datasets'))
-        return route.fulfill({ json: [{ name: 'production', aclMode: 'public' }] })
-      if (path.endsWith('/acl'))
-        return route.fulfill({
-          json: [{ filter: '_id in path("**")', permissions: ['read', 'update', 'create'] }],
-        })
-      if (path.includes('/keyvalue/') || path.endsWith('/features'))
-        return route.fulfill({ json: [] })
-      if (path.includes('/users/')) return route.fulfill({ json: [editor] })
-      return route.fulfill({ status: 404, json: { error: 'Not Found' } })
+    // Signed in as an administrator, the Studio's Sanity API answered here, its queries sent on
+    // to the Content Lake double (tests/e2e/studio-fixtures.ts).
+    await signedInStudio(page, {
+      lake: LAKE,
+      token: 'editor-session-token',
+      user: {
+        id: 'p-e2e',
+        name: 'Editora E2E',
+        email: 'editora@example.com',
+        role: 'administrator',
+        roles: [{ name: 'administrator', title: 'Administrator' }],
+      },
     })
     await page.goto(`${SITE}/studio/structure/claim`)
     // The schema's own titles, in Portuguese in the source...

@@ -3,7 +3,7 @@ import { expect, type Page } from '@playwright/test'
 // The Studio in a real browser, signed in: it talks to <project>.api.sanity.io, which this machine
 // cannot reach, so that is answered here as Sanity would for a signed-in user whose session token
 // is in the Studio's storage (sanity.config.ts signs in by token), with queries sent on to a
-// Content Lake double. Shared by tests/e2e/studio-performance.spec.ts and analytics.spec.ts.
+// Content Lake double. Shared by the specs that open the Studio (editing, studio-performance, analytics).
 
 export type StudioUser = {
   id: string
