@@ -268,6 +268,9 @@ export default defineConfig({
             stderr: 'pipe' as const,
           },
           nextStart(BUILDS.site, SERVERS.leads.port, {
+            // Its visits (ANALYTICS_DATABASE_URL is unset) go to <this>-analytics: emptied on
+            // every run like the site's, so a run here starts as a fresh clone's does in CI.
+            LEADS_DATA_DIR: '.data/e2e/leads',
             SUPABASE_URL: SERVERS.postgrest.url,
             SUPABASE_ANON_KEY: POSTGREST_ANON_KEY,
             // Shorter than production's 8 s, so the "backend hangs" test fails over sooner; not so
