@@ -91,7 +91,7 @@ function openDatabase(): () => Promise<Database> {
       '(docs/analytics.md, "Production").',
   )
   let pending: Promise<Database> | undefined
-  const open = () => {
+  return () => {
     pending ??= (async () => {
       const { openPglite, applyMigrations } = await import('@/lib/leads/db.mjs')
       const db = await openPglite(`${serverEnv.leadsDataDir}-analytics`)
@@ -103,10 +103,6 @@ function openDatabase(): () => Promise<Database> {
     })
     return pending
   }
-  // Opening PGlite takes seconds of this process's CPU: at start (this runs from
-  // instrumentation.ts), as the lead store's does, not in the middle of the first flush.
-  open().catch((error) => console.error('[analytics] Could not open the embedded store:', error))
-  return open
 }
 
 /** The process's counter, made on first use; writes every ANALYTICS_FLUSH_INTERVAL_MS. */
