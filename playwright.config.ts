@@ -5,7 +5,7 @@ import { defineConfig } from '@playwright/test'
 
 import { BUILDS } from './scripts/e2e-builds.cjs'
 import { chromiumLaunchOptions } from './scripts/ensure-browser.cjs'
-import { POSTGREST_ANON_KEY, SERVERS } from './tests/e2e/servers'
+import { LEADS_SERVER_DATA_DIR, POSTGREST_ANON_KEY, SERVERS } from './tests/e2e/servers'
 
 // End-to-end tests run against production builds served by `next start`, never `next dev`.
 // `npm test` (scripts/test.mjs) makes the builds the selected projects need first (each project
@@ -268,11 +268,8 @@ export default defineConfig({
             stderr: 'pipe' as const,
           },
           nextStart(BUILDS.site, SERVERS.leads.port, {
-            // Its visits (ANALYTICS_DATABASE_URL is unset) go to <this>-analytics: emptied on
-            // every run like the site's, so a run here starts as a fresh clone's does in CI.
-            LEADS_DATA_DIR: '.data/e2e/leads',
-            // SUPABASE_TIMEOUT_MS is production's 8 s: opening that fresh PGlite at the first
-            // flush blocks this process for 2 s or more, and took a 2 s budget (CI, once).
+            LEADS_DATA_DIR: LEADS_SERVER_DATA_DIR,
+            // SUPABASE_TIMEOUT_MS is production's 8 s.
             SUPABASE_URL: SERVERS.postgrest.url,
             SUPABASE_ANON_KEY: POSTGREST_ANON_KEY,
           }),

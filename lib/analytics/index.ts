@@ -37,6 +37,7 @@ type State = {
   config: string
   collector: Collector
   database: () => Promise<Database>
+  ready: Promise<void>
   timer: ReturnType<typeof setInterval>
 }
 
@@ -65,11 +66,17 @@ async function isKnownPath(path: string): Promise<boolean> {
   return knownPaths?.paths.has(path) ?? false
 }
 
-function openDatabase(): () => Promise<Database> {
+/**
+ * Where the visits are written, and `ready`: settled once a store on this machine (PGlite) is
+ * open. Opening one holds this process's CPU for seconds (2 s on our 2-core machine, 7 s under
+ * load), so instrumentation.ts waits for it before the server takes its first request, as for
+ * the lead store; a PostgreSQL server is connected to on first use instead, never waited for.
+ */
+function openDatabase(): { database: () => Promise<Database>; ready: Promise<void> } {
   const url = serverEnv.analyticsDatabaseUrl
   if (url) {
     let pending: Promise<Database> | undefined
-    return () => {
+    const database = () => {
       pending ??= (async () => {
         // The migrations are applied with `supabase db push`, as the leads' are.
         const { openPostgres } = await import('@/lib/leads/postgres.mjs')
@@ -80,10 +87,13 @@ function openDatabase(): () => Promise<Database> {
       })
       return pending
     }
+    return { database, ready: Promise.resolve() }
   }
   const store = getLeadStore()
   if (store.kind === 'embedded' && 'database' in store) {
-    return (store as { database: () => Promise<Database> }).database
+    // The lead store's own database, opened by its warmUp (lib/leads), which logs a failure.
+    const database = (store as { database: () => Promise<Database> }).database
+    return { database, ready: database().then(settled, settled) }
   }
   console.warn(
     '[analytics] Demo requests go to Supabase but ANALYTICS_DATABASE_URL is not set: visits are ' +
@@ -91,7 +101,7 @@ function openDatabase(): () => Promise<Database> {
       '(docs/analytics.md, "Production").',
   )
   let pending: Promise<Database> | undefined
-  return () => {
+  const database = () => {
     pending ??= (async () => {
       const { openPglite, applyMigrations } = await import('@/lib/leads/db.mjs')
       const db = await openPglite(`${serverEnv.leadsDataDir}-analytics`)
@@ -103,7 +113,16 @@ function openDatabase(): () => Promise<Database> {
     })
     return pending
   }
+  // Said in one line; the next flush tries again.
+  const ready = database().then(settled, (error: unknown) =>
+    console.error(
+      `[analytics] The embedded visit store could not be opened: ${error instanceof Error ? error.message : String(error)}`,
+    ),
+  )
+  return { database, ready }
 }
+
+function settled(): void {}
 
 /** The process's counter, made on first use; writes every ANALYTICS_FLUSH_INTERVAL_MS. */
 function analytics(): State {
@@ -117,7 +136,7 @@ function analytics(): State {
   if (existing?.config === config) return existing
   if (existing) clearInterval(existing.timer)
 
-  const database = openDatabase()
+  const { database, ready } = openDatabase()
   const shared = createSharedState(serverEnv.redisUrl ? getRedis() : undefined)
   const collector = createCollector({
     site: serverEnv.siteUrl,
@@ -130,7 +149,7 @@ function analytics(): State {
   })
   const timer = setInterval(() => void collector.flush(), serverEnv.analyticsFlushIntervalMs)
   timer.unref()
-  const state = { config, collector, database, timer }
+  const state = { config, collector, database, ready, timer }
   globalForAnalytics.__vigiaAnalytics = state
   return state
 }
@@ -188,12 +207,15 @@ export function checkReader(authorization: string | null, client?: string) {
   return readerAuth.check(authorization, client)
 }
 
-/** Starts the counter (instrumentation.ts) and writes its buffer when the server stops. */
-export function startAnalytics(): void {
-  analytics()
+/**
+ * Starts the counter (instrumentation.ts) and writes its buffer when the server stops. Resolves
+ * once a store on this machine is open (never rejects): see openDatabase.
+ */
+export function startAnalytics(): Promise<void> {
+  const { ready } = analytics()
   const key = Symbol.for('vigia.analytics.shutdown')
   const store = globalThis as Record<symbol, boolean | undefined>
-  if (store[key]) return
+  if (store[key]) return ready
   store[key] = true
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {
@@ -204,4 +226,5 @@ export function startAnalytics(): void {
       })
     })
   }
+  return ready
 }

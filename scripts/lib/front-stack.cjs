@@ -241,11 +241,15 @@ function copyBuild(distDir, name) {
 /**
  * One instance of a production build (`next start`), with its own environment. `clock` (e.g.
  * "+3s", "-3s") runs it under Debian's faketime: its wall clock (Date.now) that far off, its
- * timers (the monotonic clock) true, as a server whose NTP drifted.
+ * timers (the monotonic clock) true, as a server whose NTP drifted. Without a LEADS_DATA_DIR in
+ * `env`, its embedded stores (leads, visits) go to a temporary folder of its own, removed when it
+ * stops: never the developer's .data, nor another instance's (PGlite folders are locked to one
+ * process).
  * @param {{ distDir: string, port: number, env?: Record<string, string>, logFile?: string, clock?: string }} options
  * @returns {Promise<Running>}
  */
 async function startInstance({ distDir, port, env = {}, logFile, clock }) {
+  const dataDir = env.LEADS_DATA_DIR ? undefined : tempDir('vigia-instance-')
   const next = path.join(root, 'node_modules', '.bin', 'next')
   const args = ['start', '-H', '127.0.0.1', '-p', String(port)]
   // faketime execs the command: the PID is the server's own, stopped as any other.
@@ -261,6 +265,7 @@ async function startInstance({ distDir, port, env = {}, logFile, clock }) {
       ...process.env,
       NEXT_TELEMETRY_DISABLED: '1',
       ...(clock ? { FAKETIME_DONT_FAKE_MONOTONIC: '1' } : {}),
+      ...(dataDir ? { LEADS_DATA_DIR: path.join(dataDir, 'leads') } : {}),
       ...env,
       NEXT_DIST_DIR: distDir,
     },
@@ -277,18 +282,24 @@ async function startInstance({ distDir, port, env = {}, logFile, clock }) {
       `next start on ${port} (pid ${child.pid}) exited by itself (${signal ?? `exit ${code}`}). Its log ends:\n${tail}`,
     )
   })
-  await waitFor(
-    async () => (await fetch(`${url}/robots.txt`)).ok,
-    `next start on ${port}`,
-    60_000,
-    child,
-  )
+  try {
+    await waitFor(
+      async () => (await fetch(`${url}/robots.txt`)).ok,
+      `next start on ${port}`,
+      60_000,
+      child,
+    )
+  } catch (error) {
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true })
+    throw error
+  }
   return {
     url,
     pid: child.pid,
-    stop: () => {
+    stop: async () => {
       stopping = true
-      return stop()
+      await stop()
+      if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true })
     },
     log,
   }

@@ -20,6 +20,13 @@ export const SERVERS = {
 /** What the lake build is configured with (scripts/e2e-builds.cjs). */
 export const LAKE_REVALIDATE_SECRET = BUILDS.lake.env.SANITY_REVALIDATE_SECRET
 
+/**
+ * The `leads` server's LEADS_DATA_DIR. With Supabase set and ANALYTICS_DATABASE_URL unset, its
+ * visits go to an embedded PGlite in `<this>-analytics`. Emptied on every run by scripts/test.mjs,
+ * so a local run starts the way CI's fresh clone does.
+ */
+export const LEADS_SERVER_DATA_DIR = '.data/e2e/leads'
+
 /** The anon key the double accepts and the `leads` server sends. */
 export const POSTGREST_ANON_KEY = 'test-anon-key'
 
