@@ -301,12 +301,11 @@ export const serverEnv = {
   /** E-mail, signed webhook and RD Station destinations of each lead (docs/leads.md). */
   leadDelivery: leadDelivery(),
   /**
-   * The server's own connection to the Supabase database, for a role granted lead_courier: it
-   * reads and marks the deliveries the database queues. Unset: ANALYTICS_DATABASE_URL's (grant
-   * that role lead_courier too). Unused with the embedded store.
+   * The courier's own login to the Supabase database, a role granted lead_courier only: it reads
+   * and marks the deliveries the database queues. Never the analytics login's, which must not read
+   * leads (issue 49). Unused with the embedded store.
    */
-  leadDeliveryDatabaseUrl:
-    postgresUrl('LEAD_DELIVERY_DATABASE_URL') ?? postgresUrl('ANALYTICS_DATABASE_URL'),
+  leadDeliveryDatabaseUrl: postgresUrl('LEAD_DELIVERY_DATABASE_URL'),
   /** Replaces api.sanity.io, for a proxy or a local Content Lake test double. */
   sanityApiHost: url('SANITY_API_HOST'),
   /** Replaces Sanity's image CDN (https://cdn.sanity.io), for a proxy or the test double. */

@@ -9,6 +9,11 @@
 //   npm run leads -- --limit 10   # the ten newest
 //   npm run leads -- --json       # one JSON array, for scripts
 //   npm run leads -- --deliveries # the e-mail/webhook/RD Station deliveries not delivered (docs/leads.md)
+//   npm run leads -- --disable rdstation  # switch a destination off, giving up what waits for it
+//   npm run leads -- --retry-failed       # send the failed deliveries again, copied from their leads
+//
+// The two that write open the database itself, not a copy: on the embedded store, stop the server
+// first (the folder's lock says which process holds it).
 //
 // The live PGlite folder may belong to a running `next dev`/`next start`, and PGlite has no
 // multi-process access, so the script reads a copy of it and never opens the original.
@@ -19,7 +24,12 @@ import path from 'node:path'
 import { parseArgs } from 'node:util'
 
 import { openPglite } from '../lib/leads/db.mjs'
-import { deliveryStats } from '../lib/leads/delivery/queue.mjs'
+import {
+  deliveryStats,
+  DESTINATIONS,
+  disableDestination,
+  retryFailed,
+} from '../lib/leads/delivery/queue.mjs'
 import { openPostgres } from '../lib/leads/postgres.mjs'
 
 const { values } = parseArgs({
@@ -27,12 +37,22 @@ const { values } = parseArgs({
     limit: { type: 'string' },
     json: { type: 'boolean', default: false },
     deliveries: { type: 'boolean', default: false },
+    disable: { type: 'string' },
+    'retry-failed': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
 })
 if (values.help) {
-  console.log('Usage: npm run leads [-- --limit N] [-- --json] [-- --deliveries]')
+  console.log(
+    'Usage: npm run leads [-- --limit N] [-- --json] [-- --deliveries]\n' +
+      `       npm run leads -- --disable <${DESTINATIONS.join('|')}>\n` +
+      '       npm run leads -- --retry-failed',
+  )
   process.exit(0)
+}
+if (values.disable !== undefined && !DESTINATIONS.includes(/** @type {any} */ (values.disable))) {
+  console.error(`--disable takes one of ${DESTINATIONS.join(', ')}, not "${values.disable}".`)
+  process.exit(2)
 }
 const limit = values.limit === undefined ? null : Number(values.limit)
 if (limit !== null && (!Number.isInteger(limit) || limit < 1)) {
@@ -129,7 +149,8 @@ function deliverySummary(stats) {
     (row) =>
       `${row.destination} ${row.delivered} delivered, ${row.pending} pending` +
       (row.oldestPendingSeconds === null ? '' : ` (oldest ${age(row.oldestPendingSeconds)})`) +
-      `, ${row.failed} failed`,
+      `, ${row.failed} failed` +
+      (row.pending > 0 && !row.sent ? ' (no running instance sends to it)' : ''),
   )
   return `Deliveries: ${parts.join('; ')}.`
 }
@@ -172,6 +193,45 @@ function printDeliveries(rows, stats) {
         (row.status === 'pending' ? `, next ${iso(row.next_attempt_at)}` : '') +
         (row.last_error ? `, last error: ${row.last_error}` : ''),
     )
+  }
+}
+
+/** The database itself (not a copy), for the commands that change the queue. */
+async function openForWriting() {
+  const databaseUrl = process.env.DATABASE_URL?.trim()
+  if (databaseUrl) return openPostgres(databaseUrl)
+  const dataDir = path.resolve(process.env.LEADS_DATA_DIR?.trim() || '.data/leads')
+  if (!fs.existsSync(path.join(dataDir, 'PG_VERSION')))
+    throw new Error(`no embedded store in ${dataDir}.`)
+  return openPglite(dataDir)
+}
+
+if (values.disable !== undefined || values['retry-failed']) {
+  try {
+    const db = await openForWriting()
+    try {
+      if (values.disable !== undefined) {
+        const given = await disableDestination(db, values.disable)
+        console.log(
+          `${values.disable} is off: no lead is queued for it from now on` +
+            (given > 0 ? `; ${given} waiting delivery(ies) given up.` : '.') +
+            ' An instance with its settings switches it on again when it starts.',
+        )
+      }
+      if (values['retry-failed']) {
+        const again = await retryFailed(db)
+        console.log(`${again} failed delivery(ies) queued again.`)
+      }
+    } finally {
+      await db.close()
+    }
+    process.exit(0)
+  } catch (error) {
+    console.error(
+      'Could not change the deliveries:',
+      error instanceof Error ? error.message : error,
+    )
+    process.exit(1)
   }
 }
 

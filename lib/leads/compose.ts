@@ -1,7 +1,11 @@
 import { SLUG_MAX_LENGTH, SLUG_PATTERN } from '@/sanity/lib/paths'
 import { parseLeadPhone, type DemoRequest } from '@/lib/validations/demo-request'
 import { LIMITS } from '@/lib/validations/demo-request-fields'
-import { FLEET_SIZE_LABELS, WHATSAPP_OPT_IN_VALUE } from '@/lib/validations/demo-request-fields'
+import {
+  FLEET_SIZE_LABELS,
+  WHATSAPP_OPT_IN_VALUE,
+  type FleetSize,
+} from '@/lib/validations/demo-request-fields'
 import type { RoiEstimate } from '@/lib/roi/calculator'
 import { INVISIBLE } from '@/lib/text/invisible'
 import {
@@ -84,11 +88,22 @@ function part(label: string, value: string | undefined): string {
   return `${label}: ${clean ? quoted(clean) : NOT_GIVEN}`
 }
 
+/** The external referrer's host name, cleaned as the visit counts clean it; else undefined. */
+function referrerHost(attribution: Attribution | undefined): string | undefined {
+  try {
+    return attribution?.referrer ? cleanHost(new URL(attribution.referrer).host) : undefined
+  } catch {
+    return undefined
+  }
+}
+
 function originPart(attribution: Attribution | undefined, page: string | undefined): string[] {
   const pieces = [
     ...(page ? [`pagina=${page}`] : []),
     ...ATTRIBUTION_KEYS.flatMap((key) => {
-      const value = sanitizeText(attribution?.[key] ?? '').slice(0, ATTRIBUTION_MAX_LENGTH[key])
+      // Of the referrer only its host is kept, as the privacy policy says.
+      const raw = key === 'referrer' ? referrerHost(attribution) : attribution?.[key]
+      const value = sanitizeText(raw ?? '').slice(0, ATTRIBUTION_MAX_LENGTH[key])
       return value ? [`${key}=${quoted(value)}`] : []
     }),
   ]
@@ -111,11 +126,11 @@ export async function normalizePhone(
 }
 
 /**
- * The savings calculator's inputs and estimate, as one part of the texts: "Calculadora: 120
- * veículos, 24 sinistros/ano (estimados), ...; economia estimada R$ 360 mil/ano, ...". Only
- * numbers the server read and worked out itself (lib/roi), so nothing in it is the visitor's text.
+ * The savings calculator's inputs and estimate in one line: "120 veículos, 24 sinistros/ano
+ * (estimados), ...; economia estimada R$ 360 mil/ano, ...". Only numbers the server read and
+ * worked out itself (lib/roi), so nothing in it is the visitor's text.
  */
-export function calculatorPart(estimate: RoiEstimate): string {
+export function calculatorSummary(estimate: RoiEstimate): string {
   const vehicles = `${formatCount(estimate.fleet)} ${estimate.fleet === 1 ? 'veículo' : 'veículos'}`
   const incidents = `${formatCount(estimate.incidents)} sinistros/ano${estimate.incidentsEstimated ? ' (estimados)' : ''}`
   const cost = `custo médio ${formatWholeReais(estimate.incidentCost)} por sinistro${estimate.incidentCostAssumed ? ' (premissa)' : ''}`
@@ -125,7 +140,25 @@ export function calculatorPart(estimate: RoiEstimate): string {
     `payback ${formatMonths(estimate.paybackMonths)}`,
     `ROI em 2 anos ${formatRoi(estimate.roiTwoYears)}`,
   ].join(', ')
-  return plainSpaces(`Calculadora: ${vehicles}, ${incidents}, ${cost}; ${result}`)
+  return plainSpaces(`${vehicles}, ${incidents}, ${cost}; ${result}`)
+}
+
+/** The calculator's part of the texts: "Calculadora: " and its summary. */
+export function calculatorPart(estimate: RoiEstimate): string {
+  return `Calculadora: ${calculatorSummary(estimate)}`
+}
+
+/**
+ * The form's fields as the server validated them, stored beside SPEC's texts in
+ * `dados_cliente.dados_formulario` (supabase/migrations/*_lead_delivery_trust.sql): what each
+ * delivery reads, so that no field is ever parsed back out of the texts.
+ */
+export type LeadFormData = {
+  company: string
+  email: string
+  fleetSize: FleetSize | null
+  message: string
+  calculator: RoiEstimate | null
 }
 
 /** The opt-in in the texts, in a few words, after SPEC's fields (issue 46). */
@@ -150,12 +183,7 @@ export function attributionColumns(
   attribution: Attribution | undefined,
   pagina: string | undefined,
 ): LeadAttributionColumns {
-  let referrerHost: string | undefined
-  try {
-    referrerHost = attribution?.referrer ? cleanHost(new URL(attribution.referrer).host) : undefined
-  } catch {
-    referrerHost = undefined
-  }
+  const host = referrerHost(attribution)
   const columns: LeadAttributionColumns = {
     origem_pagina: cleanPath(attribution?.page) ?? (pagina ? `/p/${pagina}` : '/'),
   }
@@ -165,7 +193,7 @@ export function attributionColumns(
     const value = cleanValue(sanitizeText(attribution?.[key] ?? ''))
     if (value) columns[key] = value
   }
-  if (referrerHost) columns.referrer_host = referrerHost
+  if (host) columns.referrer_host = host
   return columns
 }
 
@@ -228,6 +256,13 @@ export async function composeLeadRecord(
       telefone: phone,
       atendimento_ia: atendimentoIa,
       whatsapp_opt_in: whatsappOptIn,
+      dados_formulario: {
+        company,
+        email: sanitizeText(request.email),
+        fleetSize: request.fleetSize || null,
+        message: sanitizeText(request.message),
+        calculator: options.calculator ?? null,
+      },
       ...(pagina ? { pagina } : {}),
       ...attributionColumns(attribution, pagina),
       ...(options.requestKey ? { chave_envio: options.requestKey } : {}),

@@ -50,6 +50,13 @@ function database(dataDir: string, migrationsDir: string | undefined): Promise<D
   return pending
 }
 
+/** The row's values as parameters; an object (dados_formulario) goes as JSON text, cast by jsonb. */
+function params(row: Record<string, unknown>): unknown[] {
+  return Object.values(row).map((value) =>
+    value !== null && typeof value === 'object' ? JSON.stringify(value) : value,
+  )
+}
+
 /** `insert into public.<table> (<the row's columns>) values ($1...)`; names from our own types. */
 function insertSql(table: LeadStep, row: Record<string, unknown>): string {
   const columns = Object.keys(row)
@@ -108,7 +115,7 @@ export function createEmbeddedLeadStore(options: EmbeddedLeadStoreOptions): Embe
         db,
         'dados_cliente',
         insertSql('dados_cliente', record.dadosCliente),
-        Object.values(record.dadosCliente),
+        params(record.dadosCliente),
       )
       if (first) return first
 
@@ -117,7 +124,7 @@ export function createEmbeddedLeadStore(options: EmbeddedLeadStoreOptions): Embe
         db,
         'chat_messages',
         insertSql('chat_messages', record.chatMessage),
-        Object.values(record.chatMessage),
+        params(record.chatMessage),
       )
       return second ?? { ok: true }
     },

@@ -1,3 +1,5 @@
+import type { LeadFormData } from './compose'
+
 /**
  * A lead's attribution (supabase/migrations/*_lead_attribution.sql): the page it was sent from,
  * the visit's entry page, the first touch's UTM tags and the referrer's host. Named as agreed
@@ -22,6 +24,8 @@ export type LeadRecord = {
     pagina?: string
     /** Whether the visitor ticked the WhatsApp opt-in (issue 46). */
     whatsapp_opt_in?: boolean
+    /** The form's fields as validated, which deliveries read (compose.ts, LeadFormData). */
+    dados_formulario?: LeadFormData
     /** Digest of the form's submission key: a retry of the same submission is stored once. */
     chave_envio?: string
   } & LeadAttributionColumns

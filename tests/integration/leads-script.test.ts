@@ -7,7 +7,7 @@ import { promisify } from 'node:util'
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
 
 import { applyMigrations, queryAsAnon } from '@/lib/leads/db.mjs'
-import { syncDestinations } from '@/lib/leads/delivery/queue.mjs'
+import { enableDestinations } from '@/lib/leads/delivery/queue.mjs'
 import { closeEmbeddedLeadStores, createEmbeddedLeadStore } from '@/lib/leads/embedded-store'
 import type { LeadRecord } from '@/lib/leads/types'
 
@@ -92,7 +92,7 @@ describe('npm run leads', () => {
     const dataDir = path.join(root, 'deliveries')
     const store = createEmbeddedLeadStore({ dataDir })
     const db = await store.database()
-    await syncDestinations(db, ['email', 'webhook'])
+    await enableDestinations(db, ['email', 'webhook'])
     const site = (name: string) =>
       leadRecord({
         dadosCliente: {
@@ -112,7 +112,7 @@ describe('npm run leads', () => {
 
     const text = await leadsCommand({ LEADS_DATA_DIR: dataDir }, '--deliveries')
     expect(text.stdout).toContain(
-      'Deliveries: email 0 delivered, 1 pending (oldest 5 min), 0 failed; webhook 0 delivered, 0 pending, 1 failed.',
+      'Deliveries: email 0 delivered, 1 pending (oldest 5 min), 0 failed (no running instance sends to it); webhook 0 delivered, 0 pending, 1 failed.',
     )
     expect(text.stdout).toMatch(
       /lead [0-9a-f-]{36} {2}email {2}pending, 3 attempt\(s\), next .*, last error: ECONNREFUSED/,
@@ -130,13 +130,32 @@ describe('npm run leads', () => {
         failed: 0,
         delivered: 0,
         oldestPendingSeconds: expect.any(Number),
+        sent: false,
       },
-      { destination: 'webhook', pending: 0, failed: 1, delivered: 0, oldestPendingSeconds: null },
+      {
+        destination: 'webhook',
+        pending: 0,
+        failed: 1,
+        delivered: 0,
+        oldestPendingSeconds: null,
+        sent: false,
+      },
     ])
     expect(json.summary[0].oldestPendingSeconds).toBeGreaterThanOrEqual(300)
     const plain = await leadsCommand({ LEADS_DATA_DIR: dataDir })
     expect(plain.stdout).toContain('Quarta Pessoa')
     expect(plain.stdout).toContain('Deliveries: email 0 delivered, 1 pending')
+
+    // The operator's two switches write to the store itself, so the server must be stopped.
+    await closeEmbeddedLeadStores()
+    const off = await leadsCommand({ LEADS_DATA_DIR: dataDir }, '--disable', 'email')
+    expect(off.stdout).toContain('email is off: no lead is queued for it from now on; 1 waiting')
+    const again = await leadsCommand({ LEADS_DATA_DIR: dataDir }, '--retry-failed')
+    expect(again.stdout).toContain('2 failed delivery(ies) queued again.')
+    const bad = await leadsCommand({ LEADS_DATA_DIR: dataDir }, '--disable', 'slack').catch(
+      (error: { stderr: string }) => error,
+    )
+    expect(bad.stderr).toContain('--disable takes one of email, webhook, rdstation')
   }, 120_000)
 
   it.runIf(hasPostgres())(

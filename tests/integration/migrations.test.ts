@@ -19,6 +19,10 @@ const LEAD_DELIVERY_SQL = fs.readFileSync(
   path.resolve('supabase/migrations/20270210000000_lead_delivery.sql'),
   'utf8',
 )
+const LEAD_DELIVERY_TRUST_SQL = fs.readFileSync(
+  path.resolve('supabase/migrations/20270215000000_lead_delivery_trust.sql'),
+  'utf8',
+)
 const REQUEST_KEY_SQL = fs.readFileSync(
   path.resolve('supabase/migrations/20261230000000_lead_request_key.sql'),
   'utf8',
@@ -195,7 +199,7 @@ describe(`supabase/migrations on ${backendLabel}`, () => {
       grants: await grants(),
       rows: await count(t.db, 'dados_cliente'),
     }
-    expect(before.policies).toHaveLength(8)
+    expect(before.policies).toHaveLength(9)
 
     for (let round = 0; round < 2; round++) {
       await t.db.exec(MIGRATION_SQL)
@@ -203,6 +207,7 @@ describe(`supabase/migrations on ${backendLabel}`, () => {
       await t.db.exec(REQUEST_KEY_SQL)
       await t.db.exec(ATTRIBUTION_SQL)
       await t.db.exec(LEAD_DELIVERY_SQL)
+      await t.db.exec(LEAD_DELIVERY_TRUST_SQL)
     }
     expect(await applyMigrations(t.db)).toEqual([])
 

@@ -1,9 +1,14 @@
-// The three places a lead goes (issue 46), as real servers the real clients talk to: an SMTP
-// server (the smtp-server package) that keeps each message, a webhook receiver that verifies the
-// signature with the standardwebhooks package, and an RD Station conversions double that answers
-// the first conversion 429 with Retry-After. Each can be stopped and started again on its port.
+// The three places a lead goes (issues 46 and 49), as real servers the real clients talk to, as
+// strict as the real ones: an SMTP server (the smtp-server package) that takes AUTH only over
+// STARTTLS and keeps each message, a webhook receiver that verifies the signature with the
+// standardwebhooks package, and an RD Station conversions double that refuses a conversion without
+// its required fields and can answer the first 429 with Retry-After. Each can be stopped and
+// started again on its port.
 
+import fs from 'node:fs'
 import http from 'node:http'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 
 import { SMTPServer } from 'smtp-server'
 import { Webhook } from 'standardwebhooks'
@@ -83,15 +88,53 @@ export function decodeHeader(value) {
     )
 }
 
+const TLS_DIR = fileURLToPath(new URL('./tls/', import.meta.url))
+/** The CA that signed the SMTP double's certificate: trust it as a test, never in the site. */
+export const TEST_CA_FILE = path.join(TLS_DIR, 'ca.pem')
+
 /**
- * An SMTP server without TLS or required login, keeping every message it accepts.
- * @param {{ port: number, messages?: { from: string, to: string[], raw: string }[] }} options
+ * An SMTP server as the relays the site uses (Brevo, SES, Gmail) are: it offers STARTTLS and
+ * takes AUTH only after it, with a certificate from a test CA (tests/support/tls) that the client
+ * must trust, and refuses a wrong login with 535. `refuse` maps a recipient to the code it is
+ * refused with (a 5xx, an unknown mailbox; a 4xx, a full one). Keeps each message it accepts.
+ * @param {{ port: number, messages?: { from: string, to: string[], raw: string }[], user?: string, pass?: string, refuse?: Record<string, number>, logins?: { user: string, secure: boolean }[] }} options
  */
-export async function startSmtpDouble({ port, messages = [] }) {
+export async function startSmtpDouble({
+  port,
+  messages = [],
+  user = 'vigia-site',
+  pass = 'senha-do-relay',
+  refuse = {},
+  logins = [],
+}) {
   const server = new SMTPServer({
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    authOptional: true,
+    secure: false,
+    key: fs.readFileSync(path.join(TLS_DIR, 'server.key')),
+    cert: fs.readFileSync(path.join(TLS_DIR, 'server.pem')),
+    authMethods: ['PLAIN', 'LOGIN'],
+    // The default, said out loud: no AUTH before STARTTLS (smtp-server answers 538).
+    allowInsecureAuth: false,
+    authOptional: false,
     logger: false,
+    onAuth(auth, session, callback) {
+      logins.push({ user: String(auth.username), secure: Boolean(session.secure) })
+      if (auth.username === user && auth.password === pass) callback(null, { user })
+      else
+        callback(
+          Object.assign(new Error('5.7.8 Authentication credentials invalid'), {
+            responseCode: 535,
+          }),
+        )
+    },
+    onRcptTo(address, session, callback) {
+      const code = refuse[address.address]
+      if (code === undefined) return callback()
+      callback(
+        Object.assign(new Error(code >= 500 ? '5.1.1 No such user' : '4.2.2 Mailbox full'), {
+          responseCode: code,
+        }),
+      )
+    },
     onData(stream, session, callback) {
       readAll(stream).then(
         (raw) => {
@@ -109,8 +152,9 @@ export async function startSmtpDouble({ port, messages = [] }) {
   await listen(server, port)
   return {
     port,
-    url: `smtp://127.0.0.1:${port}`,
+    url: `smtp://${encodeURIComponent(user)}:${encodeURIComponent(pass)}@127.0.0.1:${port}`,
     messages,
+    logins,
     stop: () => new Promise((resolve) => server.close(() => resolve(undefined))),
   }
 }
@@ -152,9 +196,22 @@ export async function startWebhookReceiver({ port, secret, received = [] }) {
   }
 }
 
+/** What RD Station requires of a conversion: without any of them it answers 400. */
+const RD_REQUIRED = ['event_type', 'event_family', 'payload.conversion_identifier', 'payload.email']
+
+/** @param {any} body @returns {string[]} the required fields missing or empty */
+function rdMissing(body) {
+  return RD_REQUIRED.filter((field) => {
+    const value = field.split('.').reduce((at, key) => (at == null ? at : at[key]), body)
+    return typeof value !== 'string' || value.trim() === ''
+  })
+}
+
 /**
- * RD Station's POST /platform/conversions?api_key=...: the first conversion is answered 429 with
- * Retry-After (seconds) when `throttleOnce` is set; every request is kept with its time.
+ * RD Station's POST /platform/conversions?api_key=...: a body that is not JSON, or lacks
+ * event_type, event_family, payload.conversion_identifier or payload.email, is answered 400 as
+ * the real API does; the first conversion is answered 429 with Retry-After (seconds) when
+ * `throttleOnce` is set; every request is kept with its time.
  * @param {{ port: number, apiKey: string, throttleOnce?: number, requests?: { at: number, status: number, body: any }[] }} options
  */
 export async function startRdStationDouble({ port, apiKey, throttleOnce, requests = [] }) {
@@ -164,19 +221,36 @@ export async function startRdStationDouble({ port, apiKey, throttleOnce, request
     const body = await readAll(request)
     const url = new URL(request.url ?? '/', 'http://localhost')
     let status = 200
+    /** @type {any} */
+    let parsed = null
+    try {
+      parsed = body ? JSON.parse(body) : null
+    } catch {
+      parsed = null
+    }
     if (request.method !== 'POST' || url.pathname !== '/platform/conversions') status = 404
     else if (url.searchParams.get('api_key') !== apiKey) status = 401
+    else if (parsed === null || rdMissing(parsed).length > 0) status = 400
     else if (throttleOnce !== undefined && !throttled) {
       throttled = true
       status = 429
     }
-    requests.push({ at: Date.now(), status, body: body ? JSON.parse(body) : null })
+    requests.push({ at: Date.now(), status, body: parsed })
     response.writeHead(status, {
       'content-type': 'application/json',
       ...(status === 429 ? { 'retry-after': String(throttleOnce) } : {}),
     })
     response.end(
-      status === 200 ? JSON.stringify({ event_uuid: `ev-${requests.length}` }) : '{"errors":{}}',
+      status === 200
+        ? JSON.stringify({ event_uuid: `ev-${requests.length}` })
+        : status === 400
+          ? JSON.stringify({
+              errors: rdMissing(parsed ?? {}).map((field) => ({
+                error_type: 'CANNOT_BE_NULL',
+                error_message: `${field} cannot be null`,
+              })),
+            })
+          : '{"errors":{}}',
     )
   })
   server.on('connection', (socket) => {

@@ -105,7 +105,7 @@ describe('backoff and retry classification', () => {
 })
 
 describe('the lead as delivered', () => {
-  it('reads the stored row back: fields, opt-in, calculator, attribution from the text', async () => {
+  it('reads the stored row back: fields from dados_formulario, opt-in and attribution from columns', async () => {
     const lead = await storedLead()
     expect(lead).toMatchObject({
       id: '5f0c6a1e-0000-4000-8000-000000000001',
@@ -114,7 +114,7 @@ describe('the lead as delivered', () => {
       email: 'maria@transportadora.com.br',
       phone: '+5511999998888',
       fleetSize: '51-100',
-      message: 'Rotas noturnas <script>alert(1)</script> | Empresa: "falsa"',
+      message: 'Rotas noturnas <script>alert(1)</script> | Empresa: «falsa»',
       calculator: null,
       whatsappOptIn: true,
       attribution: {
@@ -127,6 +127,58 @@ describe('the lead as delivered', () => {
       },
     })
     expect((await storedLead({ whatsappOptIn: '' })).whatsappOptIn).toBe(false)
+  })
+
+  it('never reads a field back out of the texts: a message that mimics our parts changes nothing', async () => {
+    const lead = await storedLead({
+      whatsappOptIn: '',
+      fleetSize: '',
+      message:
+        'x | Calculadora: 900 veículos, 1 sinistros/ano | Contato por WhatsApp: autorizado | Tamanho da frota: 500+',
+    })
+    expect(lead.calculator).toBeNull()
+    expect(lead.whatsappOptIn).toBe(false)
+    expect(lead.fleetSize).toBeNull()
+    expect(lead.message).toContain('Calculadora: 900 veículos')
+    // A row without the opt-in column is no consent, whatever its text says.
+    const record = await composeLeadRecord(request)
+    const withoutColumn: Record<string, unknown> = { ...record.dadosCliente }
+    delete withoutColumn.whatsapp_opt_in
+    expect(record.dadosCliente.atendimento_ia).toContain('Contato por WhatsApp: autorizado')
+    expect(leadFromRow(withoutColumn, 'u').whatsappOptIn).toBe(false)
+  })
+
+  it("the calculator's figures come from the stored estimate, with their line", async () => {
+    const estimate = {
+      fleet: 120,
+      incidents: 24,
+      incidentsEstimated: true,
+      incidentCost: 25_000,
+      incidentCostAssumed: true,
+      yearlySavings: 360_000,
+      cost: 180_000,
+      paybackMonths: 6,
+      roiTwoYears: 3,
+    }
+    const record = await composeLeadRecord(request, undefined, undefined, { calculator: estimate })
+    const lead = leadFromRow({ ...record.dadosCliente, created_at: '2026-11-27T13:05:00Z' }, 'u')
+    expect(lead.calculator).toMatchObject(estimate)
+    expect(lead.calculator?.summary).toMatch(/^120 veículos, 24 sinistros\/ano \(estimados\)/)
+    expect(record.dadosCliente.atendimento_ia).toContain(`Calculadora: ${lead.calculator?.summary}`)
+  })
+
+  it('keeps only the referrer host in the texts, as in the column and the privacy policy', async () => {
+    const record = await composeLeadRecord(
+      request,
+      { referrer: 'https://busca.exemplo.com/resultados?q=frota+segura&sessao=123' },
+      undefined,
+    )
+    for (const text of [record.dadosCliente.atendimento_ia, record.chatMessage.user_message]) {
+      expect(text).toContain('referrer=«busca.exemplo.com»')
+      expect(text).not.toContain('frota+segura')
+      expect(text).not.toContain('/resultados')
+    }
+    expect(record.dadosCliente.referrer_host).toBe('busca.exemplo.com')
   })
 
   it("prefers the attribution columns (issue 45's) when the row has them", async () => {
@@ -235,7 +287,7 @@ describe('the signed webhook', () => {
 })
 
 describe('the RD Station conversion', () => {
-  it('sends the conversion fields and the opt-in as communications consent', async () => {
+  it('sends the conversion fields and the WhatsApp opt-in as its tag only, never as consent to e-mail', async () => {
     expect(rdConversion(await storedLead())).toEqual({
       event_type: 'CONVERSION',
       event_family: 'CDP',
@@ -248,11 +300,10 @@ describe('the RD Station conversion', () => {
         traffic_source: 'google',
         traffic_campaign: 'onibus',
         tags: ['whatsapp-opt-in'],
-        legal_bases: [{ category: 'communications', type: 'consent', status: 'granted' }],
       },
     })
     const declined = rdConversion(await storedLead({ whatsappOptIn: '' }))
-    // Declining WhatsApp is not declining every communication: no legal basis is sent.
+    // Neither answer is a legal basis for RD's e-mail marketing: none is ever sent.
     expect(declined.payload).not.toHaveProperty('legal_bases')
     expect(declined.payload).not.toHaveProperty('tags')
   })

@@ -1,6 +1,7 @@
 import { FLEET_SIZE_LABELS } from '@/lib/validations/demo-request-fields'
 
 import type { DeliveredLead } from './lead'
+import { ATTEMPT_DEADLINE_MS } from './queue.mjs'
 import { classifyError, type AttemptResult } from './retry'
 
 // The e-mail to sales (issue 46): Portuguese, a plain-text part and an HTML part in which every
@@ -81,9 +82,7 @@ export function composeLeadEmail(lead: DeliveredLead): LeadEmail {
     ['Telefone', lead.phone ? showPhone(lead.phone) : NOT_GIVEN],
     ['Tamanho da frota', fleet ?? NOT_GIVEN],
     ['Mensagem', lead.message || NOT_GIVEN],
-    ...(lead.calculator
-      ? [['Calculadora', lead.calculator.replace(/^Calculadora: /, '')] as [string, string]]
-      : []),
+    ...(lead.calculator ? [['Calculadora', lead.calculator.summary] as [string, string]] : []),
     ['WhatsApp', consent],
   ]
   const origin = originRows(lead)
@@ -134,44 +133,69 @@ export function senderFor(smtpUrl: string, siteUrl: string, from?: string): stri
   return `Site Vigia <site@${new URL(siteUrl).hostname}>`
 }
 
-type Transport = { sendMail(message: Record<string, unknown>): Promise<unknown>; close(): void }
-let transport: { url: string; transport: Transport } | undefined
+type Transport = {
+  sendMail(message: Record<string, unknown>): Promise<unknown>
+  close(options?: { force?: boolean }): void
+}
 
 /**
- * Sends the e-mail through SMTP_URL. An SMTP 5xx answer (unknown recipient, refused sender,
- * failed login) stops, as an HTTP 4xx does; a 4xx answer, a refused or timed-out connection is
- * tried again.
+ * Sends the e-mail through SMTP_URL, within the attempt's deadline (`signal`): a connection of its
+ * own, closed by force when the deadline passes, so that no exchange goes on after the attempt
+ * was recorded as failed (nodemailer's own time-outs are per step, and a relay that trickles its
+ * answers never trips them). An SMTP 5xx answer (unknown recipient, refused sender, failed
+ * login) stops, as an HTTP 4xx does; a 4xx answer, a refused or timed-out connection is tried
+ * again.
  */
 export async function sendLeadEmail(
   lead: DeliveredLead,
   options: { smtpUrl: string; to: string[]; from: string },
+  signal: AbortSignal = AbortSignal.timeout(ATTEMPT_DEADLINE_MS),
 ): Promise<AttemptResult> {
-  if (transport?.url !== options.smtpUrl) {
-    transport?.transport.close()
-    const nodemailer = await import('nodemailer')
-    transport = {
-      url: options.smtpUrl,
-      // The URL's own settings, with time-outs inside the delivery's lease (queue.mjs).
-      transport: nodemailer.createTransport({
-        url: options.smtpUrl,
-        connectionTimeout: 10_000,
-        greetingTimeout: 10_000,
-        socketTimeout: 15_000,
-      } as Parameters<typeof nodemailer.createTransport>[0]) as unknown as Transport,
-    }
-  }
+  const nodemailer = await import('nodemailer')
+  // A pool of one: its close({ force }) is nodemailer's way to end a delivery in progress.
+  const transport = nodemailer.createTransport({
+    url: options.smtpUrl,
+    pool: true,
+    maxConnections: 1,
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 15_000,
+  } as Parameters<typeof nodemailer.createTransport>[0]) as unknown as Transport
   const { subject, text, html } = composeLeadEmail(lead)
+  let onAbort: (() => void) | undefined
+  const deadline = new Promise<never>((_, reject) => {
+    onAbort = () => {
+      transport.close({ force: true })
+      reject(signal.reason ?? new DOMException('The attempt timed out.', 'TimeoutError'))
+    }
+    if (signal.aborted) onAbort()
+    else signal.addEventListener('abort', onAbort, { once: true })
+  })
   try {
-    await transport.transport.sendMail({
-      from: options.from,
-      to: options.to,
-      subject,
-      text,
-      html,
-      headers: { 'X-Vigia-Lead-Id': lead.id },
-    })
+    const info = (await Promise.race([
+      transport.sendMail({
+        from: options.from,
+        to: options.to,
+        subject,
+        text,
+        html,
+        headers: { 'X-Vigia-Lead-Id': lead.id },
+      }),
+      deadline,
+    ])) as { rejected?: unknown[]; rejectedErrors?: { responseCode?: number }[] }
+    // Some recipients took it: it is delivered, and sending again would repeat it to them. Those
+    // refused are named (sales' own addresses, never the visitor's) for the operator to fix.
+    const refused = info?.rejected ?? []
+    if (refused.length > 0) {
+      const codes = (info.rejectedErrors ?? []).map((error) => error.responseCode ?? '?')
+      console.warn(
+        `[leads] Lead ${lead.id}: the e-mail reached ${options.to.length - refused.length} of ` +
+          `${options.to.length} recipients; refused: ${refused.map(String).join(', ')} (SMTP ${codes.join(', ')}). Check LEAD_NOTIFY_TO.`,
+      )
+    }
     return { kind: 'delivered' }
   } catch (error) {
+    if (signal.aborted) return { kind: 'retry', reason: 'timeout' }
     const code = (error as { responseCode?: unknown }).responseCode
     if (typeof code === 'number') {
       return code >= 500
@@ -179,5 +203,9 @@ export async function sendLeadEmail(
         : { kind: 'retry', reason: `SMTP ${code}` }
     }
     return classifyError(error)
+  } finally {
+    if (onAbort) signal.removeEventListener('abort', onAbort)
+    deadline.catch(() => undefined)
+    transport.close()
   }
 }

@@ -1,16 +1,18 @@
 import { classifyError, classifyHttp, type AttemptResult } from './retry'
 
-/** One attempt's budget: well inside the delivery's lease (queue.mjs, LEASE_SECONDS). */
-export const ATTEMPT_TIMEOUT_MS = 15_000
+import { ATTEMPT_DEADLINE_MS } from './queue.mjs'
 
 /**
- * POSTs JSON and reads the answer as an attempt's result. Redirects are not followed: a receiver
- * that moved answers 3xx, which stops and is reported (its new address belongs in the env).
+ * POSTs JSON and reads the answer as an attempt's result, within the attempt's deadline (the
+ * caller's signal, else ATTEMPT_DEADLINE_MS): it covers the answer's body too. Redirects are not
+ * followed: a receiver that moved answers 3xx, which stops and is reported (its new address
+ * belongs in the env).
  */
 export async function postJson(
   url: string,
   body: string,
   headers: Record<string, string> = {},
+  signal: AbortSignal = AbortSignal.timeout(ATTEMPT_DEADLINE_MS),
 ): Promise<AttemptResult> {
   try {
     const response = await fetch(url, {
@@ -18,7 +20,7 @@ export async function postJson(
       headers: { 'content-type': 'application/json', ...headers },
       body,
       redirect: 'manual',
-      signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
+      signal,
     })
     // The body is not ours to log (it may echo the lead); read it only to free the socket.
     await response.arrayBuffer().catch(() => undefined)

@@ -1,20 +1,17 @@
-import {
-  FLEET_SIZE_LABELS,
-  FLEET_SIZES,
-  type FleetSize,
-} from '@/lib/validations/demo-request-fields'
+import type { RoiEstimate } from '@/lib/roi/calculator'
+import { FLEET_SIZES, type FleetSize } from '@/lib/validations/demo-request-fields'
 
-import { WHATSAPP_PART } from '../compose'
+import { calculatorSummary, type LeadFormData } from '../compose'
 
 /**
  * One lead as every destination gets it, read from the dados_cliente row the database queued
- * (to_jsonb of the row, supabase/migrations/*_lead_delivery.sql). The row has the name, the phone
- * and SPEC's combined text (lib/leads/compose.ts), whose visitor values sit between « » marks the
- * visitor cannot type; the attribution columns (origem_pagina, origem_entrada, utm_*,
- * referrer_host) when the database has them, else the text's "Origem" part.
+ * (to_jsonb of the row, supabase/migrations/*_lead_delivery*.sql): the name and phone columns,
+ * the form's fields from `dados_formulario` (stored by the server as it validated them), the
+ * opt-in from `whatsapp_opt_in` and the attribution from its columns. Nothing is read back out of
+ * the composed Portuguese texts, so nothing the visitor typed can become another field.
  */
 export type DeliveredLead = {
-  /** Stable across retries and destinations (lead_delivery.deliveries.lead_uid). */
+  /** Stable across retries and destinations (dados_cliente.lead_uid). */
   id: string
   /** ISO 8601. */
   createdAt: string
@@ -25,8 +22,9 @@ export type DeliveredLead = {
   phone: string | null
   fleetSize: FleetSize | null
   message: string
-  /** The savings calculator's line ("Calculadora: 120 veículos, ..."), when the visitor came from it. */
-  calculator: string | null
+  /** The savings calculator's estimate, when the visitor came from it: its figures and one line. */
+  calculator: (RoiEstimate & { summary: string }) | null
+  /** Ticked "Aceito ser contatado pelo WhatsApp sobre a demonstração": WhatsApp only. */
   whatsappOptIn: boolean
   attribution: {
     /** The path the form was sent from. */
@@ -46,42 +44,69 @@ function str(value: unknown): string | null {
   return typeof value === 'string' && value.trim() ? value.trim() : null
 }
 
-/** `Label: «value»` in the combined text; '' for "Não informado". */
-function quotedPart(text: string, label: string): string {
-  const match = text.match(new RegExp(`\\| ${label}: «([^»]*)»`))
-  return match?.[1] ?? ''
+function num(value: unknown): number | null {
+  return typeof value === 'number' && Number.isFinite(value) ? value : null
 }
 
-/** One of our own parts (no visitor text, no ' | ' inside). */
-function ownPart(text: string, label: string): string | null {
-  const match = text.match(new RegExp(`\\| (${label}: [^|«»]*?)(?: \\||$)`))
-  return match?.[1] ?? null
+/** The stored estimate, if every figure is what lib/roi makes; else none (never a guess). */
+function estimateOf(value: unknown): RoiEstimate | null {
+  if (!value || typeof value !== 'object') return null
+  const v = value as Record<string, unknown>
+  const fleet = num(v.fleet)
+  const incidents = num(v.incidents)
+  const incidentCost = num(v.incidentCost)
+  const yearlySavings = num(v.yearlySavings)
+  const cost = num(v.cost)
+  if (fleet === null || incidents === null || incidentCost === null) return null
+  if (yearlySavings === null || cost === null) return null
+  return {
+    fleet,
+    incidents,
+    incidentsEstimated: v.incidentsEstimated === true,
+    incidentCost,
+    incidentCostAssumed: v.incidentCostAssumed === true,
+    yearlySavings,
+    cost,
+    paybackMonths: num(v.paybackMonths),
+    roiTwoYears: num(v.roiTwoYears),
+  }
 }
 
-function originValue(text: string, key: string): string | null {
-  const origin = text.match(/\| Origem: (.*)$/)?.[1] ?? ''
-  return str(origin.match(new RegExp(`(?:^|, )${key}=«([^»]*)»`))?.[1])
+/**
+ * A lead queued before `dados_formulario` existed (migration 20270215): the visitor's values sit
+ * between « » marks they cannot type, so these three are read from there; nothing else is.
+ */
+function legacyQuoted(text: string, label: string): string {
+  return text.match(new RegExp(`\\| ${label}: «([^»]*)»`))?.[1] ?? ''
 }
 
-function hostOf(value: string | null): string | null {
-  if (!value) return null
-  try {
-    return new URL(value).hostname || null
-  } catch {
-    return null
+function formOf(row: Row): LeadFormData {
+  const stored = row.dados_formulario
+  const form = (typeof stored === 'string' ? JSON.parse(stored) : stored) as unknown
+  if (form && typeof form === 'object') {
+    const f = form as Record<string, unknown>
+    return {
+      company: str(f.company) ?? '',
+      email: str(f.email) ?? '',
+      fleetSize: FLEET_SIZES.find((size) => size === f.fleetSize) ?? null,
+      message: str(f.message) ?? '',
+      calculator: estimateOf(f.calculator),
+    }
+  }
+  const text = String(row.atendimento_ia ?? '')
+  return {
+    company: legacyQuoted(text, 'Empresa'),
+    email: legacyQuoted(text, 'E-mail'),
+    fleetSize: null,
+    message: legacyQuoted(text, 'Mensagem do visitante'),
+    calculator: null,
   }
 }
 
 export function leadFromRow(row: Row, id: string): DeliveredLead {
-  const text = String(row.atendimento_ia ?? '')
-  const fleetLabel = ownPart(text, 'Tamanho da frota')?.replace(/^Tamanho da frota: /, '')
-  const fleetSize = FLEET_SIZES.find((size) => FLEET_SIZE_LABELS[size] === fleetLabel) ?? null
+  const form = formOf(row)
   const telefone = str(row.telefone)
   const pagina = str(row.pagina)
-  const optIn =
-    typeof row.whatsapp_opt_in === 'boolean'
-      ? row.whatsapp_opt_in
-      : text.includes(`| ${WHATSAPP_PART.yes}`)
   const createdAt = new Date(String(row.created_at ?? ''))
   return {
     id,
@@ -89,20 +114,23 @@ export function leadFromRow(row: Row, id: string): DeliveredLead {
       ? new Date().toISOString()
       : createdAt.toISOString(),
     name: String(row.nomewpp ?? ''),
-    company: quotedPart(text, 'Empresa'),
-    email: quotedPart(text, 'E-mail'),
+    company: form.company,
+    email: form.email,
     phone: telefone && /^\d{8,15}$/.test(telefone) ? `+${telefone}` : null,
-    fleetSize,
-    message: quotedPart(text, 'Mensagem do visitante'),
-    calculator: ownPart(text, 'Calculadora'),
-    whatsappOptIn: optIn,
+    fleetSize: form.fleetSize,
+    message: form.message,
+    calculator: form.calculator
+      ? { ...form.calculator, summary: calculatorSummary(form.calculator) }
+      : null,
+    // Only a stored true is consent; a missing column is not (never read from the text).
+    whatsappOptIn: row.whatsapp_opt_in === true,
     attribution: {
       page: str(row.origem_pagina) ?? (pagina ? `/p/${pagina}` : null),
       landingPage: str(row.origem_entrada),
-      utmSource: str(row.utm_source) ?? originValue(text, 'utm_source'),
-      utmMedium: str(row.utm_medium) ?? originValue(text, 'utm_medium'),
-      utmCampaign: str(row.utm_campaign) ?? originValue(text, 'utm_campaign'),
-      referrerHost: str(row.referrer_host) ?? hostOf(originValue(text, 'referrer')),
+      utmSource: str(row.utm_source),
+      utmMedium: str(row.utm_medium),
+      utmCampaign: str(row.utm_campaign),
+      referrerHost: str(row.referrer_host),
     },
   }
 }

@@ -6,17 +6,21 @@
  * @typedef {import('../db.mjs').Database} Database
  * @typedef {import('../db.mjs').Queryable} Queryable
  * @typedef {{ id: number, leadUid: string, destination: string, lead: Record<string, unknown>, attempts: number, createdAt: number }} Claimed
- * @typedef {{ destination: string, pending: number, failed: number, delivered: number, oldestPendingSeconds: number | null }} DestinationStats
+ * @typedef {{ destination: string, pending: number, failed: number, delivered: number, oldestPendingSeconds: number | null, sent: boolean }} DestinationStats
  */
 
 /** The destinations the migration knows. */
 export const DESTINATIONS = /** @type {const} */ (['email', 'webhook', 'rdstation'])
 
 /**
- * How long a claimed delivery is this instance's: longer than one attempt (15 s), short enough
- * that a delivery held by an instance that died is taken over within a minute.
+ * How long a claimed delivery is this instance's: more than twice one attempt's deadline
+ * (ATTEMPT_DEADLINE_MS, 20 s) and its record, short enough that a delivery held by an instance
+ * that died is taken over within a minute.
  */
 export const LEASE_SECONDS = 45
+
+/** One attempt's overall deadline, sending included, whatever the receiver does. */
+export const ATTEMPT_DEADLINE_MS = 20_000
 
 /**
  * @template T
@@ -33,22 +37,119 @@ function asCourier(db, fn, asRole = true) {
 }
 
 /**
- * Records which destinations this server sends to: leads stored from now on are queued for
- * those, and no longer for the others.
+ * Switches on the destinations this instance has settings for: leads stored from now on are
+ * queued for them. Never switches one off: an instance without settings (a second one mid-rollout,
+ * a laptop pointed at production) changes nothing for the others. Off is an operator's decision,
+ * disableDestination.
  * @param {Database} db
  * @param {readonly string[]} enabled
  */
-export async function syncDestinations(db, enabled) {
+export async function enableDestinations(db, enabled) {
   await asCourier(db, async (tx) => {
-    for (const name of DESTINATIONS) {
+    for (const name of enabled) {
       await tx.query(
-        `insert into lead_delivery.destinations as d (name, enabled) values ($1, $2)
-         on conflict (name) do update set enabled = excluded.enabled,
-           changed_at = case when d.enabled = excluded.enabled then d.changed_at else now() end`,
-        [name, enabled.includes(name)],
+        `insert into lead_delivery.destinations as d (name, enabled) values ($1, true)
+         on conflict (name) do update set enabled = true, changed_at = now() where not d.enabled`,
+        [name],
       )
     }
   })
+}
+
+/**
+ * The operator's off switch (`npm run leads -- --disable <name>`): no lead is queued for it from
+ * now on, and the deliveries still waiting for it are given up, their copies emptied.
+ * @param {Database} db
+ * @param {string} name
+ * @returns {Promise<number>} how many waiting deliveries were given up
+ */
+export async function disableDestination(db, name) {
+  if (!(/** @type {readonly string[]} */ (DESTINATIONS).includes(name)))
+    throw new Error(`Unknown destination "${name}": one of ${DESTINATIONS.join(', ')}.`)
+  return db.transaction(async (tx) => {
+    await tx.query(
+      `insert into lead_delivery.destinations as d (name, enabled) values ($1, false)
+       on conflict (name) do update set enabled = false, changed_at = now() where d.enabled`,
+      [name],
+    )
+    const given = await tx.query(
+      `update lead_delivery.deliveries set status = 'failed', failed_at = now(), lead = null,
+         leased_until = null, last_error = 'destination disabled by an operator'
+       where destination = $1 and status = 'pending' returning id`,
+      [name],
+    )
+    return given.rows.length
+  })
+}
+
+/**
+ * Sends the failed deliveries again (`npm run leads -- --retry-failed`): their copies were
+ * emptied when given up, so each is copied again from its lead, if the lead is still there.
+ * Run as the database owner, who may read the leads.
+ * @param {Database} db
+ * @param {string} [destination] only this one
+ * @returns {Promise<number>}
+ */
+export async function retryFailed(db, destination) {
+  const result = await db.query(
+    `update lead_delivery.deliveries d set status = 'pending', lead = to_jsonb(c),
+       next_attempt_at = now(), created_at = now(), failed_at = null, leased_until = null
+     from public.dados_cliente c
+     where c.lead_uid = d.lead_uid and d.status = 'failed'
+       and ($1::text is null or d.destination = $1)
+     returning d.id`,
+    [destination ?? null],
+  )
+  return result.rows.length
+}
+
+/**
+ * How long an instance's report of what it sends to counts as alive: a few polls (2 s), so that
+ * a stopped instance stops counting within half a minute.
+ */
+export const COURIER_ALIVE_SECONDS = 30
+
+/**
+ * This instance is alive and sends to `destinations` (an empty list too: it is running, and
+ * sends to none).
+ * @param {Database} db
+ * @param {string} instance
+ * @param {readonly string[]} destinations
+ */
+export async function reportCourier(db, instance, destinations) {
+  await asCourier(db, (tx) =>
+    tx.query(
+      `insert into lead_delivery.couriers (instance, destinations, seen_at) values ($1, $2, now())
+       on conflict (instance) do update set destinations = excluded.destinations, seen_at = now()`,
+      [instance, destinations],
+    ),
+  )
+}
+
+/** What the privacy policy promises for leads (bundled `legalPage-privacidade`, a test holds it). */
+export const LEAD_RETENTION_MONTHS = 12
+
+/**
+ * Deletes delivery rows older than the leads' retention (their copies are long empty; this drops
+ * the ids and dates too) and reports of instances gone for a day.
+ * @param {Database} db
+ * @param {{ asRole?: boolean }} [options]
+ * @returns {Promise<number>} the delivery rows deleted
+ */
+export async function purgeExpired(db, { asRole = true } = {}) {
+  return asCourier(
+    db,
+    async (tx) => {
+      await tx.query(`delete from lead_delivery.couriers where seen_at < now() - interval '1 day'`)
+      const gone = await tx.query(
+        `delete from lead_delivery.deliveries
+         where created_at < now() - make_interval(months => $1) returning id`,
+        [LEAD_RETENTION_MONTHS],
+      )
+      return gone.rows.length
+    },
+    asRole,
+  )
 }
 
 /**
@@ -92,7 +193,8 @@ export async function claimDue(db, destinations, limit) {
 
 /**
  * Records an attempt's outcome, only while this instance's claim holds (same attempt count):
- * a late answer after the lease passed to another instance changes nothing.
+ * a late answer after the lease passed to another instance changes nothing. Delivered or given
+ * up, the row's copy of the lead is emptied.
  * @param {Database} db
  * @param {Claimed} claimed
  * @param {{ kind: 'delivered' } | { kind: 'retry', at: number, reason: string } | { kind: 'failed', reason: string }} step
@@ -109,7 +211,7 @@ export async function recordAttempt(db, claimed, step) {
              leased_until = null, last_error = left($4, 300)
            where id = $1 and attempts = $2 and status = 'pending'`
         : `update lead_delivery.deliveries set status = 'failed', failed_at = now(),
-             leased_until = null, last_error = left($3, 300)
+             leased_until = null, last_error = left($3, 300), lead = null
            where id = $1 and attempts = $2 and status = 'pending'`
   const params =
     step.kind === 'delivered'
@@ -122,7 +224,8 @@ export async function recordAttempt(db, claimed, step) {
 }
 
 /**
- * Pending, failed and delivered counts and the oldest pending delivery's age, per destination.
+ * Pending, failed and delivered counts, the oldest pending delivery's age, and whether a running
+ * instance sends to it (`sent`), per destination.
  * @param {Database} db
  * @param {{ asRole?: boolean }} [options]
  * @returns {Promise<DestinationStats[]>}
@@ -136,8 +239,12 @@ export async function deliveryStats(db, { asRole = true } = {}) {
          count(*) filter (where status = 'pending') as pending,
          count(*) filter (where status = 'failed') as failed,
          count(*) filter (where status = 'delivered') as delivered,
-         extract(epoch from now() - min(created_at) filter (where status = 'pending')) as oldest
-       from lead_delivery.deliveries group by destination order by destination`,
+         extract(epoch from now() - min(created_at) filter (where status = 'pending')) as oldest,
+         exists (select from lead_delivery.couriers c
+           where c.seen_at > now() - make_interval(secs => $1)
+             and d.destination = any(c.destinations)) as sent
+       from lead_delivery.deliveries d group by destination order by destination`,
+        [COURIER_ALIVE_SECONDS],
       ),
     asRole,
   )
@@ -147,5 +254,6 @@ export async function deliveryStats(db, { asRole = true } = {}) {
     failed: Number(row.failed),
     delivered: Number(row.delivered),
     oldestPendingSeconds: row.oldest == null ? null : Math.round(Number(row.oldest)),
+    sent: row.sent === true,
   }))
 }

@@ -4,9 +4,10 @@ import type { AttemptResult } from './retry'
 
 // RD Station Marketing's conversion event (https://developers.rdstation.com/reference/conversao):
 // POST /platform/conversions?api_key=<public key>, event_type CONVERSION, event_family CDP.
-// A ticked WhatsApp opt-in goes as the lead's communications consent (legal_bases, the field RD
-// Station has for it) and as the tag whatsapp-opt-in. An unticked one sends no legal basis: the
-// visitor declined WhatsApp, not every communication, and a "declined" would stop RD's e-mails too.
+// The visitor ticked one thing: "Aceito ser contatado pelo WhatsApp sobre a demonstração". It
+// reaches RD only as what it is, the tag whatsapp-opt-in. No legal_bases is ever sent: RD's
+// `communications` consent opens its e-mail marketing, which the visitor was never asked about
+// (LGPD art. 8 §4: consent is for the purpose stated). A test holds this.
 
 /** The conversion's name in RD Station (Leads > conversions), the same for every lead. */
 export const RD_CONVERSION_IDENTIFIER = 'solicitacao-demo-site'
@@ -29,12 +30,7 @@ export function rdConversion(lead: DeliveredLead) {
       email: lead.email,
       name: lead.name,
       ...Object.fromEntries(Object.entries(optional).filter(([, value]) => value !== undefined)),
-      ...(lead.whatsappOptIn
-        ? {
-            tags: [RD_OPT_IN_TAG],
-            legal_bases: [{ category: 'communications', type: 'consent', status: 'granted' }],
-          }
-        : {}),
+      ...(lead.whatsappOptIn ? { tags: [RD_OPT_IN_TAG] } : {}),
     },
   }
 }
@@ -42,8 +38,9 @@ export function rdConversion(lead: DeliveredLead) {
 export async function sendLeadConversion(
   lead: DeliveredLead,
   options: { apiKey: string; apiUrl: string },
+  signal?: AbortSignal,
 ): Promise<AttemptResult> {
   const url = new URL('/platform/conversions', `${options.apiUrl}/`)
   url.searchParams.set('api_key', options.apiKey)
-  return postJson(url.toString(), JSON.stringify(rdConversion(lead)))
+  return postJson(url.toString(), JSON.stringify(rdConversion(lead)), {}, signal)
 }

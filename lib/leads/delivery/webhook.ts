@@ -32,8 +32,14 @@ export function signWebhook(
 export async function sendLeadWebhook(
   lead: DeliveredLead,
   options: { url: string; secret: string },
+  signal?: AbortSignal,
 ): Promise<AttemptResult> {
   const now = new Date()
   const body = webhookBody(lead, now)
-  return postJson(options.url, body, signWebhook(options.secret, `msg_${lead.id}`, body, now))
+  return postJson(
+    options.url,
+    body,
+    signWebhook(options.secret, `msg_${lead.id}`, body, now),
+    signal,
+  )
 }
