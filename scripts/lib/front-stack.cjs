@@ -460,7 +460,7 @@ async function startContentLakeDouble({ port, args = [] }) {
  * @param {{ port: number, anonKey: string }} options
  * @returns {Promise<Running>}
  */
-async function startPostgrestDouble({ port, anonKey }) {
+async function startPostgrestDouble({ port, anonKey, databaseUrl }) {
   const child = spawn(
     process.execPath,
     [
@@ -471,6 +471,8 @@ async function startPostgrestDouble({ port, anonKey }) {
       String(port),
       '--anon-key',
       anonKey,
+      // A real PostgreSQL database instead of an in-memory PGlite.
+      ...(databaseUrl ? ['--database-url', databaseUrl] : []),
     ],
     { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
   )

@@ -4,7 +4,12 @@ import path from 'node:path'
 
 import type { Page } from '@playwright/test'
 
-import { copyBuild, startInstance } from '../../scripts/lib/front-stack.cjs'
+import {
+  copyBuild,
+  startInstance,
+  startPostgrestDouble,
+} from '../../scripts/lib/front-stack.cjs'
+import { openPostgres } from '../../lib/leads/postgres.mjs'
 import { BUILDS, portFor } from '../../scripts/e2e-builds.cjs'
 import {
   decodeHeader,
@@ -12,6 +17,7 @@ import {
   startRdStationDouble,
   startSmtpDouble,
   startWebhookReceiver,
+  TEST_CA_FILE,
 } from '../support/lead-receivers.mjs'
 import { OPERATOR_HEADERS, OPERATOR_SECRET } from './servers'
 import {
@@ -40,6 +46,9 @@ const PORTS = {
   smtp: portFor(101).port,
   webhook: portFor(102).port,
   rd: portFor(103).port,
+  postgrest: portFor(104).port,
+  sender: portFor(106).port,
+  second: portFor(107).port,
 }
 const SECRET = `whsec_${Buffer.from('lead-delivery-e2e-secret-0123456').toString('base64')}`
 const RD_KEY = 'rd-public-key-e2e'
@@ -50,6 +59,19 @@ type Hook = { id: string; verified: boolean; body: { data: Record<string, unknow
 type Conversion = { at: number; status: number; body: { payload: Record<string, unknown> } }
 type Stoppable = { stop: () => Promise<void> }
 
+/** What every instance that sends needs: the three receivers, and trust in the relay's test CA. */
+const DELIVERY_ENV = () => ({
+  LEAD_NOTIFY_TO: SALES,
+  SMTP_URL: smtpUrl,
+  LEAD_NOTIFY_FROM: 'Site Vigia <site@vigia.example>',
+  LEAD_WEBHOOK_URL: `http://127.0.0.1:${PORTS.webhook}/hooks/lead`,
+  LEAD_WEBHOOK_SECRET: SECRET,
+  RDSTATION_API_KEY: RD_KEY,
+  RDSTATION_API_URL: `http://127.0.0.1:${PORTS.rd}`,
+  NODE_EXTRA_CA_CERTS: TEST_CA_FILE,
+})
+
+let smtpUrl = ''
 const mails: Mail[] = []
 const hooks: Hook[] = []
 const conversions: Conversion[] = []
@@ -59,8 +81,10 @@ let dataDir: string
 let site: { url: string; stop: () => Promise<void>; log: () => string }
 
 async function startReceivers(throttleOnce?: number) {
+  const smtp = await startSmtpDouble({ port: PORTS.smtp, messages: mails })
+  smtpUrl = smtp.url
   receivers = [
-    await startSmtpDouble({ port: PORTS.smtp, messages: mails }),
+    smtp,
     await startWebhookReceiver({ port: PORTS.webhook, secret: SECRET, received: hooks }),
     await startRdStationDouble({
       port: PORTS.rd,
@@ -83,13 +107,7 @@ function startSite() {
     env: {
       ...BUILDS.site.env,
       LEADS_DATA_DIR: dataDir,
-      LEAD_NOTIFY_TO: SALES,
-      SMTP_URL: `smtp://127.0.0.1:${PORTS.smtp}`,
-      LEAD_NOTIFY_FROM: 'Site Vigia <site@vigia.example>',
-      LEAD_WEBHOOK_URL: `http://127.0.0.1:${PORTS.webhook}/hooks/lead`,
-      LEAD_WEBHOOK_SECRET: SECRET,
-      RDSTATION_API_KEY: RD_KEY,
-      RDSTATION_API_URL: `http://127.0.0.1:${PORTS.rd}`,
+      ...DELIVERY_ENV(),
       // The operator's way to the health check's details (docs/deploying.md, "Health check").
       INTERNAL_API_SECRET: OPERATOR_SECRET,
     },
@@ -152,14 +170,15 @@ async function expectDeliveredOnce(company: string, timeout: number) {
   expect(conversionsFor(company).filter((one) => one.status === 200)).toHaveLength(1)
 }
 
-async function health() {
-  const response = await fetch(`${site.url}/api/health`, { headers: OPERATOR_HEADERS })
+async function health(url = site.url) {
+  const response = await fetch(`${url}/api/health`, { headers: OPERATOR_HEADERS })
   return (await response.json()) as {
     leadDelivery?: {
       ok: boolean
       pending: number
       failed: number
       oldestPendingSeconds: number | null
+      problem?: string
     }
   }
 }
@@ -207,8 +226,10 @@ test('a lead with HTML in its company name and the opt-in ticked: one e-mail, we
     name: VALID.name,
     company_name: company,
     mobile_phone: '+5511999998888',
-    legal_bases: [{ category: 'communications', type: 'consent', status: 'granted' }],
+    tags: ['whatsapp-opt-in'],
   })
+  // The box was about WhatsApp and the demo: RD's e-mail marketing gets no consent from it.
+  expect(tries[1]!.body.payload).not.toHaveProperty('legal_bases')
 
   // The e-mail as a salesperson sees it on a phone: nothing of the visitor's text is markup.
   const phone = await browser.newPage({ viewport: { width: 375, height: 800 } })
@@ -271,4 +292,88 @@ test('every receiver down and the server restarted before they return: each gets
       pending: 0,
       failed: 0,
     })
+})
+
+test('two instances on one PostgreSQL, the second without delivery settings: every lead still reaches every receiver', async ({
+  page,
+}) => {
+  test.skip(!process.env.DATABASE_URL, 'needs DATABASE_URL (CI starts a PostgreSQL cluster)')
+  test.setTimeout(180_000)
+  // A database of its own on the cluster, behind the PostgREST double, as a Supabase project is.
+  const admin = await openPostgres(process.env.DATABASE_URL!)
+  const name = `delivery_e2e_${Date.now()}`
+  await admin.exec(`create database ${name}`)
+  const url = new URL(process.env.DATABASE_URL!)
+  url.pathname = `/${name}`
+  const postgrest = await startPostgrestDouble({
+    port: PORTS.postgrest,
+    anonKey: 'anon-e2e',
+    databaseUrl: url.toString(),
+  })
+  const supabase = {
+    SUPABASE_URL: postgrest.url,
+    SUPABASE_ANON_KEY: 'anon-e2e',
+    // The courier's own login; here the cluster's owner, who takes the lead_courier role.
+    LEAD_DELIVERY_DATABASE_URL: url.toString(),
+    INTERNAL_API_SECRET: OPERATOR_SECRET,
+  }
+  const second = copyBuild(BUILDS.site.distDir, 'delivery-second')
+  const third = copyBuild(BUILDS.site.distDir, 'delivery-third')
+  let sender: Awaited<ReturnType<typeof startInstance>> | undefined
+  let bare: Awaited<ReturnType<typeof startInstance>> | undefined
+  try {
+    sender = await startInstance({
+      distDir: second.distDir,
+      port: PORTS.sender,
+      env: { ...BUILDS.site.env, ...supabase, ...DELIVERY_ENV() },
+      logFile: path.join('test-results', 'lead-delivery-sender.log'),
+    })
+    // Started after the first, with no delivery settings: it used to switch every one off.
+    bare = await startInstance({
+      distDir: third.distDir,
+      port: PORTS.second,
+      env: { ...BUILDS.site.env, ...supabase },
+      logFile: path.join('test-results', 'lead-delivery-bare.log'),
+    })
+    expect(bare.log()).toContain('changes nothing for the others')
+
+    // One lead through each instance: each reaches all three receivers once.
+    for (const [label, instance] of [
+      ['Pelo Primeiro', sender],
+      ['Pelo Segundo', bare],
+    ] as const) {
+      await page.goto(instance.url)
+      await sendLead(page, `Frota ${label}`, false)
+    }
+    await expectDeliveredOnce('Frota Pelo Primeiro', 30_000)
+    await expectDeliveredOnce('Frota Pelo Segundo', 30_000)
+    await expect
+      .poll(async () => (await health(bare!.url)).leadDelivery, { timeout: 15_000 })
+      .toMatchObject({ ok: true, pending: 0 })
+
+    // The only instance that sends stops: a lead sent now waits, and the other instance says so.
+    await sender.stop()
+    sender = undefined
+    await page.goto(bare.url)
+    await sendLead(page, 'Frota Sem Carteiro', false)
+    await expect
+      .poll(async () => (await health(bare!.url)).leadDelivery, {
+        timeout: 60_000,
+        intervals: [2000],
+      })
+      .toMatchObject({
+        ok: false,
+        pending: 3,
+        problem: expect.stringContaining('which no running instance sends to'),
+      })
+    await expect.poll(() => bare!.log(), { timeout: 15_000 }).toMatch(
+      /\[leads\] 1 lead\(s\) wait for email, 1 lead\(s\) wait for rdstation, 1 lead\(s\) wait for webhook, which no running instance sends to/,
+    )
+  } finally {
+    await Promise.all([sender?.stop(), bare?.stop(), postgrest.stop()])
+    second.remove()
+    third.remove()
+    await admin.exec(`drop database if exists ${name} with (force)`)
+    await admin.close()
+  }
 })

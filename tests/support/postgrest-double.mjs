@@ -45,7 +45,7 @@
  *                          query, hasApikey, hasAuthorization, authorized, prefer, status,
  *                          outcome: 'inserted'|'rejected'|'unauthorized'|'forced-error'|
  *                          'forced-500'|'hang'|'selected'|'bad-request', at}. No bodies.
- *   POST /__reset          truncates dados_cliente and chat_messages, clears the log and the control.
+ *   POST /__reset          truncates dados_cliente and chat_messages (their deliveries too), clears the log and the control.
  *   GET  /__health         {"ok": true}.
  */
 
@@ -134,7 +134,10 @@ export async function startPostgrestDouble(options = {}) {
   }
 
   async function reset() {
-    await db.exec(`truncate ${LEAD_TABLES.map((t) => `public.${t}`).join(', ')} restart identity`)
+    // cascade: each lead's deliveries point at it (lead_delivery.deliveries, ON DELETE CASCADE).
+    await db.exec(
+      `truncate ${LEAD_TABLES.map((t) => `public.${t}`).join(', ')} restart identity cascade`,
+    )
     requests = []
     control = { failTable: null, mode: null }
   }

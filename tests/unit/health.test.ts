@@ -76,27 +76,57 @@ describe('GET /api/health', () => {
   it('shows pending and failed lead deliveries, and only their ok to anyone else', async () => {
     const key = '__vigiaLeadDelivery'
     const store = globalThis as Record<string, unknown>
-    // What lib/leads/delivery keeps in memory after its last round (every 2 s).
-    store[key] = {
-      senders: { email: () => {}, webhook: () => {} },
-      stats: [
-        { destination: 'email', pending: 2, failed: 0, delivered: 5, oldestPendingSeconds: 40 },
-        { destination: 'webhook', pending: 1, failed: 1, delivered: 6, oldestPendingSeconds: 90 },
-        { destination: 'rdstation', pending: 7, failed: 0, delivered: 0, oldestPendingSeconds: 9 },
-      ],
-    }
+    // What lib/leads/delivery keeps in memory after its last round (every 2 s). This instance
+    // sends e-mail and the webhook; RD Station's leads count too, sent by another instance or none.
+    const stats = (rdSent: boolean) => [
+      {
+        destination: 'email',
+        pending: 2,
+        failed: 0,
+        delivered: 5,
+        oldestPendingSeconds: 40,
+        sent: true,
+      },
+      {
+        destination: 'webhook',
+        pending: 1,
+        failed: 1,
+        delivered: 6,
+        oldestPendingSeconds: 90,
+        sent: true,
+      },
+      {
+        destination: 'rdstation',
+        pending: 7,
+        failed: 0,
+        delivered: 0,
+        oldestPendingSeconds: 9,
+        sent: rdSent,
+      },
+    ]
+    store[key] = { senders: { email: () => {}, webhook: () => {} }, stats: stats(true) }
     try {
       const { GET } = await healthRoute()
       expect((await GET(await get(OPERATOR)).json()).leadDelivery).toMatchObject({
         ok: false,
         destinations: ['email', 'webhook'],
-        pending: 3,
+        pending: 10,
         failed: 1,
         oldestPendingSeconds: 90,
         problem: expect.stringContaining('1 delivery(ies) failed'),
       })
       const outside = await GET(await get({ 'x-forwarded-for': '203.0.113.9' })).json()
       expect(outside.leadDelivery).toEqual({ ok: false })
+
+      // No running instance sends to RD Station: said first, whatever else is wrong.
+      store[key] = { senders: {}, stats: stats(false) }
+      expect((await GET(await get(OPERATOR)).json()).leadDelivery).toMatchObject({
+        ok: false,
+        destinations: [],
+        problem: expect.stringMatching(
+          /^7 lead\(s\) wait for rdstation, which no running instance sends to: .*--disable rdstation$/,
+        ),
+      })
     } finally {
       delete store[key]
     }

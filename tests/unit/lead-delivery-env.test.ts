@@ -51,7 +51,14 @@ describe('lead destinations in lib/env.ts', () => {
     })
     expect(leadDelivery.webhook).toEqual({ url: 'https://hooks.example.com/x', secret: SECRET })
     expect(leadDelivery.rdstation).toEqual({ apiKey: 'key', apiUrl: 'https://api.rd.services' })
-    expect(leadDeliveryDatabaseUrl).toBe('postgres://a:b@db.example.com/postgres')
+    // The courier never borrows the analytics login, which must not read leads (issue 49).
+    expect(leadDeliveryDatabaseUrl).toBeUndefined()
+    const own = await env({
+      ...NONE,
+      LEAD_DELIVERY_DATABASE_URL: 'postgres://courier:c@db.example.com/postgres',
+      ANALYTICS_DATABASE_URL: 'postgres://a:b@db.example.com/postgres',
+    })
+    expect(own.leadDeliveryDatabaseUrl).toBe('postgres://courier:c@db.example.com/postgres')
   })
 
   it('refuses half a pair, a non-SMTP URL and a secret that is not whsec_', async () => {

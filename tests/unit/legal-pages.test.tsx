@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest'
 
 import { LegalText } from '@/components/legal-text'
 import { AGGREGATE_RETENTION_MONTHS, SALT_MAX_AGE_HOURS } from '@/lib/analytics/retention'
+import { LEAD_RETENTION_MONTHS } from '@/lib/leads/delivery/queue.mjs'
+import { RETRY_FOR_MS } from '@/lib/leads/delivery/retry'
 import { cnpjProblem } from '@/lib/cnpj'
 import { queryDataset } from '@/lib/content/bundled'
 import { CONTENT_TAGS, tagForType } from '@/lib/content/tags'
@@ -67,6 +69,26 @@ describe('the bundled legal pages', () => {
     expect(text).toMatch(/12 meses/)
     expect(text).toMatch(/não recebe nenhum cookie/)
     expect(text).toMatch(/modo rascunho/)
+  })
+
+  it('the privacy policy names who receives a lead and why, and keeps every copy to the code', async () => {
+    const { text } = await legalPage('privacidade')
+    // lib/leads/delivery's three destinations (LGPD art. 9: with whom, and why).
+    for (const receiver of [
+      'caixa de e-mail da equipe comercial',
+      'webhook',
+      'RD Station Marketing',
+    ])
+      expect(text).toContain(receiver)
+    // rdstation.ts sends the opt-in as a tag only, never as e-mail consent.
+    expect(text).toContain('nunca como consentimento para receber e-mails de marketing')
+    // queue.mjs: copies emptied when delivered or given up (retry.ts), rows purged at retention.
+    expect(text).toContain(`se não puder ser entregue, em até ${RETRY_FOR_MS / 3_600_000} horas`)
+    expect(text).toContain(`sem os seus dados, é apagado em ${LEAD_RETENTION_MONTHS} meses`)
+    expect(text).toContain(`até ${LEAD_RETENTION_MONTHS} meses depois do último contato`)
+    expect(text).toContain('eliminar um pedido elimina também os seus envios')
+    // compose.ts keeps only the referrer's host in the texts and the column.
+    expect(text).toContain('só o domínio do referenciador')
   })
 
   it('the privacy policy says what the visit counting keeps, on which basis, and for as long as the code keeps it', async () => {
