@@ -60,7 +60,11 @@ export function instanceHealth(): InstanceHealth {
   const status = !pages.ok ? 'down' : sharedCache.ok && rateLimiter.ok ? 'ok' : 'degraded'
   const delivery = leadDeliveryHealth()
   const leadDelivery =
-    delivery && (delivery.destinations.length > 0 || !delivery.ok) ? { leadDelivery: delivery } : {}
+    // Shown where it says something: an instance that sends, a problem, or deliveries queued (an
+    // instance without settings sees the others' queue, issue 49).
+    delivery && (delivery.destinations.length > 0 || !delivery.ok || delivery.byDestination)
+      ? { leadDelivery: delivery }
+      : {}
   return { status, pages, sharedCache, rateLimiter, leadStore, ...leadDelivery }
 }
 

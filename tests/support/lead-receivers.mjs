@@ -8,7 +8,6 @@
 import fs from 'node:fs'
 import http from 'node:http'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 
 import { SMTPServer } from 'smtp-server'
 import { Webhook } from 'standardwebhooks'
@@ -88,7 +87,9 @@ export function decodeHeader(value) {
     )
 }
 
-const TLS_DIR = fileURLToPath(new URL('./tls/', import.meta.url))
+// From the project root, where vitest and Playwright run (Playwright loads this file as CommonJS,
+// so it has no import.meta).
+const TLS_DIR = path.resolve('tests', 'support', 'tls')
 /** The CA that signed the SMTP double's certificate: trust it as a test, never in the site. */
 export const TEST_CA_FILE = path.join(TLS_DIR, 'ca.pem')
 

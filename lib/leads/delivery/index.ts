@@ -277,7 +277,6 @@ async function round(s: State): Promise<void> {
     await enableDestinations(db, names)
     s.enabled = true
   }
-  for (const { claimed, step } of [...s.unrecorded.values()]) await record(s, db, claimed, step)
   if (names.length > 0) {
     for (;;) {
       const claimed = await claimDue(db, names, BATCH)
@@ -285,6 +284,8 @@ async function round(s: State): Promise<void> {
       if (claimed.length < BATCH) break
     }
   }
+  // Sent but not recorded, and not claimed again above (deliver records those without sending).
+  for (const { claimed, step } of [...s.unrecorded.values()]) await record(s, db, claimed, step)
   if (Date.now() - s.purgedAt >= PURGE_EVERY_MS) {
     const purged = await purgeExpired(db)
     s.purgedAt = Date.now()

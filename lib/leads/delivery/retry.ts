@@ -1,4 +1,4 @@
-// When a lead's delivery is tried again (issue 46, docs/leads.md "Nothing lost, nothing twice").
+// When a lead's delivery is tried again (issue 46, docs/leads.md "Nothing lost, at most twice").
 // Pure functions, unit-tested: tests/unit/lead-delivery-retry.test.ts.
 
 /** The first wait after a failure, before jitter. */
