@@ -457,7 +457,7 @@ async function startContentLakeDouble({ port, args = [] }) {
 
 /**
  * tests/support/postgrest-double.mjs (Supabase's REST interface over PGlite) on a port of its own.
- * @param {{ port: number, anonKey: string }} options
+ * @param {{ port: number, anonKey: string, databaseUrl?: string }} options
  * @returns {Promise<Running>}
  */
 async function startPostgrestDouble({ port, anonKey, databaseUrl }) {
