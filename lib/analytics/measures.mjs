@@ -108,3 +108,9 @@ export const KEY_COLUMNS = Object.freeze({
   source: 'Origem',
   day: 'Dia',
 })
+
+/**
+ * The most rows one report has (GET /api/analytics, its CSV, `npm run stats`); the rest are summed
+ * into '(outras)'. A by=day report is bounded by REPORT_MAX_DAYS instead, and never cut.
+ */
+export const REPORT_MAX_ROWS = 500

@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 
 import { createCollector, type Collector } from '@/lib/analytics/collect'
 import { createSharedState, dayStart, SALT_TTL_SECONDS } from '@/lib/analytics/shared-state'
+import { REPORT_MAX_ROWS } from '@/lib/analytics/measures.mjs'
+import { REPORT_MAX_DAYS } from '@/lib/analytics/report-schema'
 import { AGGREGATE_RETENTION_MONTHS } from '@/lib/analytics/retention'
 import {
   nameCampaign,
@@ -333,6 +335,36 @@ describe(`visit counts in the database (${backendLabel})`, { timeout: 60_000 }, 
         asRole(db, 'analytics_reader', `select analytics.name_value('campaign', 'x')`),
       ),
     ).toBe('42501')
+  })
+
+  it('reports at most REPORT_MAX_ROWS rows, the rest summed into (outras) so the totals still add up (issue 49)', async () => {
+    const { db } = test
+    const day = '2026-01-19'
+    const keys = REPORT_MAX_ROWS + 30
+    // As 400 days of promoted and named campaigns could add up to; written as the owner.
+    await db.query(
+      `insert into analytics.daily_counts (day, dimension, key, visits, visitors, reads, read_seconds)
+       select $1::date, 'campaign', 'c' || n, n + 1, n, 1, n from generate_series(1, $2::int) n`,
+      [day, keys],
+    )
+    await db.query(
+      `insert into analytics.daily_counts (day, dimension, key, visits, visitors)
+       values ($1::date, 'campaign', '(outras)', 7, 5)`,
+      [day],
+    )
+    const report = await readReport(db, { from: day, to: day, by: 'campaign', format: 'json' })
+    expect(report.rows).toHaveLength(REPORT_MAX_ROWS)
+    // The most visited first; the 31 least visited and the day's own (outras) in one last row.
+    expect(report.rows[0]!.key).toBe(`c${keys}`)
+    expect(report.rows.at(-2)!.key).toBe('c32')
+    const rest = report.rows.at(-1)!
+    expect(rest).toMatchObject({ key: '(outras)', visitors: 5 + (31 * 32) / 2 })
+    // Its reading is the average of the rows folded in: 31 reads of 1 to 31 s.
+    expect(rest.engagedSeconds).toBe(16)
+    const sum = (rows: { visits: number }[]) => rows.reduce((total, row) => total + row.visits, 0)
+    expect(sum(report.rows)).toBe(7 + (keys * (keys + 1)) / 2 + keys)
+    // The day report is never cut (at most REPORT_MAX_DAYS rows).
+    expect(REPORT_MAX_DAYS).toBeLessThan(REPORT_MAX_ROWS)
   })
 
   it('refuses a lone surrogate as data (class 22), which the collector then drops alone', async () => {
