@@ -13,6 +13,17 @@ export type CampaignLinkInput = {
   medium: string
 }
 
+/**
+ * Sanity's built-in roles that can write content: only their users may name a campaign (a name
+ * changes what the counting keeps). Viewers and custom roles read the figures and copy links.
+ */
+export const CAMPAIGN_NAMING_ROLES = [
+  'administrator',
+  'editor',
+  'developer',
+  'contributor',
+] as const
+
 /** Usual sources and their medium, offered as choices. */
 export const CAMPAIGN_CHANNELS = [
   { source: 'newsletter', medium: 'email', label: 'Newsletter (e-mail)' },

@@ -207,6 +207,11 @@ export function checkReader(authorization: string | null, client?: string) {
   return readerAuth.check(authorization, client)
 }
 
+/** Whether it may name a campaign: a Studio user whose role can write (lib/analytics/auth.ts). */
+export function checkWriter(authorization: string | null, client?: string) {
+  return readerAuth.check(authorization, client, 'write')
+}
+
 /**
  * Starts the counter (instrumentation.ts) and writes its buffer when the server stops. Resolves
  * once a store on this machine is open (never rejects): see openDatabase.

@@ -5,6 +5,7 @@ import { build } from 'esbuild'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 
 import { createReaderAuth } from '@/lib/analytics/auth'
+import { CAMPAIGN_NAMING_ROLES } from '@/lib/analytics/campaign-link'
 import {
   cleanValue,
   createCollector,
@@ -446,6 +447,43 @@ describe('reading the figures', () => {
     expect(await refused.check('Bearer t')).toMatchObject({ ok: false, status: 401 })
     const nobody = createReaderAuth({ apiVersion: '2025-09-01' })
     expect(await nobody.check('Bearer t')).toMatchObject({ ok: false, status: 401 })
+  })
+
+  it('lets only a Studio role that can write name a campaign, and no read token (issue 49)', async () => {
+    const auth = (body: unknown) =>
+      createReaderAuth({
+        readToken: 'r'.repeat(32),
+        sanityApiBase: 'http://lake.test',
+        apiVersion: '2025-09-01',
+        fetch: fetchUser(200, body),
+      })
+    const viewer = auth({ id: 'u3', roles: [{ name: 'viewer', title: 'Viewer' }] })
+    expect(await viewer.check('Bearer v')).toEqual({ ok: true, who: 'sanity-user' })
+    expect(await viewer.check('Bearer v', 'x', 'write')).toMatchObject({
+      ok: false,
+      status: 403,
+      error: expect.stringMatching(/^A sua função no projeto Sanity só permite ler/),
+    })
+    // A custom role is not known to write; the read token only reads.
+    const custom = auth({ id: 'u4', roles: [{ name: 'marketing-readonly' }] })
+    expect(await custom.check('Bearer c', 'x', 'write')).toMatchObject({ status: 403 })
+    expect(await viewer.check(`Bearer ${'r'.repeat(32)}`, 'x', 'write')).toMatchObject({
+      ok: false,
+      status: 403,
+      error: expect.stringMatching(/^Esta credencial só lê/),
+    })
+    for (const role of CAMPAIGN_NAMING_ROLES) {
+      const writer = auth({ id: 'u5', roles: [{ name: 'viewer' }, { name: role }] })
+      expect(await writer.check('Bearer w', 'x', 'write'), role).toEqual({
+        ok: true,
+        who: 'sanity-user',
+      })
+      // Remembered with the role: the next question is answered without Sanity.
+      expect(await writer.check('Bearer w', 'x', 'write'), role).toMatchObject({ ok: true })
+    }
+    expect(await auth({ id: 'u6', role: 'editor' }).check('Bearer e', 'x', 'write')).toMatchObject({
+      ok: true,
+    })
   })
 
   it('remembers a refusal for a while and rate-limits refused tokens per client (issue 45)', async () => {
