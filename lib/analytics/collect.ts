@@ -4,7 +4,12 @@ import { isbot } from 'isbot'
 
 import { INVISIBLE } from '@/lib/text/invisible'
 
-import { CONTACT_CHANNELS, DIMENSION_NAMES, DIMENSION_SPECS } from './measures.mjs'
+import {
+  CONTACT_CHANNELS,
+  DIMENSION_NAMES,
+  DIMENSION_SPECS,
+  MEMORY_VALUES_PER_DAY,
+} from './measures.mjs'
 import { DIRECT_KEY, NO_CAMPAIGN_KEY, OTHER_KEY, REPORT_TIME_ZONE } from './report-schema'
 
 // Counting views without cookies (docs/analytics.md): the pure part, with no I/O of its own, so
@@ -23,17 +28,13 @@ import { SITE_KEY } from './report-db.mjs'
 const CAPPED: ReadonlySet<Dimension> = new Set(
   DIMENSION_SPECS.filter((spec) => spec.capped).map((spec) => spec.name as Dimension),
 )
-/**
- * Values of a capped dimension a day keeps under their own name whoever sent them; past it, only
- * those at least PROMOTE_VISITORS visitors arrived from (the database decides, record_views).
- */
-export const CAP_PER_DAY = 200
-export const PROMOTE_VISITORS = 3
-/**
- * Distinct values of a capped dimension one instance sends the database a day: beyond it they are
- * counted as (outras) here, so invented values cannot grow this process's memory without bound.
- */
-export const MEMORY_VALUES_PER_DAY = 20_000
+/** The counting's limits, declared in measures.mjs. */
+export {
+  CAP_PER_DAY,
+  MEMORY_VALUES_PER_DAY,
+  PROMOTE_ADDRESSES,
+  PROMOTIONS_PER_DAY,
+} from './measures.mjs'
 /** The longest a view is counted as read, and the deepest scroll, per beacon. */
 export const MAX_READ_SECONDS = 1800
 export const VALUE_MAX_LENGTH = 100
@@ -97,6 +98,13 @@ export type CollectorOptions = {
   firstSeen: (key: string, ttlMs: number) => Promise<boolean>
   /** Whether the site serves this path (lib/known-paths.ts plus the fixed routes). */
   isKnownPath: (path: string) => boolean | Promise<boolean>
+  /**
+   * Whether a value was named in the Studio (analytics.named_values): it passes this process's
+   * memory cap, as the database's cap. Asked only past that cap.
+   */
+  isNamed?: (dimension: Dimension, key: string) => boolean | Promise<boolean>
+  /** MEMORY_VALUES_PER_DAY unless told (tests). */
+  memoryValuesPerDay?: number
   /** The site's origin, part of the hash so one salt never links two sites. */
   site: string
   /** Deletes the aggregates past their retention; called at most once a (Sao Paulo) day. */
@@ -247,6 +255,46 @@ function rowHashes(row: BatchRow): number {
 const clamp = (value: unknown, max: number) =>
   typeof value === 'number' && Number.isFinite(value) ? Math.min(max, Math.max(0, value)) : 0
 
+/** How long a list of the names saved in the Studio is used before it is read again. */
+export const NAMED_REFRESH_MS = 60_000
+
+/**
+ * The campaigns named in the Studio, for the collector's isNamed: read on first need, then again in
+ * the background once NAMED_REFRESH_MS old (a failed read is retried then, the old list kept). A
+ * name saved through this instance counts at once (`add`), one saved through another within
+ * NAMED_REFRESH_MS.
+ */
+export function namedValuesCache(load: () => Promise<string[]>, now: () => number = Date.now) {
+  let names: Set<string> | undefined
+  let until = 0
+  let loading: Promise<void> | undefined
+  const refresh = () =>
+    (loading ??= load()
+      .then(
+        (list) => {
+          names = new Set(list)
+        },
+        () => {},
+      )
+      .finally(() => {
+        until = now() + NAMED_REFRESH_MS
+        loading = undefined
+      }))
+  return {
+    async isNamed(dimension: Dimension, key: string): Promise<boolean> {
+      if (dimension !== 'campaign') return false
+      if (now() >= until) {
+        const pending = refresh()
+        if (!names) await pending
+      }
+      return names?.has(key) ?? false
+    },
+    add(name: string) {
+      names?.add(name)
+    },
+  }
+}
+
 /**
  * Counts views in memory and writes them in batches. A batch that fails stays queued with its id
  * and is retried, in order, at the next flush, so a database outage loses nothing and a batch
@@ -256,6 +304,7 @@ export function createCollector(options: CollectorOptions) {
   const now = options.now ?? Date.now
   const maxPendingVisitors = options.maxPendingVisitors ?? MAX_PENDING_VISITORS
   const maxBatchVisitors = Math.max(1, options.maxBatchVisitors ?? MAX_BATCH_VISITORS)
+  const memoryValuesPerDay = options.memoryValuesPerDay ?? MEMORY_VALUES_PER_DAY
   let buffer = new Map<string, Entry>()
   let bufferVisitors = 0
   const queue: PendingBatch[] = []
@@ -281,15 +330,19 @@ export function createCollector(options: CollectorOptions) {
     return bufferVisitors + queue.reduce((sum, batch) => sum + batch.visitors, 0)
   }
 
-  // The day's cap itself is the database's (record_views: 200 values, then only those real
-  // visitors arrived from), shared by every instance; this only bounds one process's memory.
-  function capped(day: string, dimension: Dimension, key: string): string {
+  // The day's cap itself is the database's (record_views: 200 values, then those promoted or
+  // named), shared by every instance; this only bounds one process's memory. A name saved in the
+  // Studio passes it too (at most 1,000 names, so memory stays bounded): otherwise 20,000
+  // invented values would fold the campaign marketing named into (outras) before the database
+  // ever saw it.
+  async function capped(day: string, dimension: Dimension, key: string): Promise<string> {
     if (!CAPPED.has(dimension) || key === OTHER_KEY) return key
     const id = `${day}\u0000${dimension}`
     let values = seenValues.get(id)
     if (!values) seenValues.set(id, (values = new Set()))
     if (values.has(key)) return key
-    if (values.size >= MEMORY_VALUES_PER_DAY) return OTHER_KEY
+    if (values.size >= memoryValuesPerDay)
+      return (await options.isNamed?.(dimension, key)) ? key : OTHER_KEY
     values.add(key)
     return key
   }
@@ -376,7 +429,7 @@ export function createCollector(options: CollectorOptions) {
         const seconds = clamp(body.seconds, MAX_READ_SECONDS)
         const scroll = clamp(body.scroll, 100)
         for (const dimension of DIMENSIONS) {
-          const entry = entryOf(day, dimension, capped(day, dimension, keys[dimension]))
+          const entry = entryOf(day, dimension, await capped(day, dimension, keys[dimension]))
           if (body.first) entry.reads += 1
           entry.readSeconds += seconds
           entry.readScroll += scroll
@@ -388,7 +441,7 @@ export function createCollector(options: CollectorOptions) {
         // Credited like a lead: the page of the click, the visit's entry page and first touch.
         const channel = body.channel as ContactChannel
         for (const dimension of DIMENSIONS) {
-          const entry = entryOf(day, dimension, capped(day, dimension, keys[dimension]))
+          const entry = entryOf(day, dimension, await capped(day, dimension, keys[dimension]))
           keep((entry.contacts[channel] ??= new Set()), visitor)
         }
         return 'counted'
@@ -398,7 +451,7 @@ export function createCollector(options: CollectorOptions) {
       for (const dimension of DIMENSIONS) {
         // A visit enters once: the entry page counts the view that opened the visit only.
         if (dimension === 'landing' && !body.entry) continue
-        add(day, dimension, capped(day, dimension, keys[dimension]), visitor)
+        add(day, dimension, await capped(day, dimension, keys[dimension]), visitor)
       }
       return 'counted'
     },

@@ -112,7 +112,10 @@ export async function queryReport(db, query) {
   const order = ([aKey, a], [bKey, b]) =>
     query.by === 'day'
       ? aKey.localeCompare(bKey)
-      : b.visitors - a.visitors || b.leads - a.leads || b.visits - a.visits || aKey.localeCompare(bKey)
+      : b.visitors - a.visitors ||
+        b.leads - a.leads ||
+        b.visits - a.visits ||
+        aKey.localeCompare(bKey)
   let entries = [...totals.entries()].sort(order)
   // A day's campaign, source and page rows are bounded, but a period of 400 days could still
   // hold tens of thousands: the Studio, the CSV and the JSON would carry them all. The rest is

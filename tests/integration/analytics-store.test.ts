@@ -3,7 +3,7 @@ import net from 'node:net'
 
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 
-import { createCollector, type Collector } from '@/lib/analytics/collect'
+import { createCollector, namedValuesCache, type Collector } from '@/lib/analytics/collect'
 import { createSharedState, dayStart, SALT_TTL_SECONDS } from '@/lib/analytics/shared-state'
 import { REPORT_MAX_ROWS } from '@/lib/analytics/measures.mjs'
 import { REPORT_MAX_DAYS } from '@/lib/analytics/report-schema'
@@ -365,6 +365,41 @@ describe(`visit counts in the database (${backendLabel})`, { timeout: 60_000 }, 
     expect(sum(report.rows)).toBe(7 + (keys * (keys + 1)) / 2 + keys)
     // The day report is never cut (at most REPORT_MAX_DAYS rows).
     expect(REPORT_MAX_DAYS).toBeLessThan(REPORT_MAX_ROWS)
+  })
+
+  it('counts a campaign named in the Studio under its own name when this instance is past its memory cap (issue 49)', async () => {
+    const fresh = await createTestDatabase()
+    await applyMigrations(fresh.db)
+    try {
+      const { db } = fresh
+      expect(await nameCampaign(db, 'feira-memoria')).toBe(true)
+      const shared = createSharedState(undefined)
+      const collector = createCollector({
+        site: 'https://vigia.example',
+        saltFor: shared.saltFor,
+        firstSeen: shared.firstSeen,
+        isKnownPath: (path) => KNOWN.has(path),
+        // As lib/analytics/index.ts wires it: the names read as analytics_reader.
+        isNamed: namedValuesCache(() => namedCampaigns(db)).isNamed,
+        memoryValuesPerDay: 10,
+        write: (id, rows) => writeBatch(db, id, rows),
+      })
+      for (let i = 0; i < 12; i++)
+        await collector.record({
+          ip: `198.51.100.${100 + i}`,
+          userAgent: CHROME,
+          body: { path: '/', utm_campaign: i === 11 ? 'feira-memoria' : `inventada-${i}` },
+        })
+      await collector.flush()
+      const day = today()
+      const report = await readReport(db, { from: day, to: day, by: 'campaign', format: 'json' })
+      const keys = report.rows.map((row) => row.key)
+      expect(keys).toContain('feira-memoria')
+      expect(keys).not.toContain('inventada-10')
+      expect(report.rows.find((row) => row.key === '(outras)')).toMatchObject({ visits: 1 })
+    } finally {
+      await fresh.close()
+    }
   })
 
   it('refuses a lone surrogate as data (class 22), which the collector then drops alone', async () => {

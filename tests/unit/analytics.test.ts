@@ -10,6 +10,8 @@ import {
   cleanValue,
   createCollector,
   MEMORY_VALUES_PER_DAY,
+  NAMED_REFRESH_MS,
+  namedValuesCache,
   isBotAgent,
   saoPauloDay,
   visitorHash,
@@ -208,6 +210,50 @@ describe('counting', () => {
     expect(totals('source').size).toBe(250)
     // Only this process's memory is bounded.
     expect(MEMORY_VALUES_PER_DAY).toBeGreaterThan(1000)
+  })
+
+  it('keeps a campaign named in the Studio under its own name past this process’s memory cap (issue 49)', async () => {
+    const names = namedValuesCache(async () => ['feira-2026'])
+    const { collector, totals } = setup({ memoryValuesPerDay: 5, isNamed: names.isNamed })
+    const view = (ip: string, campaign: string) =>
+      collector.record({ ip, userAgent: CHROME, body: { path: '/', utm_campaign: campaign } })
+    for (let i = 0; i < 5; i++) await view(`10.1.0.${i}`, `inventada-${i}`)
+    await view('10.1.1.1', 'feira-2026')
+    await view('10.1.1.2', 'inventada-99')
+    await collector.flush()
+    const campaigns = totals('campaign')
+    expect(campaigns.get('feira-2026')?.visits).toBe(1)
+    expect(campaigns.has('inventada-99')).toBe(false)
+    expect(campaigns.get(OTHER_KEY)?.visits).toBe(1)
+    // Only campaigns are named: a source past the cap still folds.
+    expect(await names.isNamed('source', 'feira-2026')).toBe(false)
+  })
+
+  it('reads the named campaigns once a minute, keeps the old list when a read fails, and knows its own names at once', async () => {
+    let time = 0
+    let list = ['a']
+    let fail = false
+    const load = vi.fn(async () => {
+      if (fail) throw new Error('database away')
+      return list
+    })
+    const names = namedValuesCache(load, () => time)
+    expect(await names.isNamed('campaign', 'a')).toBe(true)
+    list = ['a', 'b']
+    expect(await names.isNamed('campaign', 'b')).toBe(false)
+    names.add('c')
+    expect(await names.isNamed('campaign', 'c')).toBe(true)
+    expect(load).toHaveBeenCalledTimes(1)
+    time = NAMED_REFRESH_MS
+    fail = true
+    // Stale: refreshed in the background, the old list answers meanwhile and after the failure.
+    expect(await names.isNamed('campaign', 'a')).toBe(true)
+    await vi.waitFor(() => expect(load).toHaveBeenCalledTimes(2))
+    expect(await names.isNamed('campaign', 'a')).toBe(true)
+    time = 2 * NAMED_REFRESH_MS + 1
+    fail = false
+    await names.isNamed('campaign', 'b')
+    await vi.waitFor(async () => expect(await names.isNamed('campaign', 'b')).toBe(true))
   })
 
   it('cleans values to well-formed text before the cut: no lone surrogate reaches a batch (issue 45)', async () => {
