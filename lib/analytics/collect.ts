@@ -9,7 +9,9 @@ import {
   DIMENSION_NAMES,
   DIMENSION_SPECS,
   MEMORY_VALUES_PER_DAY,
+  READ_SECONDS_PER_DAY,
 } from './measures.mjs'
+import type { ReadingLedger } from './reading-ledger'
 import { DIRECT_KEY, NO_CAMPAIGN_KEY, OTHER_KEY, REPORT_TIME_ZONE } from './report-schema'
 
 // Counting views without cookies (docs/analytics.md): the pure part, with no I/O of its own, so
@@ -34,9 +36,8 @@ export {
   MEMORY_VALUES_PER_DAY,
   PROMOTE_ADDRESSES,
   PROMOTIONS_PER_DAY,
+  READ_SECONDS_PER_DAY,
 } from './measures.mjs'
-/** The longest a view is counted as read, and the deepest scroll, per beacon. */
-export const MAX_READ_SECONDS = 1800
 export const VALUE_MAX_LENGTH = 100
 /** One visitor's view of one page counts at most once in this window. */
 export const DEDUPE_MS = 10_000
@@ -96,6 +97,8 @@ export type CollectorOptions = {
   saltFor: (day: string) => Promise<Buffer>
   /** True when this visitor's view of this page was not seen in the last `ttlMs` (and marks it). */
   firstSeen: (key: string, ttlMs: number) => Promise<boolean>
+  /** Each visitor's reading tally of the day (shared-state.ts: Redis, or this process). */
+  reading: ReadingLedger
   /** Whether the site serves this path (lib/known-paths.ts plus the fixed routes). */
   isKnownPath: (path: string) => boolean | Promise<boolean>
   /**
@@ -425,14 +428,19 @@ export function createCollector(options: CollectorOptions) {
 
       if (event === 'read') {
         // The end of a view (Plausible's engagement), credited like the view itself: its page,
-        // and its visit's entry page and first touch.
-        const seconds = clamp(body.seconds, MAX_READ_SECONDS)
-        const scroll = clamp(body.scroll, 100)
+        // and its visit's entry page and first touch. Only what this visitor's counted views of
+        // this page allow today counts (reading-ledger.ts).
+        const grant = await options.reading.read(day, visitor, pageKey, {
+          seconds: clamp(body.seconds, READ_SECONDS_PER_DAY),
+          scroll: clamp(body.scroll, 100),
+          first: body.first === true,
+        })
+        if (!grant || (!grant.read && !grant.seconds && !grant.scroll)) return 'ignored'
         for (const dimension of DIMENSIONS) {
           const entry = entryOf(day, dimension, await capped(day, dimension, keys[dimension]))
-          if (body.first) entry.reads += 1
-          entry.readSeconds += seconds
-          entry.readScroll += scroll
+          if (grant.read) entry.reads += 1
+          entry.readSeconds += grant.seconds
+          entry.readScroll += grant.scroll
         }
         return 'counted'
       }
@@ -453,6 +461,7 @@ export function createCollector(options: CollectorOptions) {
         if (dimension === 'landing' && !body.entry) continue
         add(day, dimension, await capped(day, dimension, keys[dimension]), visitor)
       }
+      await options.reading.viewed(day, visitor, pageKey)
       return 'counted'
     },
 

@@ -146,6 +146,7 @@ function analytics(): State {
     maxBatchVisitors: serverEnv.analyticsDatabaseUrl ? MAX_BATCH_VISITORS : EMBEDDED_BATCH_VISITORS,
     saltFor: shared.saltFor,
     firstSeen: shared.firstSeen,
+    reading: shared.reading,
     isKnownPath,
     isNamed: names.isNamed,
     write: async (batchId, rows) => writeBatch(await database(), batchId, rows),

@@ -125,6 +125,12 @@ export const PROMOTE_ADDRESSES = 3
 export const PROMOTIONS_PER_DAY = 100
 
 /**
+ * The seconds one visitor's reading of one page counts in a day, in all (lib/analytics/
+ * reading-ledger.ts): a reading counts only against that visitor's counted views of that page.
+ */
+export const READ_SECONDS_PER_DAY = 1800
+
+/**
  * Distinct values of a capped dimension one instance sends the database a day: beyond it they are
  * counted as (outras) here (a value named in the Studio excepted), so invented values cannot grow
  * this process's memory without bound.

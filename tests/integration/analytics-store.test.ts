@@ -4,8 +4,8 @@ import net from 'node:net'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 
 import { createCollector, namedValuesCache, type Collector } from '@/lib/analytics/collect'
-import { createSharedState, dayStart, SALT_TTL_SECONDS } from '@/lib/analytics/shared-state'
-import { REPORT_MAX_ROWS } from '@/lib/analytics/measures.mjs'
+import { createSharedState, dayEnd, dayStart, SALT_TTL_SECONDS } from '@/lib/analytics/shared-state'
+import { READ_SECONDS_PER_DAY, REPORT_MAX_ROWS } from '@/lib/analytics/measures.mjs'
 import { REPORT_MAX_DAYS } from '@/lib/analytics/report-schema'
 import { AGGREGATE_RETENTION_MONTHS } from '@/lib/analytics/retention'
 import {
@@ -102,6 +102,7 @@ function collectorOn(db: () => Database, redis?: Connection): Collector {
     site: 'https://vigia.example',
     saltFor: shared.saltFor,
     firstSeen: shared.firstSeen,
+    reading: shared.reading,
     isKnownPath: (path) => KNOWN.has(path),
     write: (id, rows) => writeBatch(db(), id, rows),
   })
@@ -378,6 +379,7 @@ describe(`visit counts in the database (${backendLabel})`, { timeout: 60_000 }, 
         site: 'https://vigia.example',
         saltFor: shared.saltFor,
         firstSeen: shared.firstSeen,
+        reading: shared.reading,
         isKnownPath: (path) => KNOWN.has(path),
         // As lib/analytics/index.ts wires it: the names read as analytics_reader.
         isNamed: namedValuesCache(() => namedCampaigns(db)).isNamed,
@@ -606,6 +608,57 @@ describe(`visit counts in the database (${backendLabel})`, { timeout: 60_000 }, 
       // Each salt is gone 48 h after its day started, so Redis holds today's and yesterday's at most.
       for (const day of await admin.client.keys('vigia:analytics:salt:*'))
         expect(await admin.client.ttl(day)).toBeLessThanOrEqual(SALT_TTL_SECONDS)
+    })
+
+    it('share each visitor’s reading allowance: a view counted by one lets the other count its reading, once, to READ_SECONDS_PER_DAY, until the day ends (issue 49)', async () => {
+      const fresh = await createTestDatabase()
+      await applyMigrations(fresh.db)
+      try {
+        const a = await instance(() => fresh.db)
+        const b = await instance(() => fresh.db)
+        const who = { ip: '203.0.113.77', userAgent: CHROME }
+        const read = (seconds: number) => ({
+          ...who,
+          body: {
+            path: '/conteudos/artigo',
+            event: 'read' as const,
+            seconds,
+            scroll: 60,
+            first: true,
+          },
+        })
+        // Before any view, neither counts it.
+        expect(await b.record(read(30))).toBe('ignored')
+        expect(await a.record({ ...who, body: { path: '/conteudos/artigo' } })).toBe('counted')
+        // Reports split between the two instances still share one allowance.
+        expect(await b.record(read(1000))).toBe('counted')
+        expect(await a.record(read(1000))).toBe('counted')
+        expect(await b.record(read(1000))).toBe('ignored')
+        await Promise.all([a.flush(), b.flush()])
+        const day = today()
+        const report = await readReport(fresh.db, {
+          from: day,
+          to: day,
+          by: 'page',
+          format: 'json',
+        })
+        expect(report.rows.find((row) => row.key === '/conteudos/artigo')).toMatchObject({
+          visits: 1,
+          engagedSeconds: READ_SECONDS_PER_DAY,
+          scrollDepth: 100,
+        })
+        // The tally (keyed by the day's visitor hash) is gone when its day ends.
+        const admin = connect(proxy.url())
+        connections.push(admin)
+        await vi.waitFor(() => expect(admin.client.isReady).toBe(true), { timeout: 5000 })
+        const keys = await admin.client.keys('vigia:analytics:reading:*')
+        expect(keys).toHaveLength(1)
+        const asked = Date.now()
+        const left = await admin.client.pTTL(keys[0]!)
+        expect(Math.abs(asked + left - dayEnd(day))).toBeLessThan(2000)
+      } finally {
+        await fresh.close()
+      }
     })
 
     it('give one exact total, a visitor counted once whichever instance saw them, replays dropped, and nothing lost while Redis is down', async () => {

@@ -19,6 +19,8 @@ import {
   type CollectorOptions,
 } from '@/lib/analytics/collect'
 import { reportCsv } from '@/lib/analytics/csv'
+import { READ_SECONDS_PER_DAY } from '@/lib/analytics/measures.mjs'
+import { createMemoryLedger, MEMORY_TALLIES_MAX } from '@/lib/analytics/reading-ledger'
 import {
   conversionRate,
   OTHER_KEY,
@@ -49,6 +51,7 @@ function setup(overrides: Partial<CollectorOptions> = {}) {
     site: 'https://vigia.example',
     saltFor: shared.saltFor,
     firstSeen: shared.firstSeen,
+    reading: shared.reading,
     isKnownPath: (path) => KNOWN.has(path),
     write: async (id, rows) => {
       written.push({ id, rows })
@@ -348,25 +351,20 @@ describe('counting', () => {
 
   it('adds up reading per page, entry page and first touch, within bounds', async () => {
     const { collector, written } = setup()
+    const who = { ip: '203.0.113.9', userAgent: CHROME }
     const read = { path: '/p/frotas', event: 'read' as const }
-    await collector.record({
-      ip: '203.0.113.9',
-      userAgent: CHROME,
-      body: { ...read, seconds: 6, scroll: 70, first: true },
-    })
-    await collector.record({
-      ip: '203.0.113.9',
-      userAgent: CHROME,
-      body: { ...read, seconds: 1e9, scroll: 1e9 },
-    })
+    await collector.record({ ...who, body: { path: '/p/frotas' } })
+    await collector.record({ ...who, body: { ...read, seconds: 6, scroll: 70, first: true } })
+    await collector.record({ ...who, body: { ...read, seconds: 1e9, scroll: 1e9 } })
     await collector.flush()
     const rows = written.flatMap((batch) => batch.rows)
     const page = rows.find((row) => row.dimension === 'page')!
+    // One view: one read, its seconds to READ_SECONDS_PER_DAY in all, its scroll to 100%.
     expect(page).toMatchObject({
       key: '/p/frotas',
       reads: 1,
-      readSeconds: 6 + 1800,
-      readScroll: 170,
+      readSeconds: READ_SECONDS_PER_DAY,
+      readScroll: 100,
     })
     // Credited like the view: its entry page and first touch too.
     expect(rows.find((row) => row.dimension === 'campaign')).toMatchObject({
@@ -374,6 +372,90 @@ describe('counting', () => {
       reads: 1,
     })
     expect(rows.find((row) => row.dimension === 'landing')).toMatchObject({ reads: 1 })
+  })
+
+  it('counts a reading only after a counted view of that page by that visitor that day (issue 49)', async () => {
+    const { collector, written } = setup()
+    const chrome = { ip: '203.0.113.10', userAgent: CHROME }
+    const report = { event: 'read' as const, seconds: 30, scroll: 50, first: true }
+    // No view at all; a view of another page; a view by another visitor (same address).
+    expect(await collector.record({ ...chrome, body: { path: '/p/frotas', ...report } })).toBe(
+      'ignored',
+    )
+    await collector.record({ ...chrome, body: { path: '/' } })
+    expect(await collector.record({ ...chrome, body: { path: '/p/frotas', ...report } })).toBe(
+      'ignored',
+    )
+    await collector.record({
+      ip: chrome.ip,
+      userAgent: `${CHROME} Edg/131`,
+      body: { path: '/p/frotas' },
+    })
+    expect(await collector.record({ ...chrome, body: { path: '/p/frotas', ...report } })).toBe(
+      'ignored',
+    )
+    // The view the site counted, then its reading.
+    await collector.record({ ...chrome, body: { path: '/p/frotas' } })
+    expect(await collector.record({ ...chrome, body: { path: '/p/frotas', ...report } })).toBe(
+      'counted',
+    )
+    await collector.flush()
+    const page = written
+      .flatMap((batch) => batch.rows)
+      .filter((row) => row.dimension === 'page' && row.key === '/p/frotas')
+    expect(page.reduce((sum, row) => sum + (row.readSeconds ?? 0), 0)).toBe(30)
+    expect(page.reduce((sum, row) => sum + (row.reads ?? 0), 0)).toBe(1)
+  })
+
+  it('caps one visitor’s reading of a page a day: READ_SECONDS_PER_DAY in all, one read and 100% scroll per counted view (issue 49)', async () => {
+    // Every view counts (no 10 s replay window here), so each grants one more read.
+    const { collector, written } = setup({ firstSeen: async () => true })
+    const who = { ip: '203.0.113.11', userAgent: CHROME }
+    const reading = (first: boolean) => ({
+      path: '/p/frotas',
+      event: 'read' as const,
+      seconds: 1000,
+      scroll: 100,
+      first,
+    })
+    await collector.record({ ...who, body: { path: '/p/frotas' } })
+    // One client's hundred reports, each a view's first: one read, 1800 s, 100%.
+    for (let i = 0; i < 100; i++) await collector.record({ ...who, body: reading(true) })
+    // A second counted view: one more read and 100% more scroll, but no more seconds today.
+    await collector.record({ ...who, body: { path: '/p/frotas' } })
+    for (let i = 0; i < 3; i++) await collector.record({ ...who, body: reading(true) })
+    // Another visitor has an allowance of their own.
+    const other = { ip: '203.0.113.12', userAgent: CHROME }
+    await collector.record({ ...other, body: { path: '/p/frotas' } })
+    await collector.record({ ...other, body: { ...reading(true), seconds: 20 } })
+    await collector.flush()
+    const sum = (field: 'reads' | 'readSeconds' | 'readScroll') =>
+      written
+        .flatMap((batch) => batch.rows)
+        .filter((row) => row.dimension === 'page')
+        .reduce((total, row) => total + (row[field] ?? 0), 0)
+    expect(sum('reads')).toBe(3)
+    expect(sum('readSeconds')).toBe(READ_SECONDS_PER_DAY + 20)
+    expect(sum('readScroll')).toBe(300)
+  })
+
+  it('forgets a day’s reading tallies when the next day starts, and at most MEMORY_TALLIES_MAX', async () => {
+    const ledger = createMemoryLedger(2)
+    const ask = { seconds: 5, scroll: 0, first: true }
+    await ledger.viewed('2026-03-01', 'a', '/')
+    expect(await ledger.read('2026-03-01', 'a', '/', ask)).toEqual({
+      read: true,
+      seconds: 5,
+      scroll: 0,
+    })
+    await ledger.viewed('2026-03-02', 'b', '/')
+    expect(await ledger.read('2026-03-01', 'a', '/', ask)).toBeUndefined()
+    // Full: forgotten, so a report goes uncounted rather than unbounded.
+    await ledger.viewed('2026-03-02', 'c', '/')
+    await ledger.viewed('2026-03-02', 'd', '/')
+    expect(await ledger.read('2026-03-02', 'b', '/', ask)).toBeUndefined()
+    expect(await ledger.read('2026-03-02', 'd', '/', ask)).toMatchObject({ read: true })
+    expect(MEMORY_TALLIES_MAX).toBeGreaterThan(10_000)
   })
 
   it('writes a busy interval in batches of a bounded number of hashes, the totals unchanged', async () => {
