@@ -2,6 +2,7 @@ import { createHmac, createSecretKey, randomUUID, type KeyObject } from 'node:cr
 
 import { isbot } from 'isbot'
 
+import { addressNetwork } from '@/lib/security/address-network'
 import { INVISIBLE } from '@/lib/text/invisible'
 
 import {
@@ -82,6 +83,8 @@ export type BatchRow = {
   visitors: string[]
   /** Hashes of the visitors who clicked each contact link (counted once a day each). */
   contacts?: Partial<Record<ContactChannel, string[]>>
+  /** Capped dimensions: the address hashes the row's views came from (promotion, record_views). */
+  addresses?: string[]
   /** Views whose reading was measured, their visible seconds, and their deepest scroll (%). */
   reads?: number
   readSeconds?: number
@@ -151,6 +154,19 @@ function saltKey(salt: Buffer): KeyObject {
 export function visitorHash(salt: Buffer, ip: string, userAgent: string, site: string): string {
   return createHmac('sha256', saltKey(salt))
     .update(`${ip}\n${userAgent}\n${site}`)
+    .digest('hex')
+    .slice(0, 32)
+}
+
+/**
+ * The address of one day, whatever the user agent: the same HMAC over the address (IPv6: its /64)
+ * alone, so a client that rotates its user agent is still one address. It decides only whether a
+ * value past the day's cap gets a row of its own (record_views), and is stored only while that
+ * value waits, until its day ends.
+ */
+export function addressHash(salt: Buffer, ip: string, site: string): string {
+  return createHmac('sha256', saltKey(salt))
+    .update(`address\n${addressNetwork(ip)}\n${site}`)
     .digest('hex')
     .slice(0, 32)
 }
@@ -233,6 +249,7 @@ type Entry = {
   visits: number
   visitors: Set<string>
   contacts: Partial<Record<ContactChannel, Set<string>>>
+  addresses: Set<string>
   reads: number
   readSeconds: number
   readScroll: number
@@ -250,7 +267,7 @@ function errorMessage(error: unknown): string {
 }
 
 function rowHashes(row: BatchRow): number {
-  let size = row.visitors.length
+  let size = row.visitors.length + (row.addresses?.length ?? 0)
   for (const hashes of Object.values(row.contacts ?? {})) size += hashes?.length ?? 0
   return size
 }
@@ -369,6 +386,7 @@ export function createCollector(options: CollectorOptions) {
           visits: 0,
           visitors: new Set(),
           contacts: {},
+          addresses: new Set(),
           reads: 0,
           readSeconds: 0,
           readScroll: 0,
@@ -392,11 +410,12 @@ export function createCollector(options: CollectorOptions) {
     bufferVisitors += 1
   }
 
-  function add(day: string, dimension: Dimension, key: string, visitor: string) {
+  function add(day: string, dimension: Dimension, key: string, visitor: string, address: string) {
     const entry = entryOf(day, dimension, key)
     entry.visits += 1
     // The views still count when memory is full; only this visitor may be missed.
     keep(entry.visitors, visitor)
+    if (CAPPED.has(dimension) && key !== OTHER_KEY) keep(entry.addresses, address)
   }
 
   return {
@@ -456,10 +475,11 @@ export function createCollector(options: CollectorOptions) {
       }
 
       if (!(await options.firstSeen(`${day}:${visitor}:${pageKey}`, DEDUPE_MS))) return 'duplicate'
+      const address = addressHash(salt, input.ip, options.site)
       for (const dimension of DIMENSIONS) {
         // A visit enters once: the entry page counts the view that opened the visit only.
         if (dimension === 'landing' && !body.entry) continue
-        add(day, dimension, await capped(day, dimension, keys[dimension]), visitor)
+        add(day, dimension, await capped(day, dimension, keys[dimension]), visitor, address)
       }
       await options.reading.viewed(day, visitor, pageKey)
       return 'counted'
@@ -496,7 +516,8 @@ export function createCollector(options: CollectorOptions) {
                 visitors: part,
               }
               if (start === 0) {
-                // The contacts and the reading go with the row's first part.
+                // The contacts, the addresses and the reading go with the row's first part.
+                if (entry.addresses.size > 0) row.addresses = [...entry.addresses]
                 const contacts = Object.entries(entry.contacts).filter(([, set]) => set.size > 0)
                 if (contacts.length > 0)
                   row.contacts = Object.fromEntries(contacts.map(([c, set]) => [c, [...set]]))

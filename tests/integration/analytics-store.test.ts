@@ -5,7 +5,13 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 
 import { createCollector, namedValuesCache, type Collector } from '@/lib/analytics/collect'
 import { createSharedState, dayEnd, dayStart, SALT_TTL_SECONDS } from '@/lib/analytics/shared-state'
-import { READ_SECONDS_PER_DAY, REPORT_MAX_ROWS } from '@/lib/analytics/measures.mjs'
+import {
+  CAP_PER_DAY,
+  PROMOTE_ADDRESSES,
+  PROMOTIONS_PER_DAY,
+  READ_SECONDS_PER_DAY,
+  REPORT_MAX_ROWS,
+} from '@/lib/analytics/measures.mjs'
 import { REPORT_MAX_DAYS } from '@/lib/analytics/report-schema'
 import { AGGREGATE_RETENTION_MONTHS } from '@/lib/analytics/retention'
 import {
@@ -262,7 +268,8 @@ describe(`visit counts in the database (${backendLabel})`, { timeout: 60_000 }, 
         writeBatch(other, retried, rows(150, 300)),
       ])
       const report = await readReport(db, { from: day, to: day, by: 'campaign', format: 'json' })
-      expect(report.rows).toHaveLength(201)
+      expect(CAP_PER_DAY).toBe(200)
+      expect(report.rows).toHaveLength(CAP_PER_DAY + 1)
       expect(report.rows.find((row) => row.key === '(outras)')).toMatchObject({
         visits: 100,
         visitors: 100,
@@ -273,7 +280,7 @@ describe(`visit counts in the database (${backendLabel})`, { timeout: 60_000 }, 
     }
   })
 
-  it('reports a campaign 3 real visitors arrived from under its own name, after 300 invented ones (issue 45)', async () => {
+  it('reports a campaign 3 real visitors from 3 addresses arrived from under its own name, after 300 invented ones (issue 45)', async () => {
     const { db } = test
     const day = '2026-01-16'
     const hash = (n: number) => n.toString(16).padStart(32, '0')
@@ -285,10 +292,17 @@ describe(`visit counts in the database (${backendLabel})`, { timeout: 60_000 }, 
       visitors: [hash(1000 + i)],
     }))
     await writeBatch(db, '00000000-0000-4000-8000-000000000011', invented)
-    // The real campaign: three visitors, two views each, over three batches.
+    // The real campaign: three visitors from three addresses, two views each, over three batches.
     for (let i = 0; i < 3; i++)
       await writeBatch(db, `00000000-0000-4000-8000-00000000002${i}`, [
-        { day, dimension: 'campaign', key: 'black-friday', visits: 2, visitors: [hash(5000 + i)] },
+        {
+          day,
+          dimension: 'campaign',
+          key: 'black-friday',
+          visits: 2,
+          visitors: [hash(5000 + i)],
+          addresses: [hash(6000 + i)],
+        },
       ])
     const report = await readReport(db, { from: day, to: day, by: 'campaign', format: 'json' })
     expect(report.rows.find((row) => row.key === 'black-friday')).toMatchObject({
@@ -299,6 +313,97 @@ describe(`visit counts in the database (${backendLabel})`, { timeout: 60_000 }, 
     expect(report.rows.find((row) => row.key === '(outras)')).toMatchObject({ visits: 100 })
     expect(report.rows.reduce((sum, row) => sum + row.visits, 0)).toBe(306)
     expect(report.rows).toHaveLength(202)
+  })
+
+  it('promotes a value only once PROMOTE_ADDRESSES distinct addresses (IPv6 per /64) came from it: one client rotating its user agent promotes nothing (issue 49)', async () => {
+    const fresh = await createTestDatabase()
+    await applyMigrations(fresh.db)
+    try {
+      const { db } = fresh
+      const collector = collectorOn(() => db)
+      const view = (ip: string, userAgent: string, campaign: string) =>
+        collector.record({ ip, userAgent, body: { path: '/', utm_campaign: campaign } })
+      // The day's first CAP_PER_DAY values have rows of their own, whoever sent them.
+      for (let i = 0; i < CAP_PER_DAY; i++) await view(`10.2.${i >> 8}.${i & 255}`, CHROME, `c${i}`)
+      await collector.flush()
+      // One client, ten user agents: ten visitors, one address.
+      for (let i = 0; i < 10; i++) await view('203.0.113.50', `${CHROME} v${i}`, 'rotacao')
+      // Three addresses of one IPv6 /64 (one subscriber's): one address.
+      for (const ip of ['2001:db8:5:6::1', '2001:db8:5:6::2', '2001:db8:5:6:ffff::3'])
+        await view(ip, CHROME, 'mesma-rede')
+      // Three addresses, two of them of other /64s: promoted.
+      for (const ip of ['203.0.113.51', '2001:db8:5:7::1', '2001:db8:5:8::1'])
+        await view(ip, CHROME, 'real')
+      await collector.flush()
+      expect(PROMOTE_ADDRESSES).toBe(3)
+      const day = today()
+      const report = await readReport(db, { from: day, to: day, by: 'campaign', format: 'json' })
+      const rows = Object.fromEntries(report.rows.map((row) => [row.key, row]))
+      expect(rows.real).toMatchObject({ visits: 3, visitors: 3 })
+      expect(rows.rotacao).toBeUndefined()
+      expect(rows['mesma-rede']).toBeUndefined()
+      expect(rows['(outras)']).toMatchObject({ visits: 13 })
+      // The address hashes of a promoted value go with its promotion; the others' wait for the purge.
+      const kept = await db.query(
+        `select key, count(*)::int as n from analytics.daily_visitors
+         where dimension = 'candidate-address:campaign' group by key order by key`,
+      )
+      expect(kept.rows).toEqual([
+        { key: 'mesma-rede', n: 1 },
+        { key: 'rotacao', n: 1 },
+      ])
+    } finally {
+      await fresh.close()
+    }
+  })
+
+  it('promotes at most PROMOTIONS_PER_DAY values a day and dimension, a name saved in the Studio still counted (issue 49)', async () => {
+    const fresh = await createTestDatabase()
+    await applyMigrations(fresh.db)
+    try {
+      const { db } = fresh
+      const day = '2026-01-20'
+      const hash = (n: number) => n.toString(16).padStart(32, '0')
+      const row = (key: string, n: number, addresses: number) => ({
+        day,
+        dimension: 'source' as const,
+        key,
+        visits: 1,
+        visitors: [hash(n)],
+        addresses: Array.from({ length: addresses }, (_, i) => hash(n * 10 + i)),
+      })
+      await writeBatch(
+        db,
+        '00000000-0000-4000-8000-000000000051',
+        Array.from({ length: CAP_PER_DAY }, (_, i) => row(`s${i}`, 1000 + i, 1)),
+      )
+      // Each from PROMOTE_ADDRESSES addresses: the first PROMOTIONS_PER_DAY are promoted.
+      await writeBatch(
+        db,
+        '00000000-0000-4000-8000-000000000052',
+        Array.from({ length: PROMOTIONS_PER_DAY + 5 }, (_, i) =>
+          row(`p${i}`, 5000 + i, PROMOTE_ADDRESSES),
+        ),
+      )
+      await db.query(
+        `insert into analytics.named_values (dimension, key) values ('source', 'nomeada')`,
+      )
+      await writeBatch(db, '00000000-0000-4000-8000-000000000053', [row('nomeada', 9000, 1)])
+      const report = await readReport(db, { from: day, to: day, by: 'source', format: 'json' })
+      const keys = report.rows.map((r) => r.key)
+      expect(keys).toHaveLength(CAP_PER_DAY + PROMOTIONS_PER_DAY + 2)
+      expect(keys).toContain(`p${PROMOTIONS_PER_DAY - 1}`)
+      expect(keys).not.toContain(`p${PROMOTIONS_PER_DAY}`)
+      expect(keys).toContain('nomeada')
+      expect(report.rows.find((r) => r.key === '(outras)')).toMatchObject({ visits: 5 })
+      const promoted = await db.query(
+        `select promotions from analytics.daily_promotions where day = $1 and dimension = 'source'`,
+        [day],
+      )
+      expect(promoted.rows).toEqual([{ promotions: PROMOTIONS_PER_DAY }])
+    } finally {
+      await fresh.close()
+    }
   })
 
   it('reports a campaign named in the Studio under its own name from its first visitor, after 300 invented ones (issue 45)', async () => {
@@ -426,6 +531,36 @@ describe(`visit counts in the database (${backendLabel})`, { timeout: 60_000 }, 
       ['ab'.repeat(16)],
     )
     expect(left.rows.map((row) => row.day)).toEqual([today()])
+  })
+
+  it('deletes the address hashes and promotion counts of a day once it is over (issue 49)', async () => {
+    const { db } = test
+    const sp = `(now() at time zone 'America/Sao_Paulo')::date`
+    await db.query(
+      `insert into analytics.daily_visitors (day, dimension, key, visitor)
+       values (${sp} - 1, 'candidate-address:campaign', 'x', $1),
+              (${sp}, 'candidate-address:campaign', 'x', $1)`,
+      ['cd'.repeat(16)],
+    )
+    await db.query(
+      `insert into analytics.daily_promotions (day, dimension, promotions)
+       values (${sp} - 1, 'campaign', 4), (${sp}, 'campaign', 2)`,
+    )
+    await purgeAggregates(db)
+    const days = async (sql: string, params: unknown[] = []) =>
+      (await db.query(sql, params)).rows.map((row) => row.day)
+    expect(
+      await days(`select day::text as day from analytics.daily_visitors where visitor = $1`, [
+        'cd'.repeat(16),
+      ]),
+    ).toEqual([today()])
+    expect(await days(`select day::text as day from analytics.daily_promotions`)).toEqual([today()])
+    // Nobody but record_views and the purge reads them.
+    for (const role of ['analytics_writer', 'analytics_reader'])
+      expect(
+        await sqlStateOf(asRole(db, role, 'select * from analytics.daily_promotions')),
+        role,
+      ).toBe('42501')
   })
 
   it('counts entry pages, contact clicks once per visitor, reading, and credits leads by their attribution columns (issue 45)', async () => {

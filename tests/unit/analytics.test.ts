@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createReaderAuth } from '@/lib/analytics/auth'
 import { CAMPAIGN_NAMING_ROLES } from '@/lib/analytics/campaign-link'
 import {
+  addressHash,
   cleanValue,
   createCollector,
   MEMORY_VALUES_PER_DAY,
@@ -109,6 +110,46 @@ describe('the visitor hash', () => {
       visitorHash(Buffer.alloc(32, 8), '203.0.113.1', CHROME, 'https://vigia.example'),
     ).not.toBe(hash)
     expect(hash).not.toContain('203')
+  })
+
+  it('has an address hash beside it: one per address whatever the user agent, one per IPv6 /64, never the visitor hash (issue 49)', () => {
+    const salt = Buffer.alloc(32, 7)
+    const site = 'https://vigia.example'
+    const address = addressHash(salt, '203.0.113.1', site)
+    expect(address).toMatch(/^[0-9a-f]{32}$/)
+    expect(address).not.toBe(visitorHash(salt, '203.0.113.1', CHROME, site))
+    expect(addressHash(salt, '::ffff:203.0.113.1', site)).toBe(address)
+    expect(addressHash(salt, '203.0.113.2', site)).not.toBe(address)
+    expect(addressHash(salt, '2001:db8:1:2::1', site)).toBe(
+      addressHash(salt, '2001:db8:1:2:ffff:eeee:dddd:cccc', site),
+    )
+    expect(addressHash(salt, '2001:db8:1:3::1', site)).not.toBe(
+      addressHash(salt, '2001:db8:1:2::1', site),
+    )
+    expect(addressHash(Buffer.alloc(32, 8), '203.0.113.1', site)).not.toBe(address)
+  })
+
+  it('sends the address hashes of a view on the rows of capped dimensions only (issue 49)', async () => {
+    const { collector, written } = setup()
+    for (const userAgent of [CHROME, `${CHROME} v2`])
+      await collector.record({
+        ip: '203.0.113.60',
+        userAgent,
+        body: { path: '/', utm_campaign: 'verao', utm_source: 'google' },
+      })
+    await collector.flush()
+    const rows = written.flatMap((batch) => batch.rows)
+    const of = (dimension: string) => rows.find((row) => row.dimension === dimension)!
+    // Two visitors, one address.
+    expect(of('campaign')).toMatchObject({
+      visitors: expect.any(Array),
+      addresses: [expect.any(String)],
+    })
+    expect(of('campaign').visitors).toHaveLength(2)
+    for (const dimension of ['source', 'medium', 'referrer'])
+      expect(of(dimension).addresses).toHaveLength(1)
+    for (const dimension of ['site', 'page'])
+      expect(of(dimension).addresses).toBeUndefined()
   })
 
   it('changes with the day, and a salt older than yesterday is forgotten', async () => {
