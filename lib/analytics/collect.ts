@@ -83,8 +83,8 @@ export type BatchRow = {
   visitors: string[]
   /** Hashes of the visitors who clicked each contact link (counted once a day each). */
   contacts?: Partial<Record<ContactChannel, string[]>>
-  /** Capped dimensions: the address hashes the row's views came from (promotion, record_views). */
-  addresses?: string[]
+  /** Capped dimensions: the address buckets the row's views came from (promotion, record_views). */
+  addresses?: number[]
   /** Views whose reading was measured, their visible seconds, and their deepest scroll (%). */
   reads?: number
   readSeconds?: number
@@ -159,16 +159,16 @@ export function visitorHash(salt: Buffer, ip: string, userAgent: string, site: s
 }
 
 /**
- * The address of one day, whatever the user agent: the same HMAC over the address (IPv6: its /64)
- * alone, so a client that rotates its user agent is still one address. It decides only whether a
- * value past the day's cap gets a row of its own (record_views), and is stored only while that
- * value waits, until its day ends.
+ * The address's bucket of one day, 0 to 255, whatever the user agent: the first byte of the same
+ * HMAC over the address (IPv6: its /64) alone. Three different buckets are three different
+ * addresses, so a client rotating its user agent (or its addresses within one /64) is one; and
+ * one of 256 values tells nothing about whose address it was, so storing it adds no identifier.
+ * It decides only whether a value past the day's cap gets a row of its own (record_views).
  */
-export function addressHash(salt: Buffer, ip: string, site: string): string {
+export function addressBucket(salt: Buffer, ip: string, site: string): number {
   return createHmac('sha256', saltKey(salt))
     .update(`address\n${addressNetwork(ip)}\n${site}`)
-    .digest('hex')
-    .slice(0, 32)
+    .digest()[0]!
 }
 
 /**
@@ -249,7 +249,7 @@ type Entry = {
   visits: number
   visitors: Set<string>
   contacts: Partial<Record<ContactChannel, Set<string>>>
-  addresses: Set<string>
+  addresses: Set<number>
   reads: number
   readSeconds: number
   readScroll: number
@@ -267,7 +267,7 @@ function errorMessage(error: unknown): string {
 }
 
 function rowHashes(row: BatchRow): number {
-  let size = row.visitors.length + (row.addresses?.length ?? 0)
+  let size = row.visitors.length
   for (const hashes of Object.values(row.contacts ?? {})) size += hashes?.length ?? 0
   return size
 }
@@ -410,12 +410,13 @@ export function createCollector(options: CollectorOptions) {
     bufferVisitors += 1
   }
 
-  function add(day: string, dimension: Dimension, key: string, visitor: string, address: string) {
+  function add(day: string, dimension: Dimension, key: string, visitor: string, address: number) {
     const entry = entryOf(day, dimension, key)
     entry.visits += 1
     // The views still count when memory is full; only this visitor may be missed.
     keep(entry.visitors, visitor)
-    if (CAPPED.has(dimension) && key !== OTHER_KEY) keep(entry.addresses, address)
+    // At most 256 a row: no bound needed.
+    if (CAPPED.has(dimension) && key !== OTHER_KEY) entry.addresses.add(address)
   }
 
   return {
@@ -475,7 +476,7 @@ export function createCollector(options: CollectorOptions) {
       }
 
       if (!(await options.firstSeen(`${day}:${visitor}:${pageKey}`, DEDUPE_MS))) return 'duplicate'
-      const address = addressHash(salt, input.ip, options.site)
+      const address = addressBucket(salt, input.ip, options.site)
       for (const dimension of DIMENSIONS) {
         // A visit enters once: the entry page counts the view that opened the visit only.
         if (dimension === 'landing' && !body.entry) continue

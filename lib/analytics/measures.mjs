@@ -116,9 +116,10 @@ export const KEY_COLUMNS = Object.freeze({
 
 /**
  * Values of a capped dimension a day keeps under their own name whoever sent them; past it, a
- * value waits as a candidate until PROMOTE_ADDRESSES distinct addresses (IPv6: per /64) arrived
- * from it, and at most PROMOTIONS_PER_DAY candidates a day and dimension are promoted so. A value
- * named in the Studio always has its own row.
+ * value waits as a candidate until PROMOTE_ADDRESSES distinct addresses (IPv6: per /64; told apart
+ * by their buckets, collect.ts addressBucket) arrived from it, and at most PROMOTIONS_PER_DAY
+ * candidates a day and dimension are promoted so. A value named in the Studio always has its own
+ * row.
  */
 export const CAP_PER_DAY = 200
 export const PROMOTE_ADDRESSES = 3

@@ -6,16 +6,18 @@
 -- * A value past the day's 200 was promoted to a row of its own once 3 visitors came from it, and
 --   a visitor is (address, user agent): one client rotating its user agent promoted anything.
 --   Promotion now needs 3 distinct addresses (IPv6 counted per /64). Each view of a capped
---   dimension brings, beside its visitor hash, an address hash (HMAC with the same daily salt, of
---   the address or its /64 alone); it is kept only while the value is a candidate, in
---   daily_visitors under 'candidate-address:<dimension>', and deleted with its day like every
---   hash. daily_candidates counts them.
+--   dimension brings its address's bucket of the day, 0 to 255 (a byte of the HMAC, with the same
+--   daily salt, of the address or its /64 alone: lib/analytics/collect.ts); 3 different buckets
+--   are 3 different addresses, and one of 256 values identifies nobody. A candidate keeps the set
+--   of its buckets (daily_candidates.address_buckets), deleted with its day.
 -- * At most 100 candidates a day and dimension are promoted (daily_promotions, counts only, kept
 --   until its day ends): past it, a value without a name waits in '(outras)' until tomorrow.
 --
 -- Idempotent; runs unchanged on Supabase, plain PostgreSQL 15+ and PGlite.
 
-alter table analytics.daily_candidates add column if not exists addresses bigint not null default 0;
+alter table analytics.daily_candidates
+  add column if not exists address_buckets smallint[] not null default '{}'
+  check (cardinality(address_buckets) <= 256);
 
 create table if not exists analytics.daily_promotions (
   day date not null,
@@ -38,7 +40,6 @@ declare
   the_key text;
   the_visits bigint;
   added bigint;
-  added_addresses bigint;
   promoted integer;
   channel text;
   candidate analytics.daily_candidates%rowtype;
@@ -89,22 +90,23 @@ begin
           returning 1
         )
         select count(*) into added from inserted;
-        with inserted as (
-          insert into analytics.daily_visitors (day, dimension, key, visitor)
-          select the_day, 'candidate-address:' || the_dimension, the_key, a.value
-          from jsonb_array_elements_text(coalesce(item -> 'addresses', '[]'::jsonb)) as a
-          on conflict do nothing
-          returning 1
-        )
-        select count(*) into added_addresses from inserted;
+        -- The union of its address buckets; anything but a whole number 0 to 255 is ignored.
         update analytics.daily_candidates d
-        set visitors = d.visitors + added, addresses = d.addresses + added_addresses
+        set visitors = d.visitors + added,
+          address_buckets = array(
+            select distinct b from unnest(d.address_buckets || array(
+              select a.value::smallint
+              from jsonb_array_elements_text(coalesce(item -> 'addresses', '[]'::jsonb)) as a
+              where case when a.value ~ '^[0-9]{1,3}$' then a.value::integer < 256 else false end
+            )) as b
+            order by b
+          )
         where d.day = the_day and d.dimension = the_dimension and d.key = the_key
         returning * into candidate;
         select coalesce(max(p.promotions), 0) into promoted
         from analytics.daily_promotions p
         where p.day = the_day and p.dimension = the_dimension;
-        if candidate.addresses >= 3 and promoted < 100 then
+        if cardinality(candidate.address_buckets) >= 3 and promoted < 100 then
           -- Promoted: its own row with what it had; its earlier views leave '(outras)'.
           insert into analytics.daily_promotions as p (day, dimension, promotions)
           values (the_day, the_dimension, 1)
@@ -121,8 +123,7 @@ begin
             and v.key = the_key
           on conflict do nothing;
           delete from analytics.daily_visitors v
-          where v.day = the_day
-            and v.dimension in ('candidate:' || the_dimension, 'candidate-address:' || the_dimension)
+          where v.day = the_day and v.dimension = 'candidate:' || the_dimension
             and v.key = the_key;
           delete from analytics.daily_candidates d
           where d.day = the_day and d.dimension = the_dimension and d.key = the_key;

@@ -252,8 +252,8 @@ describe(`supabase/migrations/20270220000000_analytics_trust.sql on ${backendLab
     const before = await shape()
     expect(before.columns).toContainEqual({
       table_name: 'daily_candidates',
-      column_name: 'addresses',
-      data_type: 'bigint',
+      column_name: 'address_buckets',
+      data_type: 'ARRAY',
     })
     expect(before.columns.some((c) => c.table_name === 'daily_promotions')).toBe(true)
     for (let round = 0; round < 2; round++) await t.db.exec(sql)

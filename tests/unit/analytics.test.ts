@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createReaderAuth } from '@/lib/analytics/auth'
 import { CAMPAIGN_NAMING_ROLES } from '@/lib/analytics/campaign-link'
 import {
-  addressHash,
+  addressBucket,
   cleanValue,
   createCollector,
   MEMORY_VALUES_PER_DAY,
@@ -112,24 +112,25 @@ describe('the visitor hash', () => {
     expect(hash).not.toContain('203')
   })
 
-  it('has an address hash beside it: one per address whatever the user agent, one per IPv6 /64, never the visitor hash (issue 49)', () => {
+  it('has an address bucket beside it, 0 to 255: one per address whatever the user agent, one per IPv6 /64 (issue 49)', () => {
     const salt = Buffer.alloc(32, 7)
     const site = 'https://vigia.example'
-    const address = addressHash(salt, '203.0.113.1', site)
-    expect(address).toMatch(/^[0-9a-f]{32}$/)
-    expect(address).not.toBe(visitorHash(salt, '203.0.113.1', CHROME, site))
-    expect(addressHash(salt, '::ffff:203.0.113.1', site)).toBe(address)
-    expect(addressHash(salt, '203.0.113.2', site)).not.toBe(address)
-    expect(addressHash(salt, '2001:db8:1:2::1', site)).toBe(
-      addressHash(salt, '2001:db8:1:2:ffff:eeee:dddd:cccc', site),
+    const bucket = (ip: string, s = salt) => addressBucket(s, ip, site)
+    expect(bucket('203.0.113.1')).toBeGreaterThanOrEqual(0)
+    expect(bucket('203.0.113.1')).toBeLessThan(256)
+    expect(Number.isInteger(bucket('203.0.113.1'))).toBe(true)
+    expect(bucket('::ffff:203.0.113.1')).toBe(bucket('203.0.113.1'))
+    expect(bucket('2001:db8:1:2::1')).toBe(bucket('2001:db8:1:2:ffff:eeee:dddd:cccc'))
+    // Spread over the 256 values, and changing with the salt.
+    const spread = new Set(
+      Array.from({ length: 2000 }, (_, i) => bucket(`10.9.${i >> 8}.${i & 255}`)),
     )
-    expect(addressHash(salt, '2001:db8:1:3::1', site)).not.toBe(
-      addressHash(salt, '2001:db8:1:2::1', site),
-    )
-    expect(addressHash(Buffer.alloc(32, 8), '203.0.113.1', site)).not.toBe(address)
+    expect(spread.size).toBeGreaterThan(240)
+    const salts = Array.from({ length: 20 }, (_, i) => bucket('203.0.113.1', Buffer.alloc(32, i)))
+    expect(new Set(salts).size).toBeGreaterThan(5)
   })
 
-  it('sends the address hashes of a view on the rows of capped dimensions only (issue 49)', async () => {
+  it('sends the address bucket of a view on the rows of capped dimensions only (issue 49)', async () => {
     const { collector, written } = setup()
     for (const userAgent of [CHROME, `${CHROME} v2`])
       await collector.record({
@@ -143,13 +144,12 @@ describe('the visitor hash', () => {
     // Two visitors, one address.
     expect(of('campaign')).toMatchObject({
       visitors: expect.any(Array),
-      addresses: [expect.any(String)],
+      addresses: [expect.any(Number)],
     })
     expect(of('campaign').visitors).toHaveLength(2)
     for (const dimension of ['source', 'medium', 'referrer'])
       expect(of(dimension).addresses).toHaveLength(1)
-    for (const dimension of ['site', 'page'])
-      expect(of(dimension).addresses).toBeUndefined()
+    for (const dimension of ['site', 'page']) expect(of(dimension).addresses).toBeUndefined()
   })
 
   it('changes with the day, and a salt older than yesterday is forgotten', async () => {
