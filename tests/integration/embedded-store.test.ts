@@ -75,6 +75,7 @@ describe('the embedded lead store', () => {
       { name: '20270201000000_lead_attribution.sql' },
       { name: '20270201000100_analytics_reach.sql' },
       { name: '20270210000000_lead_delivery.sql' },
+      { name: '20270220000000_analytics_trust.sql' },
     ])
     // Written without the opt-in (an older form's record): null, not a guessed false.
     const dados = { ...record.dadosCliente, whatsapp_opt_in: null }
