@@ -9,7 +9,7 @@ import { READ_SECONDS_PER_DAY } from './measures.mjs'
 // ledger is here, the Redis one (shared by instances) in shared-state.ts, which applies the same
 // rule in Lua.
 
-/** What one report asks to add: visible seconds, deeper scroll (%), whether it is a view's first. */
+/** One report's ask: visible seconds, deeper scroll (%), whether it is its view's first. */
 export type ReadingAsk = { seconds: number; scroll: number; first: boolean }
 /** What of it counts: a new read (a view measured), seconds and scroll. */
 export type ReadingGrant = { read: boolean; seconds: number; scroll: number }

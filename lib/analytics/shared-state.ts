@@ -9,9 +9,10 @@ import { REPORT_TIME_ZONE } from './report-schema'
 import { SALT_MAX_AGE_HOURS } from './retention'
 
 // What instances must share to count one visitor once: the day's salt, the "seen in the last
-// 10 s" marks, and each visitor's reading tally of the day (lib/analytics/reading-ledger.ts). In Redis when it is configured and answering; in this process
-// otherwise (each instance then has its own salt, so a visitor seen by two instances during a
-// Redis outage counts twice that day: views are never lost). Nothing here ever waits on Redis
+// 10 s" marks, and each visitor's reading tally of the day (lib/analytics/reading-ledger.ts). In
+// Redis when it is configured and answering; in this process otherwise (each instance then has
+// its own salt, so a visitor seen by two instances during a Redis outage counts twice that day:
+// views are never lost). Nothing here ever waits on Redis
 // when it is not connected (lib/redis/connection.mjs).
 
 export const ANALYTICS_AREA = 'analytics'
@@ -49,9 +50,9 @@ export function dayEnd(day: string): number {
 
 /**
  * reading-ledger.ts's rule in one atomic step, so two instances cannot both spend one visitor's
- * allowance. KEYS[1]: the tally (a hash) of one visitor's page today. ARGV: 'view' and the day's end
- * (ms); or 'read', first (0/1), seconds, scroll and READ_SECONDS_PER_DAY. A read answers {1, read,
- * seconds, scroll}, or {0} without a counted view.
+ * allowance. KEYS[1]: the tally (a hash) of one visitor's page today. ARGV: 'view' and the day's
+ * end (ms); or 'read', first (0/1), seconds, scroll and READ_SECONDS_PER_DAY. A read answers
+ * {1, read, seconds, scroll}, or {0} without a counted view.
  */
 const READING_SCRIPT = `
 local key = KEYS[1]
