@@ -13,6 +13,17 @@ export type CampaignLinkInput = {
   medium: string
 }
 
+/**
+ * Sanity's built-in roles that can write content: only their users may name a campaign (a name
+ * changes what the counting keeps). Viewers and custom roles read the figures and copy links.
+ */
+export const CAMPAIGN_NAMING_ROLES = [
+  'administrator',
+  'editor',
+  'developer',
+  'contributor',
+] as const
+
 /** Usual sources and their medium, offered as choices. */
 export const CAMPAIGN_CHANNELS = [
   { source: 'newsletter', medium: 'email', label: 'Newsletter (e-mail)' },
@@ -50,12 +61,21 @@ export function campaignLink(
   const path = input.path.trim() || '/'
   if (!/^\/(?!\/)[^\s?#]*$/.test(path))
     return { ok: false, problem: 'A página deve ser um caminho do site, começando com /.' }
+  let site: URL
   let url: URL
   try {
-    url = new URL(path, input.origin)
+    site = new URL(input.origin)
+    url = new URL(path, site)
   } catch {
     return { ok: false, problem: 'O endereço do site não é válido.' }
   }
+  // Judged by where the link lands, not by how the path reads: a URL parser takes "/\evil.com"
+  // as the host evil.com, and no pattern of ours should have to know every such rule.
+  if (url.origin !== site.origin)
+    return {
+      ok: false,
+      problem: `O link levaria para fora do site. Use um caminho de ${site.origin}, como /p/onibus.`,
+    }
   url.searchParams.set('utm_source', source)
   if (medium) url.searchParams.set('utm_medium', medium)
   url.searchParams.set('utm_campaign', campaign)

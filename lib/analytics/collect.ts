@@ -2,9 +2,17 @@ import { createHmac, createSecretKey, randomUUID, type KeyObject } from 'node:cr
 
 import { isbot } from 'isbot'
 
+import { addressNetwork } from '@/lib/security/address-network'
 import { INVISIBLE } from '@/lib/text/invisible'
 
-import { CONTACT_CHANNELS, DIMENSION_NAMES, DIMENSION_SPECS } from './measures.mjs'
+import {
+  CONTACT_CHANNELS,
+  DIMENSION_NAMES,
+  DIMENSION_SPECS,
+  MEMORY_VALUES_PER_DAY,
+  READ_SECONDS_PER_DAY,
+} from './measures.mjs'
+import type { ReadingLedger } from './reading-ledger'
 import { DIRECT_KEY, NO_CAMPAIGN_KEY, OTHER_KEY, REPORT_TIME_ZONE } from './report-schema'
 
 // Counting views without cookies (docs/analytics.md): the pure part, with no I/O of its own, so
@@ -23,19 +31,14 @@ import { SITE_KEY } from './report-db.mjs'
 const CAPPED: ReadonlySet<Dimension> = new Set(
   DIMENSION_SPECS.filter((spec) => spec.capped).map((spec) => spec.name as Dimension),
 )
-/**
- * Values of a capped dimension a day keeps under their own name whoever sent them; past it, only
- * those at least PROMOTE_VISITORS visitors arrived from (the database decides, record_views).
- */
-export const CAP_PER_DAY = 200
-export const PROMOTE_VISITORS = 3
-/**
- * Distinct values of a capped dimension one instance sends the database a day: beyond it they are
- * counted as (outras) here, so invented values cannot grow this process's memory without bound.
- */
-export const MEMORY_VALUES_PER_DAY = 20_000
-/** The longest a view is counted as read, and the deepest scroll, per beacon. */
-export const MAX_READ_SECONDS = 1800
+/** The counting's limits, declared in measures.mjs. */
+export {
+  CAP_PER_DAY,
+  MEMORY_VALUES_PER_DAY,
+  PROMOTE_ADDRESSES,
+  PROMOTIONS_PER_DAY,
+  READ_SECONDS_PER_DAY,
+} from './measures.mjs'
 export const VALUE_MAX_LENGTH = 100
 /** One visitor's view of one page counts at most once in this window. */
 export const DEDUPE_MS = 10_000
@@ -80,6 +83,8 @@ export type BatchRow = {
   visitors: string[]
   /** Hashes of the visitors who clicked each contact link (counted once a day each). */
   contacts?: Partial<Record<ContactChannel, string[]>>
+  /** Capped dimensions: the address buckets the row's views came from (promotion, record_views). */
+  addresses?: number[]
   /** Views whose reading was measured, their visible seconds, and their deepest scroll (%). */
   reads?: number
   readSeconds?: number
@@ -95,8 +100,17 @@ export type CollectorOptions = {
   saltFor: (day: string) => Promise<Buffer>
   /** True when this visitor's view of this page was not seen in the last `ttlMs` (and marks it). */
   firstSeen: (key: string, ttlMs: number) => Promise<boolean>
+  /** Each visitor's reading tally of the day (shared-state.ts: Redis, or this process). */
+  reading: ReadingLedger
   /** Whether the site serves this path (lib/known-paths.ts plus the fixed routes). */
   isKnownPath: (path: string) => boolean | Promise<boolean>
+  /**
+   * Whether a value was named in the Studio (analytics.named_values): it passes this process's
+   * memory cap, as the database's cap. Asked only past that cap.
+   */
+  isNamed?: (dimension: Dimension, key: string) => boolean | Promise<boolean>
+  /** MEMORY_VALUES_PER_DAY unless told (tests). */
+  memoryValuesPerDay?: number
   /** The site's origin, part of the hash so one salt never links two sites. */
   site: string
   /** Deletes the aggregates past their retention; called at most once a (Sao Paulo) day. */
@@ -142,6 +156,19 @@ export function visitorHash(salt: Buffer, ip: string, userAgent: string, site: s
     .update(`${ip}\n${userAgent}\n${site}`)
     .digest('hex')
     .slice(0, 32)
+}
+
+/**
+ * The address's bucket of one day, 0 to 255, whatever the user agent: the first byte of the same
+ * HMAC over the address (IPv6: its /64) alone. Three different buckets are three different
+ * addresses, so a client rotating its user agent (or its addresses within one /64) is one; and
+ * one of 256 values tells nothing about whose address it was, so storing it adds no identifier.
+ * It decides only whether a value past the day's cap gets a row of its own (record_views).
+ */
+export function addressBucket(salt: Buffer, ip: string, site: string): number {
+  return createHmac('sha256', saltKey(salt))
+    .update(`address\n${addressNetwork(ip)}\n${site}`)
+    .digest()[0]!
 }
 
 /**
@@ -222,6 +249,7 @@ type Entry = {
   visits: number
   visitors: Set<string>
   contacts: Partial<Record<ContactChannel, Set<string>>>
+  addresses: Set<number>
   reads: number
   readSeconds: number
   readScroll: number
@@ -247,6 +275,46 @@ function rowHashes(row: BatchRow): number {
 const clamp = (value: unknown, max: number) =>
   typeof value === 'number' && Number.isFinite(value) ? Math.min(max, Math.max(0, value)) : 0
 
+/** How long a list of the names saved in the Studio is used before it is read again. */
+export const NAMED_REFRESH_MS = 60_000
+
+/**
+ * The campaigns named in the Studio, for the collector's isNamed: read on first need, then again in
+ * the background once NAMED_REFRESH_MS old (a failed read is retried then, the old list kept). A
+ * name saved through this instance counts at once (`add`), one saved through another within
+ * NAMED_REFRESH_MS.
+ */
+export function namedValuesCache(load: () => Promise<string[]>, now: () => number = Date.now) {
+  let names: Set<string> | undefined
+  let until = 0
+  let loading: Promise<void> | undefined
+  const refresh = () =>
+    (loading ??= load()
+      .then(
+        (list) => {
+          names = new Set(list)
+        },
+        () => {},
+      )
+      .finally(() => {
+        until = now() + NAMED_REFRESH_MS
+        loading = undefined
+      }))
+  return {
+    async isNamed(dimension: Dimension, key: string): Promise<boolean> {
+      if (dimension !== 'campaign') return false
+      if (now() >= until) {
+        const pending = refresh()
+        if (!names) await pending
+      }
+      return names?.has(key) ?? false
+    },
+    add(name: string) {
+      names?.add(name)
+    },
+  }
+}
+
 /**
  * Counts views in memory and writes them in batches. A batch that fails stays queued with its id
  * and is retried, in order, at the next flush, so a database outage loses nothing and a batch
@@ -256,6 +324,7 @@ export function createCollector(options: CollectorOptions) {
   const now = options.now ?? Date.now
   const maxPendingVisitors = options.maxPendingVisitors ?? MAX_PENDING_VISITORS
   const maxBatchVisitors = Math.max(1, options.maxBatchVisitors ?? MAX_BATCH_VISITORS)
+  const memoryValuesPerDay = options.memoryValuesPerDay ?? MEMORY_VALUES_PER_DAY
   let buffer = new Map<string, Entry>()
   let bufferVisitors = 0
   const queue: PendingBatch[] = []
@@ -281,15 +350,19 @@ export function createCollector(options: CollectorOptions) {
     return bufferVisitors + queue.reduce((sum, batch) => sum + batch.visitors, 0)
   }
 
-  // The day's cap itself is the database's (record_views: 200 values, then only those real
-  // visitors arrived from), shared by every instance; this only bounds one process's memory.
-  function capped(day: string, dimension: Dimension, key: string): string {
+  // The day's cap itself is the database's (record_views: 200 values, then those promoted or
+  // named), shared by every instance; this only bounds one process's memory. A name saved in the
+  // Studio passes it too (at most 1,000 names, so memory stays bounded): otherwise 20,000
+  // invented values would fold the campaign marketing named into (outras) before the database
+  // ever saw it.
+  async function capped(day: string, dimension: Dimension, key: string): Promise<string> {
     if (!CAPPED.has(dimension) || key === OTHER_KEY) return key
     const id = `${day}\u0000${dimension}`
     let values = seenValues.get(id)
     if (!values) seenValues.set(id, (values = new Set()))
     if (values.has(key)) return key
-    if (values.size >= MEMORY_VALUES_PER_DAY) return OTHER_KEY
+    if (values.size >= memoryValuesPerDay)
+      return (await options.isNamed?.(dimension, key)) ? key : OTHER_KEY
     values.add(key)
     return key
   }
@@ -313,6 +386,7 @@ export function createCollector(options: CollectorOptions) {
           visits: 0,
           visitors: new Set(),
           contacts: {},
+          addresses: new Set(),
           reads: 0,
           readSeconds: 0,
           readScroll: 0,
@@ -336,11 +410,13 @@ export function createCollector(options: CollectorOptions) {
     bufferVisitors += 1
   }
 
-  function add(day: string, dimension: Dimension, key: string, visitor: string) {
+  function add(day: string, dimension: Dimension, key: string, visitor: string, address: number) {
     const entry = entryOf(day, dimension, key)
     entry.visits += 1
     // The views still count when memory is full; only this visitor may be missed.
     keep(entry.visitors, visitor)
+    // At most 256 a row: no bound needed.
+    if (CAPPED.has(dimension) && key !== OTHER_KEY) entry.addresses.add(address)
   }
 
   return {
@@ -372,14 +448,19 @@ export function createCollector(options: CollectorOptions) {
 
       if (event === 'read') {
         // The end of a view (Plausible's engagement), credited like the view itself: its page,
-        // and its visit's entry page and first touch.
-        const seconds = clamp(body.seconds, MAX_READ_SECONDS)
-        const scroll = clamp(body.scroll, 100)
+        // and its visit's entry page and first touch. Only what this visitor's counted views of
+        // this page allow today counts (reading-ledger.ts).
+        const grant = await options.reading.read(day, visitor, pageKey, {
+          seconds: clamp(body.seconds, READ_SECONDS_PER_DAY),
+          scroll: clamp(body.scroll, 100),
+          first: body.first === true,
+        })
+        if (!grant || (!grant.read && !grant.seconds && !grant.scroll)) return 'ignored'
         for (const dimension of DIMENSIONS) {
-          const entry = entryOf(day, dimension, capped(day, dimension, keys[dimension]))
-          if (body.first) entry.reads += 1
-          entry.readSeconds += seconds
-          entry.readScroll += scroll
+          const entry = entryOf(day, dimension, await capped(day, dimension, keys[dimension]))
+          if (grant.read) entry.reads += 1
+          entry.readSeconds += grant.seconds
+          entry.readScroll += grant.scroll
         }
         return 'counted'
       }
@@ -388,18 +469,20 @@ export function createCollector(options: CollectorOptions) {
         // Credited like a lead: the page of the click, the visit's entry page and first touch.
         const channel = body.channel as ContactChannel
         for (const dimension of DIMENSIONS) {
-          const entry = entryOf(day, dimension, capped(day, dimension, keys[dimension]))
+          const entry = entryOf(day, dimension, await capped(day, dimension, keys[dimension]))
           keep((entry.contacts[channel] ??= new Set()), visitor)
         }
         return 'counted'
       }
 
       if (!(await options.firstSeen(`${day}:${visitor}:${pageKey}`, DEDUPE_MS))) return 'duplicate'
+      const address = addressBucket(salt, input.ip, options.site)
       for (const dimension of DIMENSIONS) {
         // A visit enters once: the entry page counts the view that opened the visit only.
         if (dimension === 'landing' && !body.entry) continue
-        add(day, dimension, capped(day, dimension, keys[dimension]), visitor)
+        add(day, dimension, await capped(day, dimension, keys[dimension]), visitor, address)
       }
+      await options.reading.viewed(day, visitor, pageKey)
       return 'counted'
     },
 
@@ -434,7 +517,8 @@ export function createCollector(options: CollectorOptions) {
                 visitors: part,
               }
               if (start === 0) {
-                // The contacts and the reading go with the row's first part.
+                // The contacts, the addresses and the reading go with the row's first part.
+                if (entry.addresses.size > 0) row.addresses = [...entry.addresses]
                 const contacts = Object.entries(entry.contacts).filter(([, set]) => set.size > 0)
                 if (contacts.length > 0)
                   row.contacts = Object.fromEntries(contacts.map(([c, set]) => [c, [...set]]))

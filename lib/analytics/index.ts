@@ -12,6 +12,7 @@ import {
   createCollector,
   EMBEDDED_BATCH_VISITORS,
   MAX_BATCH_VISITORS,
+  namedValuesCache,
   type BeaconBody,
   type Collector,
   type RecordResult,
@@ -36,6 +37,7 @@ const KNOWN_PATHS_TTL_MS = 60_000
 type State = {
   config: string
   collector: Collector
+  names: ReturnType<typeof namedValuesCache>
   database: () => Promise<Database>
   ready: Promise<void>
   timer: ReturnType<typeof setInterval>
@@ -138,18 +140,21 @@ function analytics(): State {
 
   const { database, ready } = openDatabase()
   const shared = createSharedState(serverEnv.redisUrl ? getRedis() : undefined)
+  const names = namedValuesCache(async () => namedCampaignsIn(await database()))
   const collector = createCollector({
     site: serverEnv.siteUrl,
     maxBatchVisitors: serverEnv.analyticsDatabaseUrl ? MAX_BATCH_VISITORS : EMBEDDED_BATCH_VISITORS,
     saltFor: shared.saltFor,
     firstSeen: shared.firstSeen,
+    reading: shared.reading,
     isKnownPath,
+    isNamed: names.isNamed,
     write: async (batchId, rows) => writeBatch(await database(), batchId, rows),
     purge: async () => purgeAggregates(await database()),
   })
   const timer = setInterval(() => void collector.flush(), serverEnv.analyticsFlushIntervalMs)
   timer.unref()
-  const state = { config, collector, database, ready, timer }
+  const state = { config, collector, names, database, ready, timer }
   globalForAnalytics.__vigiaAnalytics = state
   return state
 }
@@ -187,7 +192,10 @@ export async function readReport(query: ReportQuery): Promise<Report> {
 
 /** Names a campaign so that it is always counted under its own name (the Studio's builder). */
 export async function nameCampaign(campaign: string): Promise<boolean> {
-  return nameCampaignIn(await analytics().database(), campaign)
+  const state = analytics()
+  const named = await nameCampaignIn(await state.database(), campaign)
+  if (named) state.names.add(campaign)
+  return named
 }
 
 /** The campaigns named in the Studio. */
@@ -205,6 +213,11 @@ const readerAuth = createReaderAuth({
 /** Whether this Authorization header, from this client address, may read the figures. */
 export function checkReader(authorization: string | null, client?: string) {
   return readerAuth.check(authorization, client)
+}
+
+/** Whether it may name a campaign: a Studio user whose role can write (lib/analytics/auth.ts). */
+export function checkWriter(authorization: string | null, client?: string) {
+  return readerAuth.check(authorization, client, 'write')
 }
 
 /**

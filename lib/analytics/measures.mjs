@@ -12,7 +12,7 @@
 
 /**
  * Each view counts once under each dimension. `capped`: visitors choose its values, so a day keeps
- * at most CAP_PER_DAY of them under their own name (plus those real visitors arrived from).
+ * at most CAP_PER_DAY of them under their own name (plus those promoted or named, below).
  * `report`: the `by=` value that groups by it (the others are stored for SQL, not reported).
  * @type {readonly DimensionSpec[]}
  */
@@ -108,3 +108,38 @@ export const KEY_COLUMNS = Object.freeze({
   source: 'Origem',
   day: 'Dia',
 })
+
+// The limits that keep one client from skewing the counts (docs/analytics.md, "Hostile input gets
+// nothing"). The SQL of record_views repeats CAP_PER_DAY, PROMOTE_ADDRESSES and
+// PROMOTIONS_PER_DAY (a migration cannot import them); tests/integration/analytics-store.test.ts
+// holds it to these values.
+
+/**
+ * Values of a capped dimension a day keeps under their own name whoever sent them; past it, a
+ * value waits as a candidate until PROMOTE_ADDRESSES distinct addresses (IPv6: per /64; told apart
+ * by their buckets, collect.ts addressBucket) arrived from it, and at most PROMOTIONS_PER_DAY
+ * candidates a day and dimension are promoted so. A value named in the Studio always has its own
+ * row.
+ */
+export const CAP_PER_DAY = 200
+export const PROMOTE_ADDRESSES = 3
+export const PROMOTIONS_PER_DAY = 100
+
+/**
+ * The seconds one visitor's reading of one page counts in a day, in all (lib/analytics/
+ * reading-ledger.ts): a reading counts only against that visitor's counted views of that page.
+ */
+export const READ_SECONDS_PER_DAY = 1800
+
+/**
+ * Distinct values of a capped dimension one instance sends the database a day: beyond it they are
+ * counted as (outras) here (a value named in the Studio excepted), so invented values cannot grow
+ * this process's memory without bound.
+ */
+export const MEMORY_VALUES_PER_DAY = 20_000
+
+/**
+ * The most rows one report has (GET /api/analytics, its CSV, `npm run stats`); the rest are summed
+ * into '(outras)'. A by=day report is bounded by REPORT_MAX_DAYS instead, and never cut.
+ */
+export const REPORT_MAX_ROWS = 500

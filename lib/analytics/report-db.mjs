@@ -12,10 +12,15 @@
  *   scrollDepth: number | null }} ReportRowData
  */
 
-import { CONTACT_CHANNELS } from './measures.mjs'
+import { CONTACT_CHANNELS, REPORT_MAX_ROWS } from './measures.mjs'
 
 /** The key of the whole-site row (lib/analytics/collect.ts). */
 export const SITE_KEY = 'total'
+/**
+ * The key that gathers values past a cap: campaign or source values past the day's, paths the site
+ * does not serve, and a report's rows past REPORT_MAX_ROWS.
+ */
+export const OTHER_KEY = '(outras)'
 
 /**
  * leads ÷ visitors in [0, 1]: 0 with no visitors, 1 at most (more leads than visitors happens).
@@ -103,7 +108,33 @@ export async function queryReport(db, query) {
     }
   })
 
-  const rows = [...totals.entries()].map(([key, entry]) => {
+  /** @param {[string, Sums]} a @param {[string, Sums]} b */
+  const order = ([aKey, a], [bKey, b]) =>
+    query.by === 'day'
+      ? aKey.localeCompare(bKey)
+      : b.visitors - a.visitors ||
+        b.leads - a.leads ||
+        b.visits - a.visits ||
+        aKey.localeCompare(bKey)
+  let entries = [...totals.entries()].sort(order)
+  // A day's campaign, source and page rows are bounded, but a period of 400 days could still
+  // hold tens of thousands: the Studio, the CSV and the JSON would carry them all. The rest is
+  // summed into one '(outras)' row, last, so every total still adds up. Days are bounded by
+  // REPORT_MAX_DAYS and never folded.
+  if (query.by !== 'day' && entries.length > REPORT_MAX_ROWS) {
+    const kept = entries.filter(([key]) => key !== OTHER_KEY).slice(0, REPORT_MAX_ROWS - 1)
+    const keptKeys = new Set(kept.map(([key]) => key))
+    /** @type {Sums} */
+    const rest = /** @type {Sums} */ ({})
+    for (const [key, entry] of entries) {
+      if (keptKeys.has(key)) continue
+      for (const [measure, value] of Object.entries(entry))
+        rest[measure] = (rest[measure] ?? 0) + value
+    }
+    entries = [...kept, [OTHER_KEY, rest]]
+  }
+
+  const rows = entries.map(([key, entry]) => {
     /** @type {ReportRowData} */
     const result = {
       key,
@@ -121,13 +152,5 @@ export async function queryReport(db, query) {
     }
     return result
   })
-  rows.sort((a, b) =>
-    query.by === 'day'
-      ? a.key.localeCompare(b.key)
-      : b.visitors - a.visitors ||
-        b.leads - a.leads ||
-        b.visits - a.visits ||
-        a.key.localeCompare(b.key),
-  )
   return { from: query.from, to: query.to, by: query.by, rows }
 }

@@ -24,8 +24,6 @@ export const REPORT_MAX_DAYS = 400
 /** Days are calendar days in this zone (the site's audience is Brazilian). */
 export const REPORT_TIME_ZONE = 'America/Sao_Paulo'
 
-/** The key that gathers campaign or source values past the daily cap, and paths the site does not serve. */
-export const OTHER_KEY = '(outras)'
 /** The key of visits that came with no utm_source and no external referrer. */
 export const DIRECT_KEY = '(direto)'
 /** The key of visits (and leads) that carried no utm_campaign. */
@@ -120,7 +118,7 @@ export type Report = z.infer<typeof reportSchema>
 export const reportErrorSchema = z.object({ error: z.string() })
 export type ReportError = z.infer<typeof reportErrorSchema>
 
-export { conversionRate } from './report-db.mjs'
+export { conversionRate, OTHER_KEY } from './report-db.mjs'
 
 /** The query string for a report (the Studio builds its requests with this). */
 export function reportSearchParams(query: {

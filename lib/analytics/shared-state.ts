@@ -3,13 +3,16 @@ import { randomBytes } from 'node:crypto'
 import type { Connection } from '@/lib/redis/connection.mjs'
 import { isUsable, keyPrefix, run } from '@/lib/redis/connection.mjs'
 
+import { READ_SECONDS_PER_DAY } from './measures.mjs'
+import { createMemoryLedger, type ReadingLedger } from './reading-ledger'
 import { REPORT_TIME_ZONE } from './report-schema'
 import { SALT_MAX_AGE_HOURS } from './retention'
 
-// The two things instances must share to count one visitor once: the day's salt and the
-// "seen in the last 10 s" marks. In Redis when it is configured and answering; in this process
-// otherwise (each instance then has its own salt, so a visitor seen by two instances during a
-// Redis outage counts twice that day: views are never lost). Nothing here ever waits on Redis
+// What instances must share to count one visitor once: the day's salt, the "seen in the last
+// 10 s" marks, and each visitor's reading tally of the day (lib/analytics/reading-ledger.ts). In
+// Redis when it is configured and answering; in this process otherwise (each instance then has
+// its own salt, so a visitor seen by two instances during a Redis outage counts twice that day:
+// views are never lost). Nothing here ever waits on Redis
 // when it is not connected (lib/redis/connection.mjs).
 
 export const ANALYTICS_AREA = 'analytics'
@@ -38,6 +41,39 @@ export function dayStart(day: string): number {
   const offsetMs = (hour * 60 + minute - 12 * 60) * 60_000
   return noon - offsetMs - 12 * 3_600_000
 }
+
+/** When a Sao Paulo day ends (the next one's midnight), in ms since the epoch. */
+export function dayEnd(day: string): number {
+  const next = new Date(Date.parse(`${day}T12:00:00Z`) + 86_400_000).toISOString().slice(0, 10)
+  return dayStart(next)
+}
+
+/**
+ * reading-ledger.ts's rule in one atomic step, so two instances cannot both spend one visitor's
+ * allowance. KEYS[1]: the tally (a hash) of one visitor's page today. ARGV: 'view' and the day's
+ * end (ms); or 'read', first (0/1), seconds, scroll and READ_SECONDS_PER_DAY. A read answers
+ * {1, read, seconds, scroll}, or {0} without a counted view.
+ */
+const READING_SCRIPT = `
+local key = KEYS[1]
+if ARGV[1] == 'view' then
+  redis.call('HINCRBY', key, 'views', 1)
+  redis.call('PEXPIREAT', key, ARGV[2])
+  return {1}
+end
+local t = redis.call('HMGET', key, 'views', 'reads', 'seconds', 'scroll')
+local views = tonumber(t[1]) or 0
+if views < 1 then return {0} end
+local reads, seconds, scroll = tonumber(t[2]) or 0, tonumber(t[3]) or 0, tonumber(t[4]) or 0
+local read = 0
+if ARGV[2] == '1' and reads < views then read = 1 end
+local s = math.max(0, math.min(tonumber(ARGV[3]), tonumber(ARGV[5]) - seconds))
+local c = math.max(0, math.min(tonumber(ARGV[4]), 100 * views - scroll))
+redis.call('HINCRBY', key, 'reads', read)
+redis.call('HINCRBY', key, 'seconds', s)
+redis.call('HINCRBY', key, 'scroll', c)
+return {1, read, s, c}
+`
 
 /** Seconds a day's salt may still live: until SALT_MAX_AGE_HOURS after its day starts (≥ 1). */
 export function saltSecondsLeft(day: string, now = Date.now()): number {
@@ -102,6 +138,49 @@ export function createSharedState(redis: Connection | undefined, now: () => numb
       }
       return localSalt(day)
     },
+
+    reading: ((): ReadingLedger => {
+      // Redis when it answers, this process's memory otherwise. A view marked in one and a
+      // report checked in the other finds no view: the report is not counted (never inflated).
+      const memory = createMemoryLedger()
+      const tallyKey = (day: string, visitor: string, page: string) =>
+        `${keyPrefix()}analytics:reading:${day}:${visitor}:${page}`
+      const script = async (key: string, args: string[]) =>
+        (await run(redis!, ANALYTICS_AREA, (client) =>
+          client.eval(READING_SCRIPT, { keys: [key], arguments: args }),
+        )) as number[]
+      return {
+        async viewed(day, visitor, page) {
+          if (redis && isUsable(redis)) {
+            try {
+              await script(tallyKey(day, visitor, page), ['view', String(dayEnd(day))])
+              return
+            } catch {
+              // Logged by the connection; this process's memory below.
+            }
+          }
+          await memory.viewed(day, visitor, page)
+        },
+        async read(day, visitor, page, ask) {
+          if (redis && isUsable(redis)) {
+            try {
+              const [viewed, read, seconds, scroll] = await script(tallyKey(day, visitor, page), [
+                'read',
+                ask.first ? '1' : '0',
+                String(Math.max(0, Math.round(ask.seconds) || 0)),
+                String(Math.max(0, Math.round(ask.scroll) || 0)),
+                String(READ_SECONDS_PER_DAY),
+              ])
+              if (!viewed) return undefined
+              return { read: read === 1, seconds: Number(seconds), scroll: Number(scroll) }
+            } catch {
+              // Logged by the connection; this process's memory below.
+            }
+          }
+          return memory.read(day, visitor, page, ask)
+        },
+      }
+    })(),
 
     async firstSeen(key: string, ttlMs: number): Promise<boolean> {
       if (redis && isUsable(redis)) {

@@ -192,7 +192,18 @@ export async function fetchNamedCampaigns(token: string, fetchImpl: Fetch = fetc
 
 /** Names a campaign; resolves with the name as the site keeps it. */
 export async function saveNamedCampaign(campaign: string, token: string, fetchImpl: Fetch = fetch) {
-  const response = await request(CAMPAIGNS_ENDPOINT, token, fetchImpl, undefined, { campaign })
+  const response = await request(CAMPAIGNS_ENDPOINT, token, fetchImpl, undefined, {
+    campaign,
+  }).catch((error: unknown) => {
+    // A 403 here is about naming, not about seeing the figures (which this user may).
+    if (error instanceof ReportError && error.kind === 'forbidden')
+      throw new ReportError(
+        'forbidden',
+        'A sua função no projeto Sanity não permite salvar campanhas (erro 403). Peça a um administrador ou editor; o link pode ser copiado mesmo assim.',
+        403,
+      )
+    throw error
+  })
   const body = (await response.json().catch(() => ({}))) as { campaign?: unknown }
   return typeof body.campaign === 'string' ? body.campaign : campaign
 }

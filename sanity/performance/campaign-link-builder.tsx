@@ -9,14 +9,17 @@ import { fetchNamedCampaigns, ReportError, saveNamedCampaign, type Fetch } from 
  * Marketing names a campaign once and copies its tagged link (for an ad, a newsletter or a QR
  * code): the visits, contacts and leads it brings then show under that name in the tables above.
  * A saved name is always counted under its own name, however many invented ones came first.
+ * Only a role that can write saves one (`canSave`, checked again by the site); anyone copies links.
  */
 export function CampaignLinkBuilder({
   path: fixedPath,
   token,
+  canSave = false,
   fetchImpl,
 }: {
   path?: string
   token?: string
+  canSave?: boolean
   fetchImpl?: Fetch
 }) {
   const [path, setPath] = useState(fixedPath ?? '/')
@@ -50,7 +53,7 @@ export function CampaignLinkBuilder({
   })
 
   const save = async () => {
-    if (!token || !link.ok) return
+    if (!token || !canSave || !link.ok) return
     setSaving(true)
     try {
       const name = await saveNamedCampaign(campaign, token, fetchImpl)
@@ -157,7 +160,7 @@ export function CampaignLinkBuilder({
               disabled={!link.ok}
               onClick={copy}
             />
-            {token ? (
+            {token && canSave ? (
               <Button
                 text={saving ? 'Salvando…' : 'Salvar campanha'}
                 tone="primary"
@@ -167,6 +170,12 @@ export function CampaignLinkBuilder({
             ) : null}
           </Flex>
         </Card>
+        {token && !canSave ? (
+          <Text size={1} muted>
+            Só quem edita o conteúdo (administrador, editor, developer ou contributor) salva uma
+            campanha; o link pode ser copiado mesmo assim.
+          </Text>
+        ) : null}
         {saved.length > 0 ? (
           <Stack space={2}>
             <Text size={1} weight="medium">

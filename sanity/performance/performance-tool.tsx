@@ -1,8 +1,9 @@
 import { Box, Card, Container, Heading, Stack, Text } from '@sanity/ui'
 import type { ComponentProps } from 'react'
-import { useClient } from 'sanity'
+import { useClient, useCurrentUser } from 'sanity'
 import type { UserViewComponent } from 'sanity/structure'
 
+import { CAMPAIGN_NAMING_ROLES } from '../../lib/analytics/campaign-link'
 import { apiVersion } from '../env'
 import { documentPath as routedDocumentPath } from '../lib/routed-types'
 import { CampaignLinkBuilder } from './campaign-link-builder'
@@ -15,6 +16,15 @@ import { PerformanceDashboard } from './performance-dashboard'
  */
 function useStudioToken(): string | undefined {
   return useClient({ apiVersion }).config().token
+}
+
+/**
+ * Whether the signed-in user may save a campaign name: the site accepts it only from a role that
+ * can write (lib/analytics/auth.ts); anyone else still copies links.
+ */
+function useCanNameCampaigns(): boolean {
+  const roles = useCurrentUser()?.roles ?? []
+  return roles.some((role) => (CAMPAIGN_NAMING_ROLES as readonly string[]).includes(role.name))
 }
 
 function NoToken() {
@@ -31,6 +41,7 @@ function NoToken() {
 /** The Desempenho tool: the whole site's figures. */
 export function PerformanceTool() {
   const token = useStudioToken()
+  const canSave = useCanNameCampaigns()
   return (
     <Box paddingX={[3, 4, 5]} paddingY={[4, 5]} style={{ overflowY: 'auto', height: '100%' }}>
       <Container width={4}>
@@ -46,7 +57,7 @@ export function PerformanceTool() {
             </Text>
           </Stack>
           {token ? <PerformanceDashboard token={token} /> : <NoToken />}
-          <CampaignLinkBuilder token={token} />
+          <CampaignLinkBuilder token={token} canSave={canSave} />
         </Stack>
       </Container>
     </Box>
@@ -63,6 +74,7 @@ export function documentPath(type: string, document: Slugged | null | undefined)
 /** The Desempenho tab of a routed type's document: that page's figures. */
 export function PerformanceView({ document, schemaType }: ComponentProps<UserViewComponent>) {
   const token = useStudioToken()
+  const canSave = useCanNameCampaigns()
   const published = documentPath(schemaType.name, document.published as Slugged | null)
   const editing = documentPath(schemaType.name, document.displayed as Slugged)
   return (
@@ -93,7 +105,9 @@ export function PerformanceView({ document, schemaType }: ComponentProps<UserVie
         ) : (
           <NoToken />
         )}
-        {published ? <CampaignLinkBuilder path={published} token={token} /> : null}
+        {published ? (
+          <CampaignLinkBuilder path={published} token={token} canSave={canSave} />
+        ) : null}
       </Stack>
     </Box>
   )

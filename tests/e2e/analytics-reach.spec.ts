@@ -124,11 +124,18 @@ async function fetchAgain(url: string, init?: RequestInit): Promise<Response> {
   }
 }
 
-function beacon(body: string, userAgent: string) {
-  // Straight to the instance: nginx holds one address to 5 API requests a second.
+/**
+ * Straight to the instance: nginx holds one address to 5 API requests a second. `address`: the
+ * visitor's, as a proxy in front would write it (the instance trusts one hop).
+ */
+function beacon(body: string, userAgent: string, address?: string) {
   return fetchAgain(`${instance.url}/api/analytics/view`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'user-agent': userAgent },
+    headers: {
+      'content-type': 'application/json',
+      'user-agent': userAgent,
+      ...(address ? { 'x-forwarded-for': address } : {}),
+    },
     body,
   })
 }
@@ -275,7 +282,7 @@ test('a view scrolled to the bottom over about 8 s reads as about 8 s and 100%',
   await d.close()
 })
 
-test('300 invented campaigns, then a real one three visitors arrive from: reported under its own name', async ({
+test('300 invented campaigns, then a real one visitors from four addresses arrive from: reported under its own name', async ({
   browser,
 }) => {
   test.setTimeout(120_000)
@@ -289,26 +296,45 @@ test('300 invented campaigns, then a real one three visitors arrive from: report
   await expect
     .poll(async () => (await rows('campaign'))['(outras)']?.visits ?? 0, { timeout: 20_000 })
     .toBeGreaterThan(90)
-  for (let i = 0; i < 3; i++) {
-    const real = await visitor(browser, chrome(40 + i))
+  // One client rotating its user agent is one address: it promotes nothing (issue 49).
+  for (let i = 0; i < 3; i++)
+    expect(
+      (await beacon(JSON.stringify({ path: '/', utm_campaign: 'rotacao' }), chrome(70 + i))).status,
+    ).toBe(204)
+  // Four people, each from an address of their own: straight to the instance, which reads the
+  // address a proxy in front would have written (through the local nginx, every one is 127.0.0.1).
+  // Four, not three: two addresses share one of the day's 256 address buckets about 1% of the time.
+  for (let i = 0; i < 4; i++) {
+    const real = await browser.newContext({
+      userAgent: chrome(40 + i),
+      baseURL: instance.url,
+      extraHTTPHeaders: { 'x-forwarded-for': `198.51.100.${40 + i}` },
+    })
     const page = await real.newPage()
     await send(page, () => page.goto('/?utm_source=newsletter&utm_campaign=black-friday-real'))
     await real.close()
   }
   await expect
     .poll(async () => (await rows('campaign'))['black-friday-real'], { timeout: 20_000 })
-    .toMatchObject({ visits: 3, visitors: 3 })
+    .toMatchObject({ visits: 4, visitors: 4 })
+  expect((await rows('campaign')).rotacao).toBeUndefined()
 })
 
 test('the CSV opens in columns as a pt-BR Excel splits it, and no cell starts a formula', async () => {
-  // A hostile campaign value, from three visitors so that it has a row of its own.
-  for (let i = 0; i < 3; i++)
+  // A hostile campaign value, from four visitors at four addresses so that it has a row of its own.
+  for (let i = 0; i < 4; i++)
     expect(
-      (await beacon(JSON.stringify({ path: '/', utm_campaign: 'x;=1+1;' }), chrome(60 + i))).status,
+      (
+        await beacon(
+          JSON.stringify({ path: '/', utm_campaign: 'x;=1+1;' }),
+          chrome(60 + i),
+          `198.51.100.${60 + i}`,
+        )
+      ).status,
     ).toBe(204)
   await expect
     .poll(async () => (await rows('campaign'))['x;=1+1;']?.visitors, { timeout: 20_000 })
-    .toBe(3)
+    .toBe(4)
   const day = today()
   const { body, type } = await get(`from=${day}&to=${day}&by=campaign&format=csv`)
   expect(type).toContain('text/csv')

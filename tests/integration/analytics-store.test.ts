@@ -3,8 +3,21 @@ import net from 'node:net'
 
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 
-import { createCollector, type Collector } from '@/lib/analytics/collect'
-import { createSharedState, dayStart, SALT_TTL_SECONDS } from '@/lib/analytics/shared-state'
+import {
+  addressBucket,
+  createCollector,
+  namedValuesCache,
+  type Collector,
+} from '@/lib/analytics/collect'
+import { createSharedState, dayEnd, dayStart, SALT_TTL_SECONDS } from '@/lib/analytics/shared-state'
+import {
+  CAP_PER_DAY,
+  PROMOTE_ADDRESSES,
+  PROMOTIONS_PER_DAY,
+  READ_SECONDS_PER_DAY,
+  REPORT_MAX_ROWS,
+} from '@/lib/analytics/measures.mjs'
+import { REPORT_MAX_DAYS } from '@/lib/analytics/report-schema'
 import { AGGREGATE_RETENTION_MONTHS } from '@/lib/analytics/retention'
 import {
   nameCampaign,
@@ -100,6 +113,7 @@ function collectorOn(db: () => Database, redis?: Connection): Collector {
     site: 'https://vigia.example',
     saltFor: shared.saltFor,
     firstSeen: shared.firstSeen,
+    reading: shared.reading,
     isKnownPath: (path) => KNOWN.has(path),
     write: (id, rows) => writeBatch(db(), id, rows),
   })
@@ -259,7 +273,8 @@ describe(`visit counts in the database (${backendLabel})`, { timeout: 60_000 }, 
         writeBatch(other, retried, rows(150, 300)),
       ])
       const report = await readReport(db, { from: day, to: day, by: 'campaign', format: 'json' })
-      expect(report.rows).toHaveLength(201)
+      expect(CAP_PER_DAY).toBe(200)
+      expect(report.rows).toHaveLength(CAP_PER_DAY + 1)
       expect(report.rows.find((row) => row.key === '(outras)')).toMatchObject({
         visits: 100,
         visitors: 100,
@@ -270,7 +285,7 @@ describe(`visit counts in the database (${backendLabel})`, { timeout: 60_000 }, 
     }
   })
 
-  it('reports a campaign 3 real visitors arrived from under its own name, after 300 invented ones (issue 45)', async () => {
+  it('reports a campaign 3 real visitors from 3 addresses arrived from under its own name, after 300 invented ones (issue 45)', async () => {
     const { db } = test
     const day = '2026-01-16'
     const hash = (n: number) => n.toString(16).padStart(32, '0')
@@ -282,10 +297,17 @@ describe(`visit counts in the database (${backendLabel})`, { timeout: 60_000 }, 
       visitors: [hash(1000 + i)],
     }))
     await writeBatch(db, '00000000-0000-4000-8000-000000000011', invented)
-    // The real campaign: three visitors, two views each, over three batches.
+    // The real campaign: three visitors from three addresses, two views each, over three batches.
     for (let i = 0; i < 3; i++)
       await writeBatch(db, `00000000-0000-4000-8000-00000000002${i}`, [
-        { day, dimension: 'campaign', key: 'black-friday', visits: 2, visitors: [hash(5000 + i)] },
+        {
+          day,
+          dimension: 'campaign',
+          key: 'black-friday',
+          visits: 2,
+          visitors: [hash(5000 + i)],
+          addresses: [i],
+        },
       ])
     const report = await readReport(db, { from: day, to: day, by: 'campaign', format: 'json' })
     expect(report.rows.find((row) => row.key === 'black-friday')).toMatchObject({
@@ -296,6 +318,110 @@ describe(`visit counts in the database (${backendLabel})`, { timeout: 60_000 }, 
     expect(report.rows.find((row) => row.key === '(outras)')).toMatchObject({ visits: 100 })
     expect(report.rows.reduce((sum, row) => sum + row.visits, 0)).toBe(306)
     expect(report.rows).toHaveLength(202)
+  })
+
+  it('promotes a value only once PROMOTE_ADDRESSES distinct addresses (IPv6 per /64) came from it: one client rotating its user agent promotes nothing (issue 49)', async () => {
+    const fresh = await createTestDatabase()
+    await applyMigrations(fresh.db)
+    try {
+      const { db } = fresh
+      // A salt of our own, so that the three real addresses' buckets are known to differ (two of
+      // three addresses share one of 256 buckets about 1% of the time: a 4th address then counts).
+      const salt = Buffer.alloc(32, 3)
+      const site = 'https://vigia.example'
+      const shared = createSharedState(undefined)
+      const collector = createCollector({
+        site,
+        saltFor: async () => salt,
+        firstSeen: shared.firstSeen,
+        reading: shared.reading,
+        isKnownPath: (path) => KNOWN.has(path),
+        write: (id, rows) => writeBatch(db, id, rows),
+      })
+      const real = ['203.0.113.51', '2001:db8:5:7::1', '2001:db8:5:8::1']
+      expect(new Set(real.map((ip) => addressBucket(salt, ip, site))).size).toBe(3)
+      const view = (ip: string, userAgent: string, campaign: string) =>
+        collector.record({ ip, userAgent, body: { path: '/', utm_campaign: campaign } })
+      // The day's first CAP_PER_DAY values have rows of their own, whoever sent them.
+      for (let i = 0; i < CAP_PER_DAY; i++) await view(`10.2.${i >> 8}.${i & 255}`, CHROME, `c${i}`)
+      await collector.flush()
+      // One client, ten user agents: ten visitors, one address.
+      for (let i = 0; i < 10; i++) await view('203.0.113.50', `${CHROME} v${i}`, 'rotacao')
+      // Three addresses of one IPv6 /64 (one subscriber's): one address.
+      for (const ip of ['2001:db8:5:6::1', '2001:db8:5:6::2', '2001:db8:5:6:ffff::3'])
+        await view(ip, CHROME, 'mesma-rede')
+      // Three addresses, two of them of other /64s: promoted.
+      for (const ip of real) await view(ip, CHROME, 'real')
+      await collector.flush()
+      expect(PROMOTE_ADDRESSES).toBe(3)
+      const day = today()
+      const report = await readReport(db, { from: day, to: day, by: 'campaign', format: 'json' })
+      const rows = Object.fromEntries(report.rows.map((row) => [row.key, row]))
+      expect(rows.real).toMatchObject({ visits: 3, visitors: 3 })
+      expect(rows.rotacao).toBeUndefined()
+      expect(rows['mesma-rede']).toBeUndefined()
+      expect(rows['(outras)']).toMatchObject({ visits: 13 })
+      // What the candidates keep of their addresses: one bucket each, nothing more.
+      const kept = await db.query(
+        `select key, cardinality(address_buckets) as n from analytics.daily_candidates
+         where dimension = 'campaign' order by key`,
+      )
+      expect(kept.rows).toEqual([
+        { key: 'mesma-rede', n: 1 },
+        { key: 'rotacao', n: 1 },
+      ])
+    } finally {
+      await fresh.close()
+    }
+  })
+
+  it('promotes at most PROMOTIONS_PER_DAY values a day and dimension, a name saved in the Studio still counted (issue 49)', async () => {
+    const fresh = await createTestDatabase()
+    await applyMigrations(fresh.db)
+    try {
+      const { db } = fresh
+      const day = '2026-01-20'
+      const hash = (n: number) => n.toString(16).padStart(32, '0')
+      const row = (key: string, n: number, addresses: number) => ({
+        day,
+        dimension: 'source' as const,
+        key,
+        visits: 1,
+        visitors: [hash(n)],
+        addresses: Array.from({ length: addresses }, (_, i) => i),
+      })
+      await writeBatch(
+        db,
+        '00000000-0000-4000-8000-000000000051',
+        Array.from({ length: CAP_PER_DAY }, (_, i) => row(`s${i}`, 1000 + i, 1)),
+      )
+      // Each from PROMOTE_ADDRESSES addresses: the first PROMOTIONS_PER_DAY are promoted.
+      await writeBatch(
+        db,
+        '00000000-0000-4000-8000-000000000052',
+        Array.from({ length: PROMOTIONS_PER_DAY + 5 }, (_, i) =>
+          row(`p${i}`, 5000 + i, PROMOTE_ADDRESSES),
+        ),
+      )
+      await db.query(
+        `insert into analytics.named_values (dimension, key) values ('source', 'nomeada')`,
+      )
+      await writeBatch(db, '00000000-0000-4000-8000-000000000053', [row('nomeada', 9000, 1)])
+      const report = await readReport(db, { from: day, to: day, by: 'source', format: 'json' })
+      const keys = report.rows.map((r) => r.key)
+      expect(keys).toHaveLength(CAP_PER_DAY + PROMOTIONS_PER_DAY + 2)
+      expect(keys).toContain(`p${PROMOTIONS_PER_DAY - 1}`)
+      expect(keys).not.toContain(`p${PROMOTIONS_PER_DAY}`)
+      expect(keys).toContain('nomeada')
+      expect(report.rows.find((r) => r.key === '(outras)')).toMatchObject({ visits: 5 })
+      const promoted = await db.query(
+        `select promotions from analytics.daily_promotions where day = $1 and dimension = 'source'`,
+        [day],
+      )
+      expect(promoted.rows).toEqual([{ promotions: PROMOTIONS_PER_DAY }])
+    } finally {
+      await fresh.close()
+    }
   })
 
   it('reports a campaign named in the Studio under its own name from its first visitor, after 300 invented ones (issue 45)', async () => {
@@ -335,6 +461,72 @@ describe(`visit counts in the database (${backendLabel})`, { timeout: 60_000 }, 
     ).toBe('42501')
   })
 
+  it('reports at most REPORT_MAX_ROWS rows, the rest summed into (outras) so the totals still add up (issue 49)', async () => {
+    const { db } = test
+    const day = '2026-01-19'
+    const keys = REPORT_MAX_ROWS + 30
+    // As 400 days of promoted and named campaigns could add up to; written as the owner.
+    await db.query(
+      `insert into analytics.daily_counts (day, dimension, key, visits, visitors, reads, read_seconds)
+       select $1::date, 'campaign', 'c' || n, n + 1, n, 1, n from generate_series(1, $2::int) n`,
+      [day, keys],
+    )
+    await db.query(
+      `insert into analytics.daily_counts (day, dimension, key, visits, visitors)
+       values ($1::date, 'campaign', '(outras)', 7, 5)`,
+      [day],
+    )
+    const report = await readReport(db, { from: day, to: day, by: 'campaign', format: 'json' })
+    expect(report.rows).toHaveLength(REPORT_MAX_ROWS)
+    // The most visited first; the 31 least visited and the day's own (outras) in one last row.
+    expect(report.rows[0]!.key).toBe(`c${keys}`)
+    expect(report.rows.at(-2)!.key).toBe('c32')
+    const rest = report.rows.at(-1)!
+    expect(rest).toMatchObject({ key: '(outras)', visitors: 5 + (31 * 32) / 2 })
+    // Its reading is the average of the rows folded in: 31 reads of 1 to 31 s.
+    expect(rest.engagedSeconds).toBe(16)
+    const sum = (rows: { visits: number }[]) => rows.reduce((total, row) => total + row.visits, 0)
+    expect(sum(report.rows)).toBe(7 + (keys * (keys + 1)) / 2 + keys)
+    // The day report is never cut (at most REPORT_MAX_DAYS rows).
+    expect(REPORT_MAX_DAYS).toBeLessThan(REPORT_MAX_ROWS)
+  })
+
+  it('counts a campaign named in the Studio under its own name when this instance is past its memory cap (issue 49)', async () => {
+    const fresh = await createTestDatabase()
+    await applyMigrations(fresh.db)
+    try {
+      const { db } = fresh
+      expect(await nameCampaign(db, 'feira-memoria')).toBe(true)
+      const shared = createSharedState(undefined)
+      const collector = createCollector({
+        site: 'https://vigia.example',
+        saltFor: shared.saltFor,
+        firstSeen: shared.firstSeen,
+        reading: shared.reading,
+        isKnownPath: (path) => KNOWN.has(path),
+        // As lib/analytics/index.ts wires it: the names read as analytics_reader.
+        isNamed: namedValuesCache(() => namedCampaigns(db)).isNamed,
+        memoryValuesPerDay: 10,
+        write: (id, rows) => writeBatch(db, id, rows),
+      })
+      for (let i = 0; i < 12; i++)
+        await collector.record({
+          ip: `198.51.100.${100 + i}`,
+          userAgent: CHROME,
+          body: { path: '/', utm_campaign: i === 11 ? 'feira-memoria' : `inventada-${i}` },
+        })
+      await collector.flush()
+      const day = today()
+      const report = await readReport(db, { from: day, to: day, by: 'campaign', format: 'json' })
+      const keys = report.rows.map((row) => row.key)
+      expect(keys).toContain('feira-memoria')
+      expect(keys).not.toContain('inventada-10')
+      expect(report.rows.find((row) => row.key === '(outras)')).toMatchObject({ visits: 1 })
+    } finally {
+      await fresh.close()
+    }
+  })
+
   it('refuses a lone surrogate as data (class 22), which the collector then drops alone', async () => {
     const { db } = test
     const error = await writeBatch(db, '00000000-0000-4000-8000-000000000031', [
@@ -357,6 +549,32 @@ describe(`visit counts in the database (${backendLabel})`, { timeout: 60_000 }, 
       ['ab'.repeat(16)],
     )
     expect(left.rows.map((row) => row.day)).toEqual([today()])
+  })
+
+  it('deletes the address buckets and promotion counts of a day once it is over (issue 49)', async () => {
+    const { db } = test
+    const sp = `(now() at time zone 'America/Sao_Paulo')::date`
+    await db.query(
+      `insert into analytics.daily_candidates (day, dimension, key, address_buckets)
+       values (${sp} - 1, 'campaign', 'balde', '{1,2}'), (${sp}, 'campaign', 'balde', '{1}')`,
+    )
+    await db.query(
+      `insert into analytics.daily_promotions (day, dimension, promotions)
+       values (${sp} - 1, 'campaign', 4), (${sp}, 'campaign', 2)`,
+    )
+    await purgeAggregates(db)
+    const days = async (sql: string, params: unknown[] = []) =>
+      (await db.query(sql, params)).rows.map((row) => row.day)
+    expect(
+      await days(`select day::text as day from analytics.daily_candidates where key = 'balde'`),
+    ).toEqual([today()])
+    expect(await days(`select day::text as day from analytics.daily_promotions`)).toEqual([today()])
+    // Nobody but record_views and the purge reads them.
+    for (const role of ['analytics_writer', 'analytics_reader'])
+      expect(
+        await sqlStateOf(asRole(db, role, 'select * from analytics.daily_promotions')),
+        role,
+      ).toBe('42501')
   })
 
   it('counts entry pages, contact clicks once per visitor, reading, and credits leads by their attribution columns (issue 45)', async () => {
@@ -539,6 +757,57 @@ describe(`visit counts in the database (${backendLabel})`, { timeout: 60_000 }, 
       // Each salt is gone 48 h after its day started, so Redis holds today's and yesterday's at most.
       for (const day of await admin.client.keys('vigia:analytics:salt:*'))
         expect(await admin.client.ttl(day)).toBeLessThanOrEqual(SALT_TTL_SECONDS)
+    })
+
+    it('share each visitor’s reading allowance: a view counted by one lets the other count its reading, once, to READ_SECONDS_PER_DAY, until the day ends (issue 49)', async () => {
+      const fresh = await createTestDatabase()
+      await applyMigrations(fresh.db)
+      try {
+        const a = await instance(() => fresh.db)
+        const b = await instance(() => fresh.db)
+        const who = { ip: '203.0.113.77', userAgent: CHROME }
+        const read = (seconds: number) => ({
+          ...who,
+          body: {
+            path: '/conteudos/artigo',
+            event: 'read' as const,
+            seconds,
+            scroll: 60,
+            first: true,
+          },
+        })
+        // Before any view, neither counts it.
+        expect(await b.record(read(30))).toBe('ignored')
+        expect(await a.record({ ...who, body: { path: '/conteudos/artigo' } })).toBe('counted')
+        // Reports split between the two instances still share one allowance.
+        expect(await b.record(read(1000))).toBe('counted')
+        expect(await a.record(read(1000))).toBe('counted')
+        expect(await b.record(read(1000))).toBe('ignored')
+        await Promise.all([a.flush(), b.flush()])
+        const day = today()
+        const report = await readReport(fresh.db, {
+          from: day,
+          to: day,
+          by: 'page',
+          format: 'json',
+        })
+        expect(report.rows.find((row) => row.key === '/conteudos/artigo')).toMatchObject({
+          visits: 1,
+          engagedSeconds: READ_SECONDS_PER_DAY,
+          scrollDepth: 100,
+        })
+        // The tally (keyed by the day's visitor hash) is gone when its day ends.
+        const admin = connect(proxy.url())
+        connections.push(admin)
+        await vi.waitFor(() => expect(admin.client.isReady).toBe(true), { timeout: 5000 })
+        const keys = await admin.client.keys('vigia:analytics:reading:*')
+        expect(keys).toHaveLength(1)
+        const asked = Date.now()
+        const left = await admin.client.pTTL(keys[0]!)
+        expect(Math.abs(asked + left - dayEnd(day))).toBeLessThan(2000)
+      } finally {
+        await fresh.close()
+      }
     })
 
     it('give one exact total, a visitor counted once whichever instance saw them, replays dropped, and nothing lost while Redis is down', async () => {

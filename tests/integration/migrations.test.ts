@@ -217,6 +217,62 @@ describe(`supabase/migrations on ${backendLabel}`, () => {
   })
 })
 
+describe(`supabase/migrations/20270220000000_analytics_trust.sql on ${backendLabel}`, () => {
+  let t: TestDatabase
+  beforeAll(async () => {
+    t = await createTestDatabase()
+    await applyMigrations(t.db)
+  }, 120_000)
+  afterAll(async () => {
+    await t?.close()
+  })
+
+  it('can be applied again and again without changing anything, and leaves the writer only its functions (issue 49)', async () => {
+    const sql = fs.readFileSync(
+      path.resolve('supabase/migrations/20270220000000_analytics_trust.sql'),
+      'utf8',
+    )
+    const shape = async () => ({
+      columns: (
+        await t.db.query(
+          `select table_name, column_name, data_type from information_schema.columns
+           where table_schema = 'analytics' order by 1, 2`,
+        )
+      ).rows,
+      grants: (
+        await t.db.query(
+          `select grantee, table_name, privilege_type from information_schema.table_privileges
+           where table_schema = 'analytics' and grantee like 'analytics_%' order by 1, 2, 3`,
+        )
+      ).rows,
+      functions: (
+        await t.db.query(
+          `select p.proname, r.rolname from pg_proc p cross join pg_roles r
+           where p.pronamespace = 'analytics'::regnamespace
+             and r.rolname in ('analytics_writer', 'analytics_reader', 'anon')
+             and has_function_privilege(r.oid, p.oid, 'execute') order by 1, 2`,
+        )
+      ).rows,
+    })
+    const before = await shape()
+    expect(before.columns).toContainEqual({
+      table_name: 'daily_candidates',
+      column_name: 'address_buckets',
+      data_type: 'ARRAY',
+    })
+    expect(before.columns.some((c) => c.table_name === 'daily_promotions')).toBe(true)
+    for (let round = 0; round < 2; round++) await t.db.exec(sql)
+    expect(await shape()).toEqual(before)
+    expect(before.functions).toEqual(
+      expect.arrayContaining([
+        { proname: 'record_views', rolname: 'analytics_writer' },
+        { proname: 'purge_aggregates', rolname: 'analytics_writer' },
+      ]),
+    )
+    expect(before.functions).not.toContainEqual({ proname: 'record_views', rolname: 'anon' })
+  })
+})
+
 describe(`supabase/migrations over tables the WhatsApp agent made first, on ${backendLabel}`, () => {
   let t: TestDatabase
   beforeAll(async () => {

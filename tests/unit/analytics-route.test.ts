@@ -82,3 +82,21 @@ describe('GET /api/analytics', { timeout: 30_000 }, () => {
     })
   })
 })
+
+describe('POST /api/analytics/campaigns', { timeout: 30_000 }, () => {
+  it('refuses the read token with 403 in Portuguese before touching the database (issue 49)', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {})
+    await route()
+    const { GET, POST } = await import('@/app/api/analytics/campaigns/route')
+    const request = (init: RequestInit = {}) =>
+      new Request('http://127.0.0.1:3000/api/analytics/campaigns', {
+        ...init,
+        headers: { authorization: `Bearer ${READ_TOKEN}`, 'content-type': 'application/json' },
+      })
+    const named = await POST(request({ method: 'POST', body: '{"campaign":"black-friday"}' }))
+    expect(named.status).toBe(403)
+    expect(((await named.json()) as { error: string }).error).toMatch(/^Esta credencial só lê/)
+    // Listing the names is reading: past the check, to the (unreachable) database.
+    expect((await GET(request())).status).toBe(503)
+  })
+})

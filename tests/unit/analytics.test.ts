@@ -5,10 +5,14 @@ import { build } from 'esbuild'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 
 import { createReaderAuth } from '@/lib/analytics/auth'
+import { CAMPAIGN_NAMING_ROLES } from '@/lib/analytics/campaign-link'
 import {
+  addressBucket,
   cleanValue,
   createCollector,
   MEMORY_VALUES_PER_DAY,
+  NAMED_REFRESH_MS,
+  namedValuesCache,
   isBotAgent,
   saoPauloDay,
   visitorHash,
@@ -16,6 +20,8 @@ import {
   type CollectorOptions,
 } from '@/lib/analytics/collect'
 import { reportCsv } from '@/lib/analytics/csv'
+import { READ_SECONDS_PER_DAY } from '@/lib/analytics/measures.mjs'
+import { createMemoryLedger, MEMORY_TALLIES_MAX } from '@/lib/analytics/reading-ledger'
 import {
   conversionRate,
   OTHER_KEY,
@@ -46,6 +52,7 @@ function setup(overrides: Partial<CollectorOptions> = {}) {
     site: 'https://vigia.example',
     saltFor: shared.saltFor,
     firstSeen: shared.firstSeen,
+    reading: shared.reading,
     isKnownPath: (path) => KNOWN.has(path),
     write: async (id, rows) => {
       written.push({ id, rows })
@@ -103,6 +110,46 @@ describe('the visitor hash', () => {
       visitorHash(Buffer.alloc(32, 8), '203.0.113.1', CHROME, 'https://vigia.example'),
     ).not.toBe(hash)
     expect(hash).not.toContain('203')
+  })
+
+  it('has an address bucket beside it, 0 to 255: one per address whatever the user agent, one per IPv6 /64 (issue 49)', () => {
+    const salt = Buffer.alloc(32, 7)
+    const site = 'https://vigia.example'
+    const bucket = (ip: string, s = salt) => addressBucket(s, ip, site)
+    expect(bucket('203.0.113.1')).toBeGreaterThanOrEqual(0)
+    expect(bucket('203.0.113.1')).toBeLessThan(256)
+    expect(Number.isInteger(bucket('203.0.113.1'))).toBe(true)
+    expect(bucket('::ffff:203.0.113.1')).toBe(bucket('203.0.113.1'))
+    expect(bucket('2001:db8:1:2::1')).toBe(bucket('2001:db8:1:2:ffff:eeee:dddd:cccc'))
+    // Spread over the 256 values, and changing with the salt.
+    const spread = new Set(
+      Array.from({ length: 2000 }, (_, i) => bucket(`10.9.${i >> 8}.${i & 255}`)),
+    )
+    expect(spread.size).toBeGreaterThan(240)
+    const salts = Array.from({ length: 20 }, (_, i) => bucket('203.0.113.1', Buffer.alloc(32, i)))
+    expect(new Set(salts).size).toBeGreaterThan(5)
+  })
+
+  it('sends the address bucket of a view on the rows of capped dimensions only (issue 49)', async () => {
+    const { collector, written } = setup()
+    for (const userAgent of [CHROME, `${CHROME} v2`])
+      await collector.record({
+        ip: '203.0.113.60',
+        userAgent,
+        body: { path: '/', utm_campaign: 'verao', utm_source: 'google' },
+      })
+    await collector.flush()
+    const rows = written.flatMap((batch) => batch.rows)
+    const of = (dimension: string) => rows.find((row) => row.dimension === dimension)!
+    // Two visitors, one address.
+    expect(of('campaign')).toMatchObject({
+      visitors: expect.any(Array),
+      addresses: [expect.any(Number)],
+    })
+    expect(of('campaign').visitors).toHaveLength(2)
+    for (const dimension of ['source', 'medium', 'referrer'])
+      expect(of(dimension).addresses).toHaveLength(1)
+    for (const dimension of ['site', 'page']) expect(of(dimension).addresses).toBeUndefined()
   })
 
   it('changes with the day, and a salt older than yesterday is forgotten', async () => {
@@ -209,6 +256,50 @@ describe('counting', () => {
     expect(MEMORY_VALUES_PER_DAY).toBeGreaterThan(1000)
   })
 
+  it('keeps a campaign named in the Studio under its own name past this process’s memory cap (issue 49)', async () => {
+    const names = namedValuesCache(async () => ['feira-2026'])
+    const { collector, totals } = setup({ memoryValuesPerDay: 5, isNamed: names.isNamed })
+    const view = (ip: string, campaign: string) =>
+      collector.record({ ip, userAgent: CHROME, body: { path: '/', utm_campaign: campaign } })
+    for (let i = 0; i < 5; i++) await view(`10.1.0.${i}`, `inventada-${i}`)
+    await view('10.1.1.1', 'feira-2026')
+    await view('10.1.1.2', 'inventada-99')
+    await collector.flush()
+    const campaigns = totals('campaign')
+    expect(campaigns.get('feira-2026')?.visits).toBe(1)
+    expect(campaigns.has('inventada-99')).toBe(false)
+    expect(campaigns.get(OTHER_KEY)?.visits).toBe(1)
+    // Only campaigns are named: a source past the cap still folds.
+    expect(await names.isNamed('source', 'feira-2026')).toBe(false)
+  })
+
+  it('reads the named campaigns once a minute, keeps the old list when a read fails, and knows its own names at once', async () => {
+    let time = 0
+    let list = ['a']
+    let fail = false
+    const load = vi.fn(async () => {
+      if (fail) throw new Error('database away')
+      return list
+    })
+    const names = namedValuesCache(load, () => time)
+    expect(await names.isNamed('campaign', 'a')).toBe(true)
+    list = ['a', 'b']
+    expect(await names.isNamed('campaign', 'b')).toBe(false)
+    names.add('c')
+    expect(await names.isNamed('campaign', 'c')).toBe(true)
+    expect(load).toHaveBeenCalledTimes(1)
+    time = NAMED_REFRESH_MS
+    fail = true
+    // Stale: refreshed in the background, the old list answers meanwhile and after the failure.
+    expect(await names.isNamed('campaign', 'a')).toBe(true)
+    await vi.waitFor(() => expect(load).toHaveBeenCalledTimes(2))
+    expect(await names.isNamed('campaign', 'a')).toBe(true)
+    time = 2 * NAMED_REFRESH_MS + 1
+    fail = false
+    await names.isNamed('campaign', 'b')
+    await vi.waitFor(async () => expect(await names.isNamed('campaign', 'b')).toBe(true))
+  })
+
   it('cleans values to well-formed text before the cut: no lone surrogate reaches a batch (issue 45)', async () => {
     const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
     expect(cleanValue('x\ud800')).toBe('x')
@@ -301,25 +392,20 @@ describe('counting', () => {
 
   it('adds up reading per page, entry page and first touch, within bounds', async () => {
     const { collector, written } = setup()
+    const who = { ip: '203.0.113.9', userAgent: CHROME }
     const read = { path: '/p/frotas', event: 'read' as const }
-    await collector.record({
-      ip: '203.0.113.9',
-      userAgent: CHROME,
-      body: { ...read, seconds: 6, scroll: 70, first: true },
-    })
-    await collector.record({
-      ip: '203.0.113.9',
-      userAgent: CHROME,
-      body: { ...read, seconds: 1e9, scroll: 1e9 },
-    })
+    await collector.record({ ...who, body: { path: '/p/frotas' } })
+    await collector.record({ ...who, body: { ...read, seconds: 6, scroll: 70, first: true } })
+    await collector.record({ ...who, body: { ...read, seconds: 1e9, scroll: 1e9 } })
     await collector.flush()
     const rows = written.flatMap((batch) => batch.rows)
     const page = rows.find((row) => row.dimension === 'page')!
+    // One view: one read, its seconds to READ_SECONDS_PER_DAY in all, its scroll to 100%.
     expect(page).toMatchObject({
       key: '/p/frotas',
       reads: 1,
-      readSeconds: 6 + 1800,
-      readScroll: 170,
+      readSeconds: READ_SECONDS_PER_DAY,
+      readScroll: 100,
     })
     // Credited like the view: its entry page and first touch too.
     expect(rows.find((row) => row.dimension === 'campaign')).toMatchObject({
@@ -327,6 +413,90 @@ describe('counting', () => {
       reads: 1,
     })
     expect(rows.find((row) => row.dimension === 'landing')).toMatchObject({ reads: 1 })
+  })
+
+  it('counts a reading only after a counted view of that page by that visitor that day (issue 49)', async () => {
+    const { collector, written } = setup()
+    const chrome = { ip: '203.0.113.10', userAgent: CHROME }
+    const report = { event: 'read' as const, seconds: 30, scroll: 50, first: true }
+    // No view at all; a view of another page; a view by another visitor (same address).
+    expect(await collector.record({ ...chrome, body: { path: '/p/frotas', ...report } })).toBe(
+      'ignored',
+    )
+    await collector.record({ ...chrome, body: { path: '/' } })
+    expect(await collector.record({ ...chrome, body: { path: '/p/frotas', ...report } })).toBe(
+      'ignored',
+    )
+    await collector.record({
+      ip: chrome.ip,
+      userAgent: `${CHROME} Edg/131`,
+      body: { path: '/p/frotas' },
+    })
+    expect(await collector.record({ ...chrome, body: { path: '/p/frotas', ...report } })).toBe(
+      'ignored',
+    )
+    // The view the site counted, then its reading.
+    await collector.record({ ...chrome, body: { path: '/p/frotas' } })
+    expect(await collector.record({ ...chrome, body: { path: '/p/frotas', ...report } })).toBe(
+      'counted',
+    )
+    await collector.flush()
+    const page = written
+      .flatMap((batch) => batch.rows)
+      .filter((row) => row.dimension === 'page' && row.key === '/p/frotas')
+    expect(page.reduce((sum, row) => sum + (row.readSeconds ?? 0), 0)).toBe(30)
+    expect(page.reduce((sum, row) => sum + (row.reads ?? 0), 0)).toBe(1)
+  })
+
+  it('caps one visitor’s reading of a page a day: READ_SECONDS_PER_DAY in all, one read and 100% scroll per counted view (issue 49)', async () => {
+    // Every view counts (no 10 s replay window here), so each grants one more read.
+    const { collector, written } = setup({ firstSeen: async () => true })
+    const who = { ip: '203.0.113.11', userAgent: CHROME }
+    const reading = (first: boolean) => ({
+      path: '/p/frotas',
+      event: 'read' as const,
+      seconds: 1000,
+      scroll: 100,
+      first,
+    })
+    await collector.record({ ...who, body: { path: '/p/frotas' } })
+    // One client's hundred reports, each a view's first: one read, 1800 s, 100%.
+    for (let i = 0; i < 100; i++) await collector.record({ ...who, body: reading(true) })
+    // A second counted view: one more read and 100% more scroll, but no more seconds today.
+    await collector.record({ ...who, body: { path: '/p/frotas' } })
+    for (let i = 0; i < 3; i++) await collector.record({ ...who, body: reading(true) })
+    // Another visitor has an allowance of their own.
+    const other = { ip: '203.0.113.12', userAgent: CHROME }
+    await collector.record({ ...other, body: { path: '/p/frotas' } })
+    await collector.record({ ...other, body: { ...reading(true), seconds: 20 } })
+    await collector.flush()
+    const sum = (field: 'reads' | 'readSeconds' | 'readScroll') =>
+      written
+        .flatMap((batch) => batch.rows)
+        .filter((row) => row.dimension === 'page')
+        .reduce((total, row) => total + (row[field] ?? 0), 0)
+    expect(sum('reads')).toBe(3)
+    expect(sum('readSeconds')).toBe(READ_SECONDS_PER_DAY + 20)
+    expect(sum('readScroll')).toBe(300)
+  })
+
+  it('forgets a day’s reading tallies when the next day starts, and at most MEMORY_TALLIES_MAX', async () => {
+    const ledger = createMemoryLedger(2)
+    const ask = { seconds: 5, scroll: 0, first: true }
+    await ledger.viewed('2026-03-01', 'a', '/')
+    expect(await ledger.read('2026-03-01', 'a', '/', ask)).toEqual({
+      read: true,
+      seconds: 5,
+      scroll: 0,
+    })
+    await ledger.viewed('2026-03-02', 'b', '/')
+    expect(await ledger.read('2026-03-01', 'a', '/', ask)).toBeUndefined()
+    // Full: forgotten, so a report goes uncounted rather than unbounded.
+    await ledger.viewed('2026-03-02', 'c', '/')
+    await ledger.viewed('2026-03-02', 'd', '/')
+    expect(await ledger.read('2026-03-02', 'b', '/', ask)).toBeUndefined()
+    expect(await ledger.read('2026-03-02', 'd', '/', ask)).toMatchObject({ read: true })
+    expect(MEMORY_TALLIES_MAX).toBeGreaterThan(10_000)
   })
 
   it('writes a busy interval in batches of a bounded number of hashes, the totals unchanged', async () => {
@@ -446,6 +616,43 @@ describe('reading the figures', () => {
     expect(await refused.check('Bearer t')).toMatchObject({ ok: false, status: 401 })
     const nobody = createReaderAuth({ apiVersion: '2025-09-01' })
     expect(await nobody.check('Bearer t')).toMatchObject({ ok: false, status: 401 })
+  })
+
+  it('lets only a Studio role that can write name a campaign, and no read token (issue 49)', async () => {
+    const auth = (body: unknown) =>
+      createReaderAuth({
+        readToken: 'r'.repeat(32),
+        sanityApiBase: 'http://lake.test',
+        apiVersion: '2025-09-01',
+        fetch: fetchUser(200, body),
+      })
+    const viewer = auth({ id: 'u3', roles: [{ name: 'viewer', title: 'Viewer' }] })
+    expect(await viewer.check('Bearer v')).toEqual({ ok: true, who: 'sanity-user' })
+    expect(await viewer.check('Bearer v', 'x', 'write')).toMatchObject({
+      ok: false,
+      status: 403,
+      error: expect.stringMatching(/^A sua função no projeto Sanity só permite ler/),
+    })
+    // A custom role is not known to write; the read token only reads.
+    const custom = auth({ id: 'u4', roles: [{ name: 'marketing-readonly' }] })
+    expect(await custom.check('Bearer c', 'x', 'write')).toMatchObject({ status: 403 })
+    expect(await viewer.check(`Bearer ${'r'.repeat(32)}`, 'x', 'write')).toMatchObject({
+      ok: false,
+      status: 403,
+      error: expect.stringMatching(/^Esta credencial só lê/),
+    })
+    for (const role of CAMPAIGN_NAMING_ROLES) {
+      const writer = auth({ id: 'u5', roles: [{ name: 'viewer' }, { name: role }] })
+      expect(await writer.check('Bearer w', 'x', 'write'), role).toEqual({
+        ok: true,
+        who: 'sanity-user',
+      })
+      // Remembered with the role: the next question is answered without Sanity.
+      expect(await writer.check('Bearer w', 'x', 'write'), role).toMatchObject({ ok: true })
+    }
+    expect(await auth({ id: 'u6', role: 'editor' }).check('Bearer e', 'x', 'write')).toMatchObject({
+      ok: true,
+    })
   })
 
   it('remembers a refusal for a while and rate-limits refused tokens per client (issue 45)', async () => {

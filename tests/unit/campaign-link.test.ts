@@ -31,4 +31,19 @@ describe('the campaign link builder', () => {
     for (const path of ['//outro.example/x', 'https://outro.example', 'sem-barra'])
       expect(campaignLink({ ...base, path, campaign: 'c' })).toMatchObject({ ok: false })
   })
+
+  it('refuses a path that resolves off the site, such as /\\evil.com, and says why (issue 49)', () => {
+    const base = { origin: 'https://vigia.example', source: 'qrcode', medium: '', campaign: 'c' }
+    // Each passes a look at its first characters; a URL parser sends each to another host.
+    for (const path of ['/\\evil.com', '/\\/evil.com', '/\\\\evil.com/x'])
+      expect(campaignLink({ ...base, path }), path).toEqual({
+        ok: false,
+        problem: expect.stringContaining('fora do site'),
+      })
+    // A backslash that keeps the link on the site is the site's own business.
+    expect(campaignLink({ ...base, path: '/p/a\\b' })).toMatchObject({
+      ok: true,
+      url: expect.stringMatching(/^https:\/\/vigia\.example\/p\/a\/b\?/),
+    })
+  })
 })

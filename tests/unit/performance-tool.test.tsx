@@ -17,8 +17,11 @@ import {
 
 // The Studio's client, as useClient() gives it to a signed-in editor (loginMethod 'token').
 let studioToken: string | undefined = 'editor-token'
+/** The signed-in user's roles in the project, as useCurrentUser() gives them. */
+let studioRoles = ['editor']
 vi.mock('sanity', () => ({
   useClient: () => ({ config: () => ({ token: studioToken }) }),
+  useCurrentUser: () => ({ id: 'u1', roles: studioRoles.map((name) => ({ name, title: name })) }),
 }))
 
 const { PerformanceTool, PerformanceView } = await import('@/sanity/performance/performance-tool')
@@ -142,6 +145,7 @@ beforeEach(() => {
   vi.stubGlobal('ResizeObserver', NoResizeObserver)
   vi.stubGlobal('fetch', fetchDouble)
   studioToken = 'editor-token'
+  studioRoles = ['editor']
   calls = []
   campaignCalls = []
   namedCampaigns = ['feira-2026']
@@ -443,6 +447,21 @@ describe('the Desempenho tool', () => {
     })
     expect(text(container)).toContain('Campanha “Feira de Transporte” salva')
     expect(hasButton('Usar a campanha feira-2026')).toBe(true)
+  })
+
+  it('offers a viewer the link but no saving, and explains a 403 on saving as a naming refusal (issue 49)', async () => {
+    studioRoles = ['viewer']
+    await render(<PerformanceTool />)
+    expect(hasButton('Copiar link')).toBe(true)
+    expect(hasButton('Salvar campanha')).toBe(false)
+    expect(text(container)).toContain('Só quem edita o conteúdo')
+    const { saveNamedCampaign } = await import('@/sanity/performance/api')
+    const refused = vi.fn(async () =>
+      Response.json({ error: 'A sua função só permite ler.' }, { status: 403 }),
+    )
+    await expect(saveNamedCampaign('x', 'viewer-token', refused)).rejects.toThrow(
+      /não permite salvar campanhas \(erro 403\)/,
+    )
   })
 
   it('asks the editor to sign in again when the session has no token', async () => {

@@ -1,10 +1,11 @@
-import { checkReader, nameCampaign, namedCampaigns } from '@/lib/analytics'
+import { checkReader, checkWriter, nameCampaign, namedCampaigns } from '@/lib/analytics'
 import { tagValue } from '@/lib/analytics/campaign-link'
 import { clientIpFrom, rateLimitKeyFor } from '@/lib/security/client-ip'
 
 // Campaigns named in the Studio (the Desempenho tool's link builder, docs/analytics.md): a named
 // campaign is always counted under its own name, however many invented ones came first. GET
-// lists them, POST {"campaign"} names one. Only for ANALYTICS_READ_TOKEN or a Studio user.
+// lists them (ANALYTICS_READ_TOKEN or a Studio user), POST {"campaign"} names one (only a Studio
+// user whose role can write: a name changes what is counted, which no read credential may do).
 
 export const dynamic = 'force-dynamic'
 
@@ -14,17 +15,14 @@ function refuse(status: number, error: string) {
   return Response.json({ error }, { status, headers: PRIVATE })
 }
 
-async function reader(request: Request) {
-  return checkReader(
-    request.headers.get('authorization'),
-    rateLimitKeyFor(clientIpFrom(request.headers)),
-  )
+async function allowed(request: Request, check: typeof checkReader) {
+  return check(request.headers.get('authorization'), rateLimitKeyFor(clientIpFrom(request.headers)))
 }
 
 const UNAVAILABLE = 'O banco de dados não respondeu. Tente de novo em instantes.'
 
 export async function GET(request: Request) {
-  const check = await reader(request)
+  const check = await allowed(request, checkReader)
   if (!check.ok) return refuse(check.status, check.error)
   try {
     return Response.json({ campaigns: await namedCampaigns() }, { headers: PRIVATE })
@@ -35,7 +33,7 @@ export async function GET(request: Request) {
 }
 
 export async function POST(request: Request) {
-  const check = await reader(request)
+  const check = await allowed(request, checkWriter)
   if (!check.ok) return refuse(check.status, check.error)
   let body: unknown
   try {
