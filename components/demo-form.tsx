@@ -38,12 +38,24 @@ import {
   SUBMISSION_KEY_FIELD,
   FORM_TOKEN_FIELD,
   CALCULATOR_FIELD,
+  DEMO_REQUEST_FIELDS,
   WHATSAPP_OPT_IN_LABEL,
   WHATSAPP_OPT_IN_VALUE,
+  type DemoRequestField,
   type FleetSize,
 } from '@/lib/validations/demo-request-fields'
 import { loadTurnstile } from '@/lib/turnstile-client'
 import { campaignPath } from '@/sanity/lib/paths'
+
+/** The fields the visitor fills in, in the order the form shows them: the first refused gets focus. */
+const FIELDS_IN_FORM_ORDER: DemoRequestField[] = [
+  'name',
+  'email',
+  'company',
+  'phone',
+  'fleetSize',
+  'message',
+]
 
 // Past this the visitor is told it failed (SPEC section 8) rather than left waiting on a weak
 // signal; what they typed stays in the form.
@@ -187,6 +199,7 @@ export function DemoForm({
     setFocus,
     setValue,
     getValues,
+    setError,
     formState: { errors },
   } = useForm<DemoRequestInput>({
     resolver,
@@ -293,6 +306,7 @@ export function DemoForm({
       if (turnstileWidget) window.turnstile?.reset(turnstileWidget)
       if (result.status === 'error' && result.formToken) setToken(result.formToken)
       console.error('Erro ao enviar solicitação:', result)
+      if (result.status === 'invalid') showServerErrors(result.fieldErrors)
       setFailure(result.status === 'error' ? result.message : 'Revise os campos destacados.')
       setToastToShow('error')
     } catch (error) {
@@ -307,6 +321,22 @@ export function DemoForm({
     }
   })
 
+  // The server checks again, and can refuse what the browser accepted (a setting changed since
+  // the page was rendered, a limit counted on what the browser sent). Its refusals are marked on
+  // the fields as the browser's own are, and as they are without JavaScript: aria-invalid, the
+  // message beside the field, focus on the first one. The values stay as typed.
+  const showServerErrors = (fieldErrors: Partial<Record<DemoRequestField, string>>) => {
+    const refused = DEMO_REQUEST_FIELDS.filter((field) => fieldErrors[field])
+    const firstShown = FIELDS_IN_FORM_ORDER.find((field) => fieldErrors[field])
+    for (const field of refused) {
+      setError(
+        field,
+        { type: 'server', message: fieldErrors[field] },
+        { shouldFocus: field === firstShown },
+      )
+    }
+  }
+
   const startOver = () => {
     setSubmitted(false)
     setFailure(null)
@@ -319,6 +349,7 @@ export function DemoForm({
 
   const errorOf = (field: keyof DemoRequestInput) =>
     errors[field]?.message ?? (hydrated ? undefined : serverErrors[field])
+  const calculatorError = errorOf('calculadora')
 
   return (
     <div className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
@@ -330,9 +361,10 @@ export function DemoForm({
           style={TOASTER_COLORS}
         />
       ) : null}
-      {/* Announces the outcome for screen readers; the toasts say the same for sighted visitors. */}
+      {/* Announces the outcome for screen readers, with what went wrong; the toasts and the line
+          above the button say the same for sighted visitors. */}
       <p role="status" aria-live="polite" className="sr-only">
-        {submitted ? TOASTS.success.title : failure ? TOASTS.error.title : ''}
+        {submitted ? TOASTS.success.title : failure ? `${TOASTS.error.title}. ${failure}` : ''}
       </p>
       {submitted ? (
         <div className="py-8 text-center">
@@ -463,8 +495,8 @@ export function DemoForm({
               ) : (
                 <p className="font-medium text-red-700">{HANDOFF_INVALID_MESSAGE}</p>
               )}
-              {!hydrated && serverErrors.calculadora && handoffInputs ? (
-                <p className="font-medium text-red-700">{serverErrors.calculadora}</p>
+              {calculatorError && handoffInputs ? (
+                <p className="font-medium text-red-700">{calculatorError}</p>
               ) : null}
               {/* A link, so that it also works without JavaScript (a fresh form, without it). */}
               <a

@@ -22,6 +22,40 @@ function url(name: string): string | undefined {
   return value.replace(/\/+$/, '')
 }
 
+/** 127.0.0.0/8, ::1 and localhost: a request to them never leaves the machine. */
+function isLoopbackHost(hostname: string): boolean {
+  return (
+    hostname === 'localhost' ||
+    hostname === '[::1]' ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname)
+  )
+}
+
+/**
+ * An https URL, or undefined: a lead (name, e-mail, phone) and its credentials sent over plain
+ * http can be read and changed on the way. http only to a loopback host, which never crosses a
+ * network: the tests' local receivers (tests/e2e/lead-delivery.spec.ts). The value is left out
+ * of the message: a webhook URL often is itself the secret (Zapier's, Make's).
+ */
+function httpsUrl(name: string): string | undefined {
+  const value = optional(name)
+  if (value === undefined) return undefined
+  let parsed: URL | undefined
+  try {
+    parsed = new URL(value)
+  } catch {
+    // Reported below.
+  }
+  const local = parsed?.protocol === 'http:' && isLoopbackHost(parsed.hostname)
+  if (parsed?.protocol !== 'https:' && !local) {
+    throw new Error(
+      `${name} must be an https:// URL (http only to a loopback host: 127.0.0.1, localhost, ::1): ` +
+        'over http the lead would cross the network readable by anyone on the way.',
+    )
+  }
+  return value.replace(/\/+$/, '')
+}
+
 /** A URL with one of `protocols`, or undefined; `problem` says what is wrong with any other. */
 function urlOf(name: string, protocols: string[], problem: (value: string) => string) {
   const value = optional(name)
@@ -106,11 +140,11 @@ function postgresUrl(name: string): string | undefined {
   return value
 }
 
-/** A secret of at least 16 characters, or undefined. */
-function secret(name: string): string | undefined {
+/** A secret of at least `min` characters, or undefined; `hint` says how to make one. */
+function secret(name: string, min = 16, hint = ''): string | undefined {
   const value = optional(name)
-  if (value !== undefined && value.length < 16)
-    throw new Error(`${name} must be at least 16 characters long.`)
+  if (value !== undefined && value.length < min)
+    throw new Error(`${name} must be at least ${min} characters long.${hint}`)
   return value
 }
 
@@ -223,16 +257,16 @@ function leadDelivery() {
       'LEAD_WEBHOOK_SECRET must be whsec_ and at least 16 random bytes in base64 (Standard Webhooks): echo whsec_$(openssl rand -base64 32)',
     )
   const hook = pair(
-    ['LEAD_WEBHOOK_URL', url('LEAD_WEBHOOK_URL')],
+    ['LEAD_WEBHOOK_URL', httpsUrl('LEAD_WEBHOOK_URL')],
     ['LEAD_WEBHOOK_SECRET', webhookSecret],
   )
   const rdKey = optional('RDSTATION_API_KEY')
+  // Checked even without the key, so a bad value is named at start, not once the key is added.
+  const rdUrl = httpsUrl('RDSTATION_API_URL') ?? 'https://api.rd.services'
   return {
     email: mail ? { to: mail[0], smtpUrl: mail[1], from } : undefined,
     webhook: hook ? { url: hook[0], secret: hook[1] } : undefined,
-    rdstation: rdKey
-      ? { apiKey: rdKey, apiUrl: url('RDSTATION_API_URL') ?? 'https://api.rd.services' }
-      : undefined,
+    rdstation: rdKey ? { apiKey: rdKey, apiUrl: rdUrl } : undefined,
   }
 }
 
@@ -334,10 +368,12 @@ export const serverEnv = {
   /** Sent as `Authorization: Bearer <token>` to CDN_PURGE_URL. */
   cdnPurgeToken: optional('CDN_PURGE_TOKEN'),
   /**
-   * Sent as `X-Health-Token` to /api/health, it shows the details (modes, problems, paths) that
-   * otherwise only a request from this machine gets. Unset: loopback only.
+   * Sent as `X-Health-Token` to /api/health, it shows the details (modes, problems, paths);
+   * otherwise only a request with the internal secret gets them, never one for where it seems to
+   * come from (lib/health.ts). Sent by uptime monitors from anywhere, so long enough not to be
+   * guessed.
    */
-  healthDetailsToken: optional('HEALTH_DETAILS_TOKEN'),
+  healthDetailsToken: secret('HEALTH_DETAILS_TOKEN', 32, ' Make one with: openssl rand -hex 32'),
   /**
    * Sent by the server to itself (proxy.ts reading /api/redirects, the webhook's warm-up) in
    * X-Internal-Secret; any other request for an internal route is answered 404. Each instance

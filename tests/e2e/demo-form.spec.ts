@@ -3,8 +3,10 @@
 import {
   demoForm,
   expect,
+  expectErrorToast,
   expectSuccessToast,
   expectThankYou,
+  expectValuesKept,
   field,
   fillDemoForm,
   openDemoForm,
@@ -104,6 +106,36 @@ test('a valid request shows the toast and the thank-you view, and can start over
   await page.getByRole('link', { name: 'Enviar Nova Solicitação' }).click()
   await expect(demoForm(page)).toBeVisible()
   await expect(field(page, 'name')).toHaveValue('')
+})
+
+test('a field the server refuses after the browser accepted it is marked, announced and focused, with every value kept', async ({
+  page,
+}) => {
+  // A message at the limit, in paragraphs: the browser counts each line break as one character,
+  // as the visitor sees it, but a form post carries it as two (CRLF), so the Server Action counts
+  // 2018 characters where the browser's check counted 1999.
+  const line =
+    'Temos 80 caminhões rodando à noite em rotas longas, com troca de motorista a cada turno.'
+  const message = Array.from({ length: 20 }, () => line.padEnd(99, '.')).join('\n')
+  expect(message).toHaveLength(1999)
+  const values = { ...VALID, message }
+  const openedAt = await openDemoForm(page)
+  await fillDemoForm(page, values)
+  await waitLikeAPerson(page, openedAt)
+  await submitButton(page).click()
+
+  const refused = field(page, 'message')
+  await expect(refused).toHaveAttribute('aria-invalid', 'true', { timeout: 15_000 })
+  await expect(refused).toHaveAccessibleDescription(
+    'A mensagem pode ter no máximo 2000 caracteres.',
+  )
+  await expect(refused).toBeFocused()
+  await expect(field(page, 'name')).not.toHaveAttribute('aria-invalid', 'true')
+  await expect(
+    page.getByRole('status').filter({ hasText: 'Erro ao enviar solicitação' }),
+  ).toHaveText('Erro ao enviar solicitação. Revise os campos destacados.')
+  await expectErrorToast(page)
+  await expectValuesKept(page, values)
 })
 
 test('the form hydrates when the visitor nears it, and keeps what was typed before', async ({

@@ -1,3 +1,6 @@
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+
 import { encodeSignatureHeader } from '@sanity/webhook'
 import { NextRequest } from 'next/server'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
@@ -91,6 +94,17 @@ async function call(route: Awaited<ReturnType<typeof loadRoute>>, request: NextR
 }
 
 const claimChange = JSON.stringify({ _type: 'claim', _id: 'claim-accuracy' })
+
+/** A local HTTP server on a free port, answering with `handler`. */
+async function listen(handler: http.RequestListener) {
+  const server = http.createServer(handler)
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  }
+}
 
 // The first test loads the route and the libraries it imports: seconds on two loaded cores.
 describe('POST /api/revalidate', { timeout: 30_000 }, () => {
@@ -395,6 +409,38 @@ describe('POST /api/revalidate', { timeout: 30_000 }, () => {
     const fetchSpy = vi.spyOn(globalThis, 'fetch').mockResolvedValue(new Response('ok'))
     await (after.mock.calls[0]![0] as () => Promise<void>)()
     expect(fetchSpy.mock.calls.map(([url]) => String(url))).toEqual(['http://127.0.0.1:3999/'])
+  })
+
+  it('never follows a redirect from the warm-up, so the internal secret stays on this server', async () => {
+    // A redirect document's path answers 308 to an allowed host (wa.me, say): here a second
+    // local server stands for that host and records what reaches it.
+    const elsewhere: Array<string | undefined> = []
+    const outside = await listen((request, response) => {
+      elsewhere.push(request.headers['x-internal-secret'] as string | undefined)
+      response.end('outside')
+    })
+    const warmed: Array<{ path?: string; secret?: string }> = []
+    const self = await listen((request, response) => {
+      warmed.push({
+        path: request.url,
+        secret: request.headers['x-internal-secret'] as string | undefined,
+      })
+      response.writeHead(308, { location: `${outside.origin}/5511999998888` }).end()
+    })
+    try {
+      vi.stubEnv('__NEXT_PRIVATE_ORIGIN', self.origin)
+      vi.stubEnv('INTERNAL_API_SECRET', 'the-servers-own-internal-secret')
+      const route = await loadRoute(SECRET)
+      await call(route, webhook(claimChange, await signed(claimChange)))
+      vi.useRealTimers()
+      await (after.mock.calls[0]![0] as () => Promise<void>)()
+      // The page was asked for, with the secret, on this server...
+      expect(warmed).toEqual([{ path: '/', secret: 'the-servers-own-internal-secret' }])
+      // ...and its redirect was not followed: nothing at all reached the other host.
+      expect(elsewhere).toEqual([])
+    } finally {
+      await Promise.all([self.close(), outside.close()])
+    }
   })
 
   /** A signed publish of this change over the bundled dataset, and the tags it revalidated. */

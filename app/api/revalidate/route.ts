@@ -172,6 +172,10 @@ async function warm(path: string) {
       cache: 'no-store',
       // The secret lets the routing table (/api/redirects) answer: it is internal only.
       headers: { 'user-agent': 'vigia-revalidate-warmup', ...internalHeaders() },
+      // Never followed: a redirect document's path answers 307/308 to wherever it points (an
+      // allowed host such as wa.me), and fetch would carry the secret there. The redirect answer
+      // itself is what that path serves, so it counts as warmed.
+      redirect: 'manual',
       signal: AbortSignal.timeout(30_000),
     })
     await response.body?.cancel()
