@@ -77,7 +77,9 @@ const studioCsp = [
   "style-src 'self' 'unsafe-inline'",
   `img-src 'self' data: blob: https://cdn.sanity.io https://*.sanity.io`,
   "font-src 'self' data:",
-  `connect-src 'self' ${sanityOrigins.join(' ')}`,
+  // sanity-cdn.com answers the Studio's check for a newer version of itself (its module CDN);
+  // blocked, every load logged a CSP error in the console (issue 52). The Studio's route only.
+  `connect-src 'self' ${sanityOrigins.join(' ')} https://sanity-cdn.com`,
   "frame-src 'self'",
   "object-src 'none'",
   "base-uri 'self'",

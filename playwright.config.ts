@@ -3,9 +3,10 @@ import path from 'node:path'
 
 import { defineConfig } from '@playwright/test'
 
-import { BUILDS } from './scripts/e2e-builds.cjs'
+import { BUILDS, portFor } from './scripts/e2e-builds.cjs'
 import { chromiumLaunchOptions } from './scripts/ensure-browser.cjs'
 import { LEADS_SERVER_DATA_DIR, POSTGREST_ANON_KEY, SERVERS } from './tests/e2e/servers'
+import { liveStudioLaunchOptions } from './tests/e2e/studio-fixtures'
 
 // End-to-end tests run against production builds served by `next start`, never `next dev`.
 // `npm test` (scripts/test.mjs) makes the builds the selected projects need first (each project
@@ -77,6 +78,7 @@ const SERVER_BOUND_SPECS = [
   /analytics\.spec\.ts/,
   /analytics-reach\.spec\.ts/,
   /studio-performance\.spec\.ts/,
+  /studio-day\.spec\.ts/,
   /publish-cost\.spec\.ts/,
   /lead-delivery\.spec\.ts/,
 ]
@@ -167,6 +169,20 @@ export default defineConfig({
       metadata: needs({ builds: ['lake'] }),
       testMatch: /hostile-input\.spec\.ts/,
       use: { viewport: { width: 1280, height: 800 } },
+    },
+    {
+      // An editor's day in the Studio (issue 52): a copy of the lake build with a Content Lake
+      // double of its own that applies the Studio's writes, streams its listener over HTTPS (the
+      // browser maps testproj.api.sanity.io there) and sends the publish webhook, all started by
+      // the spec.
+      name: 'studio',
+      metadata: needs({ builds: ['lake'] }),
+      testMatch: /studio-day\.spec\.ts/,
+      use: {
+        viewport: { width: 1280, height: 800 },
+        ignoreHTTPSErrors: true,
+        launchOptions: liveStudioLaunchOptions(chromiumLaunchOptions(), portFor(111).port),
+      },
     },
     {
       // Where each lead goes (issue 46): a copy of the site build on one instance of its own, with

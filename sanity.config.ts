@@ -51,6 +51,12 @@ export default defineConfig({
     newDocumentOptions: withoutSingletonNewDocumentOptions,
     actions: singletonDocumentActions,
   },
+  // Vision, a GROQ console for developers, only in administrators' top bar (issue 52): editors
+  // never need it, and it sat between Conteúdo and Desempenho for everyone.
+  tools: (tools, { currentUser }) =>
+    currentUser?.roles.some((role) => role.name === 'administrator')
+      ? tools
+      : tools.filter((tool) => tool.name !== 'vision'),
   plugins: [
     structureTool({ structure, defaultDocumentNode, title: 'Conteúdo' }),
     // Live preview of drafts on the site itself, embedded next to the editor.

@@ -48,8 +48,9 @@ export const announcementType = defineType({
   ],
   preview: {
     select: { title: 'text', visibleFrom: 'visibleFrom', visibleUntil: 'visibleUntil' },
+    // Its own name until it has a text: its editor read "Sem título" (issue 52).
     prepare: ({ title, visibleFrom, visibleUntil }) => ({
-      title,
+      title: title || 'Aviso no topo do site',
       subtitle:
         visibilitySubtitle({ visibleFrom, visibleUntil }, 'm') ?? 'No ar enquanto publicado',
     }),

@@ -86,6 +86,8 @@ test('/studio gets its own, wider CSP, still without plugins, <base> or foreign 
   // What the Studio needs and the public page does not get.
   expect(csp['script-src']).toContain("'unsafe-eval'")
   expect(csp['connect-src']).toEqual(expect.arrayContaining(["'self'", 'https://*.api.sanity.io']))
+  // The Studio's check for a newer version of itself (issue 52), on this route only.
+  expect(csp['connect-src']).toContain('https://sanity-cdn.com')
   // The Presentation tool frames the site from the Studio: same origin only.
   expect(csp['frame-ancestors']).toEqual(["'self'"])
 })

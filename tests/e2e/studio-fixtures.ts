@@ -14,8 +14,26 @@ export type StudioUser = {
 }
 
 /**
+ * The browser's launch options for a Studio whose writes and listener reach a Content Lake double
+ * (`live` below): testproj.api.sanity.io mapped to the double's HTTPS port. The listener is a
+ * stream that a route cannot fulfil, so those requests go over the network, to the double.
+ */
+export function liveStudioLaunchOptions(base: { args?: string[] }, tlsPort: number) {
+  return {
+    ...base,
+    args: [
+      ...(base.args ?? []),
+      `--host-resolver-rules=MAP testproj.api.sanity.io 127.0.0.1:${tlsPort}`,
+    ],
+  }
+}
+
+/**
  * Signs `user` in with `token` on the Studio of project testproj, whose Sanity API answers here,
- * its queries from the Content Lake double at `lake` (read with `readToken`).
+ * its queries from the Content Lake double at `lake` (read with `readToken`). With `live`, the
+ * browser launched with liveStudioLaunchOptions, its writes (mutations, document actions) and its
+ * listener go to the double itself, which knows `token` as a member's session: publishing,
+ * redirects, review links and Presentation's preview secret work as against Sanity.
  */
 export async function signedInStudio(
   page: Page,
@@ -24,11 +42,13 @@ export async function signedInStudio(
     token,
     user,
     readToken = 'test-read-token',
+    live = false,
   }: {
     lake: string
     token: string
     user: StudioUser
     readToken?: string
+    live?: boolean
   },
 ) {
   // The Studio keeps a token login here (loginMethod 'token'), as after a real sign-in.
@@ -38,6 +58,7 @@ export async function signedInStudio(
   await page.route('https://testproj.api.sanity.io/**', async (route) => {
     const url = new URL(route.request().url())
     const path = url.pathname
+    if (live && /\/data\/(mutate|actions|listen|live\/events)\//.test(path)) return route.continue()
     if (path.includes('/data/query/')) {
       const answer = await fetch(`${lake}${path}${url.search}`, {
         method: route.request().method(),

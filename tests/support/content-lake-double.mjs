@@ -46,12 +46,21 @@
  *                     {"createOrReplace": doc}, {"createIfNotExists": doc}, {"delete": {"id"}},
  *                     {"patch": {"id", "set": {"dot.path": value}, "unset": ["dot.path"]}}
  *                     -> {"results": [{"id", "operation"}]}
+ *   GET  /__webhooks  -> {"deliveries": [{id, operation, sentAt, status, body}]}: the webhooks sent
  *   GET  /__requests  -> {"count", "requests": [{method, path, perspective, authorized, query, at}]}
  *                     (query API requests only)
  *   POST /__fail      body {"mode": "503" | "hang" | "none"}: every query answers 503, or is never
  *                     answered (held open until the mode changes, then dropped), or works again
- *   POST /v<apiVersion>/data/mutate/<dataset>  body {"mutations": [...]}: the real mutation API
- *                     (write token required), as @sanity/client's mutate() calls it
+ *   POST /v<apiVersion>/data/mutate/<dataset>  body {"mutations": [...], "transactionId"?}: the
+ *                     real mutation API (the token or a member's session), one transaction:
+ *                     returnIds, returnDocuments, dryRun; patches by @sanity/mutator
+ *   POST /v<apiVersion>/data/actions/<dataset>  body {"actions": [...]}: the Actions API the
+ *                     Studio's document actions use (edit, create, publish, unpublish, discard)
+ *   GET  /v<apiVersion>/data/live/events/<dataset>  the Live Content API's stream: a welcome
+ *   GET  /v<apiVersion>/data/listen/<dataset>?query=…  Server-Sent Events: welcome, then each
+ *                     change a query selects (the Studio's documents stay live)
+ *   A transaction's id is the new _rev of what it changed, and with `webhook` set each published
+ *   change the filter selects is POSTed, projected and signed, as Sanity's webhook does.
  *   POST /__consistency  body {"delayMs": N}: queries see each mutation N ms after it (0: at once)
  *   POST /__reset     restores the dataset the double started with (with its revisions), clears
  *                     the request log, the failure mode and the consistency delay (back to the
@@ -63,6 +72,8 @@
  *        [--file sanity/dataset/production.ndjson] [--dataset production]
  *        [--token test-read-token] [--project-id testproj] [--consistency-delay-ms 0]
  *        [--set <documentId>.<dot.path>=<string value>]... [--extra-articles N]
+ *        [--user <token>:<id>[:<role>]]... [--tls-port N]
+ *        [--webhook-url U --webhook-secret S --webhook-filter F --webhook-projection P]
  *   --set changes a document before the first request, e.g. --set 'claim-accuracy.value=97,3%'
  *   so a build against the double is visibly different from the bundled default.
  *   --extra-articles N adds N published articles (extraArticles) for measurements at scale.
@@ -76,12 +87,15 @@
 import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import http from 'node:http'
+import http2 from 'node:http2'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 
+import { Mutation } from '@sanity/mutator'
 import { evaluate, parse } from 'groq-js'
 
 import { resolveBundledAssets } from '../../lib/content/bundled-assets.mjs'
+import { sanityWebhook } from './sanity-webhook.mjs'
 
 const DEFAULT_TOKEN = 'test-read-token'
 const IMAGE_PATH = /^\/images\/[^/]+\/[^/]+\/([0-9a-f]+-\d+x\d+\.[a-z]+)$/
@@ -108,6 +122,9 @@ export function importAssets(documents, { datasetDir, baseUrl, projectId, datase
 }
 const QUERY_PATH = /^\/v(?:X|\d{4}-\d{2}-\d{2}|1)\/data\/query\/([^/]+)\/?$/
 const MUTATE_PATH = /^\/v(?:X|\d{4}-\d{2}-\d{2}|1)\/data\/mutate\/([^/]+)\/?$/
+const ACTIONS_PATH = /^\/v(?:X|\d{4}-\d{2}-\d{2}|1)\/data\/actions\/([^/]+)\/?$/
+const LIVE_PATH = /^\/v(?:X|\d{4}-\d{2}-\d{2}|1)\/data\/live\/events\/([^/]+)\/?$/
+const LISTEN_PATH = /^\/v(?:X|\d{4}-\d{2}-\d{2}|1)\/data\/listen\/([^/]+)\/?$/
 const USERS_ME_PATH = /^\/v(?:X|\d{4}-\d{2}-\d{2}|1)\/users\/me\/?$/
 /** How the query API fails on demand (POST /__fail): not at all, 503 at once, or never answering. */
 const FAILURE_MODES = new Set(['none', '503', 'hang'])
@@ -207,23 +224,31 @@ function setPath(target, dotPath, value) {
   node[keys.at(-1)] = value
 }
 
-function unsetPath(target, dotPath) {
-  const keys = dotPath.split('.')
-  let node = target
-  for (const key of keys.slice(0, -1)) {
-    node = node?.[key]
-    if (typeof node !== 'object' || node === null) return
-  }
-  delete node[keys.at(-1)]
-}
-
 /**
- * Applies `mutations` to `store` (a Map of id -> document), in place; documents are replaced, never
- * changed where they are, so an earlier snapshot of the Map (a stale read) keeps its own. Every
- * document created or changed gets a new `_rev`.
+ * Applies `mutations` to `store` (a Map of id -> document), in place, as one transaction `rev` made
+ * at `timestamp`: documents are replaced, never changed where they are, so an earlier snapshot of
+ * the Map (a stale read) keeps its own. Every document created or changed gets `rev` as its
+ * `_rev` (the Content Lake's revision is the id of the transaction that made it). Patches are
+ * applied by @sanity/mutator, the Studio's own implementation of Sanity's patch semantics
+ * (set, setIfMissing, unset, insert, inc, dec, diffMatchPatch), with `ifRevisionID` checked.
+ * Returns each result and each change ({id, before, after}) in order.
  */
-function applyMutations(store, mutations) {
+function applyMutations(store, mutations, { rev = newRev(), timestamp } = {}) {
+  const now = timestamp ?? new Date().toISOString()
   const results = []
+  /** @type {Map<string, {id: string, before: LakeDocument | null, after: LakeDocument | null}>} */
+  const changes = new Map()
+  const write = (id, after) => {
+    const before = store.get(id) ?? null
+    if (!changes.has(id)) changes.set(id, { id, before, after: null })
+    if (after) store.set(id, after)
+    else store.delete(id)
+    changes.get(id).after = after
+  }
+  const applied = (mutation, doc) =>
+    new Mutation({ mutations: [mutation], resultRev: rev, timestamp: now }).apply(
+      doc ? structuredClone(doc) : null,
+    )
   for (const mutation of mutations) {
     const [operation, body] = Object.entries(mutation)[0] ?? []
     if (
@@ -237,35 +262,107 @@ function applyMutations(store, mutations) {
         results.push({ id: body._id, operation: 'none' })
         continue
       }
-      const now = new Date().toISOString()
-      store.set(
-        body._id,
-        structuredClone({
-          ...body,
-          _createdAt: body._createdAt ?? store.get(body._id)?._createdAt ?? now,
-          _updatedAt: body._updatedAt ?? now,
-          _rev: newRev(),
-        }),
-      )
+      const doc = applied({ createOrReplace: structuredClone(body) }, null)
+      doc._createdAt = body._createdAt ?? store.get(body._id)?._createdAt ?? now
+      if (body._updatedAt) doc._updatedAt = body._updatedAt
+      write(body._id, doc)
       results.push({ id: body._id, operation: 'create' })
     } else if (operation === 'delete') {
-      store.delete(body?.id)
+      if (store.has(body?.id)) write(body.id, null)
       results.push({ id: body?.id, operation: 'delete' })
     } else if (operation === 'patch') {
       const current = store.get(body?.id)
       if (!current) throw new Error(`Document "${body?.id}" not found`)
-      const doc = structuredClone(current)
-      for (const [dotPath, value] of Object.entries(body.set ?? {})) setPath(doc, dotPath, value)
-      for (const dotPath of body.unset ?? []) unsetPath(doc, dotPath)
-      doc._updatedAt = new Date().toISOString()
-      doc._rev = newRev()
-      store.set(doc._id, doc)
+      if (body.ifRevisionID && body.ifRevisionID !== current._rev)
+        throw Object.assign(new Error(`Document "${body.id}" has unexpected revision`), {
+          statusCode: 409,
+        })
+      write(body.id, applied({ patch: body }, current))
       results.push({ id: body.id, operation: 'update' })
     } else {
       throw new Error(`Unsupported mutation "${operation}"`)
     }
   }
-  return results
+  return { results, changes: [...changes.values()] }
+}
+
+/**
+ * Deletes by query (`{delete: {query}}`, as @sanity/preview-url-secret deletes expired secrets)
+ * made deletes by id, on the documents of `store` the query selects now.
+ */
+async function resolveQueryDeletes(store, mutations) {
+  const resolved = []
+  for (const mutation of mutations) {
+    const query = mutation.delete?.query
+    if (!query) {
+      resolved.push(mutation)
+      continue
+    }
+    const params = mutation.delete.params ?? {}
+    const found = await (
+      await evaluate(parse(query, { params }), { dataset: [...store.values()], params })
+    ).get()
+    for (const doc of Array.isArray(found) ? found : []) resolved.push({ delete: { id: doc._id } })
+  }
+  return resolved
+}
+
+/**
+ * The mutations an Actions API request (POST /data/actions, what the Studio's document actions
+ * send since Sanity v3.5x) stands for, on `store`.
+ * https://www.sanity.io/docs/http-reference/actions
+ */
+function actionMutations(store, actions) {
+  return actions.flatMap((action) => {
+    const { actionType, draftId, publishedId } = action
+    const draft = store.get(draftId)
+    const published = store.get(publishedId)
+    switch (actionType) {
+      case 'sanity.action.document.create':
+        if (action.ifExists === 'fail' && store.has(action.attributes._id))
+          throw Object.assign(new Error('Document already exists'), { statusCode: 409 })
+        return [{ createOrReplace: action.attributes }]
+      case 'sanity.action.document.replaceDraft':
+        return [{ createOrReplace: action.attributes }]
+      case 'sanity.action.document.edit': {
+        // The draft is made from the published document on the first edit.
+        const base = draft ?? (published && { ...published, _id: draftId })
+        if (!base) throw Object.assign(new Error('Nothing to edit'), { statusCode: 409 })
+        return [
+          ...(draft ? [] : [{ createOrReplace: base }]),
+          { patch: { ...action.patch, id: draftId } },
+        ]
+      }
+      case 'sanity.action.document.publish':
+        if (!draft) throw Object.assign(new Error('No draft to publish'), { statusCode: 409 })
+        if (action.ifDraftRevisionId && action.ifDraftRevisionId !== draft._rev)
+          throw Object.assign(new Error('The draft changed'), { statusCode: 409 })
+        return [
+          { createOrReplace: { ...draft, _id: publishedId, _createdAt: published?._createdAt } },
+          { delete: { id: draftId } },
+        ]
+      case 'sanity.action.document.unpublish':
+        return [
+          ...(draft || !published ? [] : [{ createOrReplace: { ...published, _id: draftId } }]),
+          { delete: { id: publishedId } },
+        ]
+      case 'sanity.action.document.discard':
+        return [{ delete: { id: draftId } }]
+      case 'sanity.action.document.delete':
+        return [publishedId, ...(action.includeDrafts ?? [])].map((id) => ({ delete: { id } }))
+      default:
+        throw Object.assign(new Error(`Unsupported action "${actionType}"`), { statusCode: 400 })
+    }
+  })
+}
+
+/**
+ * A comment on an event stream every 10 s, as Sanity's API sends: the client reconnects after 45 s
+ * without a byte.
+ */
+function keepAlive(res) {
+  const timer = setInterval(() => res.write(': ping\n\n'), 10_000)
+  res.on('close', () => clearInterval(timer))
 }
 
 function send(res, status, body) {
@@ -273,7 +370,7 @@ function send(res, status, body) {
   res.writeHead(status, {
     'content-type':
       typeof body === 'string' ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8',
-    'access-control-allow-origin': '*',
+    'access-control-allow-origin': res.getHeader('access-control-allow-origin') ?? '*',
   })
   res.end(text)
 }
@@ -296,6 +393,8 @@ async function readBody(req) {
  *   imageFiles?: Map<string, string>,
  *   consistencyDelayMs?: number,
  *   users?: LakeUser[],
+ *   webhook?: { url: string, secret: string, filter: string, projection: string },
+ *   tls?: { port: number, key: string | Buffer, cert: string | Buffer },
  *   log?: (line: string) => void,
  * }} LakeOptions
  * @typedef {{ token: string, id: string, name?: string, email?: string, roles: string[] }} LakeUser
@@ -316,6 +415,8 @@ export async function startContentLakeDouble({
   imageFiles = new Map(),
   consistencyDelayMs = 0,
   users = [],
+  webhook,
+  tls,
   log = () => {},
 } = {}) {
   // Revisions fixed once, so that a reset brings back the very revisions the double started with.
@@ -351,16 +452,129 @@ export async function startContentLakeDouble({
     return value
   }
 
-  /** Applies a batch of mutations all or nothing (like one transaction), as a new state. */
-  function commit(mutations) {
+  /**
+   * Open listeners (GET /data/listen): each one's response, query, params and whether it may see
+   * private documents, and the queue that keeps its events in the order of the transactions.
+   * @type {Set<{res: http.ServerResponse, query: string, params: object, authorized: boolean, mendoza: boolean, includeResult: boolean, queue: Promise<void>}>}
+   */
+  const listeners = new Set()
+  /** @type {Array<{id: string, operation: string, sentAt?: number, status: number, body: unknown}>} */
+  let webhookLog = []
+
+  /**
+   * Applies a batch of mutations all or nothing (like one transaction), as a new state, then tells
+   * the listeners and sends the publish webhook, as the Content Lake does. The transaction's id is
+   * the new `_rev` of every document it changed.
+   */
+  function commit(
+    mutations,
+    { transactionId = newRev(), identity = 'p-content-lake-double' } = {},
+  ) {
     const next = new Map(store)
-    const results = applyMutations(next, mutations)
+    const timestamp = new Date().toISOString()
+    const { results, changes } = applyMutations(next, mutations, { rev: transactionId, timestamp })
     const now = Date.now()
     store = next
     states.push({ at: now, store: next })
     // Keep one state older than a minute (what a query under the longest delay sees).
     while (states.length > 1 && states[1].at <= now - 60_000) states.shift()
+    if (changes.length > 0) {
+      for (const listener of listeners)
+        listener.queue = listener.queue
+          .then(() => notify(listener, changes, { transactionId, identity, timestamp }))
+          .catch((error) => log(`content-lake-double: listener failed: ${error.stack ?? error}`))
+      if (webhook) void deliverWebhooks(changes, transactionId)
+    }
     return results
+  }
+
+  /** Whether `query` (a listener's, e.g. `*[_id in $ids]`) selects `doc`. */
+  async function selects(query, params, doc) {
+    if (!doc) return false
+    const found = await (await evaluate(parse(query, { params }), { dataset: [doc], params })).get()
+    return Array.isArray(found) ? found.length > 0 : Boolean(found)
+  }
+
+  /** One transaction's mutation events for one listener, in Sanity's listener format. */
+  async function notify(listener, changes, { transactionId, identity, timestamp }) {
+    const seen = []
+    for (const change of changes) {
+      if (!listener.authorized && isPrivateId(change.id)) continue
+      const { query, params } = listener
+      if (
+        (await selects(query, params, change.before)) ||
+        (await selects(query, params, change.after))
+      )
+        seen.push(change)
+    }
+    seen.forEach(({ id, before, after }, index) => {
+      const data = {
+        eventId: `${transactionId}#${id}`,
+        documentId: id,
+        transactionId,
+        transition: !before ? 'appear' : !after ? 'disappear' : 'update',
+        identity,
+        // The whole new document (or its deletion): what the Studio's mutator applies.
+        mutations: [after ? { createOrReplace: after } : { delete: { id } }],
+        previousRev: before?._rev,
+        resultRev: transactionId,
+        timestamp,
+        visibility: 'query',
+        transactionTotalEvents: seen.length,
+        transactionCurrentEvent: index + 1,
+        // A mendoza patch that replaces the document whole (opcode 0: the value itself).
+        ...(listener.mendoza ? { effects: { apply: [0, after], revert: [0, before] } } : {}),
+        ...(listener.includeResult ? { result: after ?? undefined } : {}),
+      }
+      listener.res.write(`event: mutation\nid: ${data.eventId}\ndata: ${JSON.stringify(data)}\n\n`)
+    })
+  }
+
+  /**
+   * The publish webhook docs/content.md configures: for each published document (drafts and
+   * versions off) the filter selects, before or after, its projection (with `before()` and
+   * `after()`, GROQ's delta mode), signed with the secret, POSTed to the URL.
+   */
+  async function deliverWebhooks(changes, transactionId) {
+    for (const { id, before, after } of changes) {
+      if (isPrivateId(id)) continue
+      const root = after ?? before
+      const delta = (query) =>
+        evaluate(parse(query, { mode: 'delta' }), { root, before, after }).then((value) =>
+          value.get(),
+        )
+      try {
+        if (!(await delta(webhook.filter))) continue
+        const operation = !before ? 'create' : !after ? 'delete' : 'update'
+        const delivery = await sanityWebhook(await delta(webhook.projection), webhook.secret)
+        const sentAt = Date.now()
+        const response = await fetch(webhook.url, {
+          method: 'POST',
+          headers: {
+            ...delivery.headers,
+            'sanity-transaction-id': transactionId,
+            'sanity-document-id': id,
+            'sanity-operation': operation,
+            'sanity-dataset': dataset,
+          },
+          body: delivery.body,
+        })
+        const text = await response.text()
+        webhookLog.push({ id, operation, sentAt, status: response.status, body: text })
+        if (!response.ok) log(`content-lake-double: webhook for ${id} answered ${response.status}`)
+      } catch (error) {
+        webhookLog.push({ id, operation: 'failed', status: 0, body: String(error) })
+        log(`content-lake-double: webhook for ${id} failed: ${error.stack ?? error}`)
+      }
+    }
+  }
+
+  /** The signed-in member a session token belongs to, or the double's own token's writer. */
+  function writer(req) {
+    const bearer = req.headers.authorization?.replace(/^Bearer /, '')
+    if (!bearer) return undefined
+    if (bearer === token) return { id: 'p-content-lake-double' }
+    return users.find((user) => user.token === bearer && user.roles.length > 0)
   }
 
   /** The state a query made now sees: the newest one at least `delayMs` old. */
@@ -442,37 +656,111 @@ export async function startContentLakeDouble({
     send(res, 200, body)
   }
 
-  const server = http.createServer(async (req, res) => {
+  async function handle(req, res) {
     const url = new URL(req.url ?? '/', `http://${req.headers.host ?? host}`)
+    // The Studio calls the API from the site's origin with its session: CORS with credentials,
+    // as the project's CORS origins allow it (docs/content.md, `sanity cors add`).
+    if (req.headers.origin) {
+      res.setHeader('access-control-allow-origin', req.headers.origin)
+      res.setHeader('access-control-allow-credentials', 'true')
+    }
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, {
+        'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
+        'access-control-allow-headers': req.headers['access-control-request-headers'] ?? '*',
+        'access-control-max-age': '600',
+      })
+      return res.end()
+    }
     try {
       const queryMatch = url.pathname.match(QUERY_PATH)
       if (queryMatch && (req.method === 'GET' || req.method === 'POST')) {
         return await handleQuery(req, res, url, decodeURIComponent(queryMatch[1]))
       }
       const mutateMatch = url.pathname.match(MUTATE_PATH)
-      if (mutateMatch && req.method === 'POST') {
-        // The mutation API as @sanity/client calls it (the Studio's publish action writes
-        // redirects this way): a write token is required, like the real API.
-        const bearer = req.headers.authorization?.replace(/^Bearer /, '')
-        if (bearer !== token) {
-          return send(res, 401, { error: 'Unauthorized', message: 'Session not found' })
-        }
-        if (decodeURIComponent(mutateMatch[1]) !== dataset) {
+      const actionsMatch = url.pathname.match(ACTIONS_PATH)
+      if ((mutateMatch || actionsMatch) && req.method === 'POST') {
+        // The mutation API as @sanity/client calls it (the Studio's slug-change redirect, review
+        // links, Presentation's preview secret) and the Actions API the Studio's own document
+        // actions use (edit, publish, unpublish, discard): a write token or a member's session
+        // is required, like the real API. One request is one transaction, whose id (the
+        // client's transactionId, else a new one) is the changed documents' new _rev.
+        const user = writer(req)
+        if (!user) return send(res, 401, { error: 'Unauthorized', message: 'Session not found' })
+        if (decodeURIComponent((mutateMatch ?? actionsMatch)[1]) !== dataset) {
           return send(res, 404, { error: 'Not Found', message: 'Dataset not found' })
         }
-        const { mutations } = await readBody(req)
+        const body = await readBody(req)
+        const transactionId =
+          body.transactionId ?? url.searchParams.get('transactionId') ?? newRev()
         try {
-          const results = commit(Array.isArray(mutations) ? mutations : [])
+          const mutations = mutateMatch
+            ? await resolveQueryDeletes(store, Array.isArray(body.mutations) ? body.mutations : [])
+            : actionMutations(store, Array.isArray(body.actions) ? body.actions : [])
+          if (url.searchParams.get('dryRun') === 'true') {
+            applyMutations(new Map(store), mutations)
+            return send(res, 200, { transactionId, results: [] })
+          }
+          const results = commit(mutations, { transactionId, identity: user.id })
+          if (actionsMatch) return send(res, 200, { transactionId })
+          // returnIds and returnDocuments as the real API answers them; visibility=sync (and
+          // async, deferred) hold: every query after this answer sees the transaction.
+          const returnDocuments = url.searchParams.get('returnDocuments') === 'true'
+          const returnIds = url.searchParams.get('returnIds') === 'true' || returnDocuments
           return send(res, 200, {
-            transactionId: `tx-${Date.now()}`,
+            transactionId,
             results: results.map((result) => ({
-              ...result,
-              document: store.get(result.id),
+              ...(returnIds ? { id: result.id } : {}),
+              operation: result.operation,
+              ...(returnDocuments ? { document: store.get(result.id) } : {}),
             })),
           })
         } catch (error) {
-          return send(res, 400, { error: { description: error.message, type: 'mutationError' } })
+          return send(res, error.statusCode ?? 400, {
+            error: { description: error.message, type: 'mutationError' },
+          })
         }
+      }
+      if (LIVE_PATH.test(url.pathname) && req.method === 'GET') {
+        // The Live Content API's event stream (Presentation's live queries): welcomed and kept
+        // open. No sync tags are sent: what Presentation shows is reloaded by its own listener.
+        res.writeHead(200, {
+          'content-type': 'text/event-stream',
+          'cache-control': 'no-cache',
+          'access-control-allow-origin': res.getHeader('access-control-allow-origin') ?? '*',
+        })
+        res.write('event: welcome\ndata: {}\n\n')
+        keepAlive(res)
+        return
+      }
+      const listenMatch = url.pathname.match(LISTEN_PATH)
+      if (listenMatch && req.method === 'GET') {
+        // The listener (Server-Sent Events), as the Studio's document store and previews use it:
+        // a welcome, then one `mutation` event per document a transaction changed that the query
+        // selects (the whole new document as its mutation, and as a mendoza effect when asked).
+        const bearer = req.headers.authorization?.replace(/^Bearer /, '')
+        const params = {}
+        for (const [key, value] of url.searchParams)
+          if (key.startsWith('$')) params[key.slice(1)] = JSON.parse(value)
+        const listener = {
+          res,
+          query: url.searchParams.get('query') ?? '*',
+          params,
+          authorized: bearer === token || Boolean(writer(req)),
+          mendoza: url.searchParams.get('effectFormat') === 'mendoza',
+          includeResult: url.searchParams.get('includeResult') !== 'false',
+          queue: Promise.resolve(),
+        }
+        res.writeHead(200, {
+          'content-type': 'text/event-stream',
+          'cache-control': 'no-cache',
+          'access-control-allow-origin': res.getHeader('access-control-allow-origin') ?? '*',
+        })
+        res.write(`event: welcome\ndata: ${JSON.stringify({ listenerName: newRev() })}\n\n`)
+        listeners.add(listener)
+        res.on('close', () => listeners.delete(listener))
+        keepAlive(res)
+        return
       }
       if (USERS_ME_PATH.test(url.pathname) && req.method === 'GET') {
         // The project's users/me, as the site's analytics endpoint asks it: the user of a known
@@ -512,6 +800,9 @@ export async function startContentLakeDouble({
         return res.end(readFileSync(file))
       }
       if (url.pathname === '/__health') return send(res, 200, 'ok')
+      if (url.pathname === '/__webhooks' && req.method === 'GET') {
+        return send(res, 200, { deliveries: webhookLog })
+      }
       if (url.pathname === '/__requests' && req.method === 'GET') {
         return send(res, 200, { count: requestLog.length, requests: requestLog })
       }
@@ -543,6 +834,19 @@ export async function startContentLakeDouble({
       log(`content-lake-double: ${req.method} ${url.pathname} failed: ${error.stack ?? error}`)
       send(res, 500, { error: 'Internal Server Error', message: String(error.message ?? error) })
     }
+  }
+  const server = http.createServer(handle)
+  // The same API over HTTPS, for a browser whose <project>.api.sanity.io is mapped here
+  // (tests/e2e/studio-fixtures.ts): the Studio's listener is a stream a route cannot fulfil.
+  // HTTP/2, as Sanity's API: the Studio keeps several listeners open, more than a browser's six
+  // HTTP/1.1 connections to one host, which left its next document loading.
+  const tlsServer = tls
+    ? http2.createSecureServer({ key: tls.key, cert: tls.cert, allowHTTP1: true }, handle)
+    : undefined
+  const sessions = new Set()
+  tlsServer?.on('session', (session) => {
+    sessions.add(session)
+    session.on('close', () => sessions.delete(session))
   })
 
   await new Promise((resolve, reject) => {
@@ -551,6 +855,11 @@ export async function startContentLakeDouble({
   })
   const address = server.address()
   const actualPort = typeof address === 'object' && address ? address.port : port
+  if (tlsServer)
+    await new Promise((resolve, reject) => {
+      tlsServer.once('error', reject)
+      tlsServer.listen(tls.port, host, resolve)
+    })
 
   const controls = {
     url: `http://${host}:${actualPort}`,
@@ -562,7 +871,10 @@ export async function startContentLakeDouble({
       delayMs = checkDelay(ms)
     },
     requests: () => ({ count: requestLog.length, requests: [...requestLog] }),
+    /** The publish webhook's deliveries so far: document, operation, the site's status and answer. */
+    webhooks: () => [...webhookLog],
     reset() {
+      webhookLog = []
       store = new Map(initial.map((doc) => [doc._id, structuredClone(doc)]))
       states = [{ at: 0, store }]
       delayMs = consistencyDelayMs
@@ -573,10 +885,17 @@ export async function startContentLakeDouble({
     fail: setFailure,
     // Next's fetch keeps connections alive: without closing them, close() would wait forever.
     close: () =>
-      new Promise((resolve) => {
-        server.close(() => resolve())
-        server.closeAllConnections()
-      }),
+      Promise.all([
+        new Promise((resolve) => {
+          server.close(() => resolve())
+          server.closeAllConnections()
+        }),
+        tlsServer &&
+          new Promise((resolve) => {
+            tlsServer.close(() => resolve())
+            for (const session of sessions) session.destroy()
+          }),
+      ]),
   }
   return controls
 }
@@ -600,6 +919,11 @@ function parseArgs(argv) {
       const [token, id, role] = value().split(':')
       ;(options.users ??= []).push({ token, id, roles: role ? [role] : [] })
     } else if (name === 'extra-articles') options.extraArticles = Number(value())
+    else if (name === 'webhook-url') (options.webhook ??= {}).url = value()
+    else if (name === 'webhook-secret') (options.webhook ??= {}).secret = value()
+    else if (name === 'webhook-filter') (options.webhook ??= {}).filter = value()
+    else if (name === 'webhook-projection') (options.webhook ??= {}).projection = value()
+    else if (name === 'tls-port') options.tlsPort = Number(value())
     else throw new Error(`Unknown argument "${arg}"`)
   }
   return options
@@ -641,6 +965,15 @@ if (isMain) {
     imageFiles,
     consistencyDelayMs: options.consistencyDelayMs,
     users: options.users,
+    webhook: options.webhook,
+    // The test-only certificate of tests/support/tls (a browser that ignores certificate errors).
+    tls: options.tlsPort
+      ? {
+          port: options.tlsPort,
+          key: readFileSync(path.join(repoRoot, 'tests/support/tls/server.key')),
+          cert: readFileSync(path.join(repoRoot, 'tests/support/tls/server.pem')),
+        }
+      : undefined,
     log: (line) => console.error(line),
   })
   console.log(

@@ -66,6 +66,30 @@ describe('sanity.config.ts', () => {
     ])
   })
 
+  it('shows Vision, the GROQ console, to administrators only', async () => {
+    const editor: CurrentUser = {
+      ...administrator,
+      id: 'marketing',
+      role: 'editor',
+      roles: [{ name: 'editor', title: 'Editor' }],
+    }
+    const client = createClient({
+      projectId: 'test',
+      dataset: 'production',
+      apiVersion: '2025-09-01',
+      useCdn: false,
+    })
+    const editorsWorkspace = await createWorkspaceFromConfig({
+      ...studioConfigModule.default,
+      projectId: 'test',
+      auth: createMockAuthStore({ client, currentUser: editor }),
+    })
+    const names = editorsWorkspace.tools.map((tool) => tool.name)
+    expect(names).toEqual(expect.arrayContaining(['structure', 'presentation', 'desempenho']))
+    expect(names).not.toContain('vision')
+    expect(workspace.tools.map((tool) => tool.name)).toContain('vision')
+  }, 60_000)
+
   it('has the Desempenho tool, and signs in by token so the tool can send it to /api/analytics', () => {
     const tool = workspace.tools.find((candidate) => candidate.name === 'desempenho')
     expect(tool?.title).toBe('Desempenho')
