@@ -50,9 +50,14 @@ const RATE_LIMIT_MESSAGES: Record<Exclude<RateLimitVerdict, 'ok'>, string> = {
     'Estamos recebendo muitas solicitações agora. Tente de novo em alguns minutos, ou fale com a gente pelo WhatsApp.',
 }
 
+/**
+ * A posted field as the visitor typed it: a form post carries each line break as CRLF, which the
+ * browser's own count (and the form's zod check) sees as one character, so a message at the
+ * limit in paragraphs would otherwise be refused here only.
+ */
 function text(formData: FormData, name: string): string {
   const value = formData.get(name)
-  return typeof value === 'string' ? value.slice(0, RAW_FIELD_CAP) : ''
+  return typeof value === 'string' ? value.replace(/\r\n?/g, '\n').slice(0, RAW_FIELD_CAP) : ''
 }
 
 /**

@@ -92,6 +92,18 @@ const TURNSTILE = {
 /** The record the action last handed the lead store. */
 const lastRecord = () => (insertLead.mock.calls.at(-1) as unknown as [LeadRecord])[0]
 
+describe('a message in paragraphs', () => {
+  it('counts each line break once, as the browser does: a message at the limit posted with CRLF is stored', async () => {
+    const submit = await action({})
+    const line = 'Rotas noturnas longas com troca de motorista.'.padEnd(99, '.')
+    const message = Array.from({ length: 20 }, () => line).join('\r\n')
+    expect(message.replace(/\r\n/g, '\n')).toHaveLength(1999)
+    const state = await submit(IDLE_STATE, post({ message }))
+    expect(state.status).toBe('success')
+    expect(insertLead).toHaveBeenCalledTimes(1)
+  }, 30_000)
+})
+
 describe('where a lead was sent from (issue 45)', () => {
   it('stores the form’s path and entry page, or without JavaScript the path of a same-site Referer', async () => {
     const submit = await action({})
