@@ -41,6 +41,8 @@ const routingTable = createRedirectMapCache(async (): Promise<RoutingTable> => {
   const response = await fetch(new URL(ROUTING_TABLE_PATH, ownOrigin()), {
     cache: 'no-store',
     headers: internalHeaders(),
+    // The internal secret goes to this server only, never after a redirect (issue 49).
+    redirect: 'manual',
     signal: AbortSignal.timeout(2000),
   })
   if (!response.ok) throw new Error(`GET /api/redirects: HTTP ${response.status}`)

@@ -109,3 +109,15 @@ describe('the savings calculator (/calculadora), rendered per request (issue 45)
     expect(passes(await proxy(request('/calculadora', '203.0.113.6')))).toBe(true)
   })
 })
+
+describe('the routing table request', () => {
+  it('carries the internal secret to this server only: it never follows a redirect (issue 49)', async () => {
+    const proxy = await loadProxy()
+    await proxy(request('/p/onibus-rodoviarios'))
+    const call = vi
+      .mocked(globalThis.fetch)
+      .mock.calls.find(([input]) => String(input).endsWith('/api/redirects'))
+    expect(call?.[1]).toMatchObject({ redirect: 'manual' })
+    expect(new Headers(call?.[1]?.headers).has('x-internal-secret')).toBe(true)
+  })
+})
