@@ -18,6 +18,7 @@ type Median = {
   lcpMs: number
   tbtMs: number
   cls: number
+  styleLayoutMs: number | null
   thirdPartyRequests: number
 }
 
@@ -29,6 +30,7 @@ function summary(median: Partial<Median> = {}, runs = MIN_RUNS) {
       lcpMs: 800,
       tbtMs: 150,
       cls: 0,
+      styleLayoutMs: 40,
       thirdPartyRequests: 0,
       ...median,
     },
@@ -115,7 +117,7 @@ describe('judge', () => {
     const rows = run(results())
     expect(failures(rows)).toEqual([])
     for (const page of PAGES) {
-      for (const measure of ['performance', 'LCP', 'TBT', 'CLS'])
+      for (const measure of ['performance', 'LCP', 'TBT', 'CLS', 'style and layout'])
         expect(rows.find((r) => r.name === `Mobile applied, ${page.path}: ${measure}`)?.pass).toBe(
           true,
         )
@@ -160,6 +162,11 @@ describe('judge', () => {
     ],
     ['CLS', { cls: 0.02 }, { cls: 0.021 }],
     [
+      'style and layout',
+      { styleLayoutMs: 40 * BUDGETS.mobile.styleLayoutOverFloorFactor },
+      { styleLayoutMs: 40 * BUDGETS.mobile.styleLayoutOverFloorFactor + 1 },
+    ],
+    [
       'performance',
       { scores: { performance: 96, accessibility: 100, bestPractices: 100, seo: 100 } },
       { scores: { performance: 95, accessibility: 100, bestPractices: 100, seo: 100 } },
@@ -170,6 +177,21 @@ describe('judge', () => {
       expect(failures(run(results({ applied: { [page.id]: at } })))).toEqual([])
       expect(failures(run(results({ applied: { [page.id]: past } })))).toEqual([name])
     }
+  })
+
+  it('holds LCP to the floor + 100 ms and style and layout to twice the floor’s (issue 53)', () => {
+    expect(BUDGETS.mobile.lcpOverFloorMs).toBe(100)
+    expect(BUDGETS.mobile.styleLayoutOverFloorFactor).toBe(2)
+    const row = run(results({ applied: { home: { styleLayoutMs: 237 } } })).find(
+      (r) => r.name === 'Mobile applied, /: style and layout',
+    )
+    expect(row).toMatchObject({ site: '237 ms', floor: '40 ms', difference: '5.9×', pass: false })
+  })
+
+  it('fails style and layout when a report lacks the breakdown', () => {
+    expect(failures(run(results({ applied: { home: { styleLayoutMs: null } } })))).toEqual([
+      'Mobile applied, /: style and layout',
+    ])
   })
 
   it('holds first-load JS to the floor + 10 KiB', () => {
