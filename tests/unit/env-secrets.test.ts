@@ -80,4 +80,26 @@ describe('lib/env.ts', () => {
     const token = 'f'.repeat(64)
     expect((await env({ ...NONE, HEALTH_DETAILS_TOKEN: token })).healthDetailsToken).toBe(token)
   })
+  it('names every bad variable in one error, one line each, in the words it would have alone', async () => {
+    const refusal = await env({
+      ...NONE,
+      TRUSTED_PROXY_HOPS: 'três',
+      LEAD_WEBHOOK_URL: 'http://hooks.example.com/x',
+      HEALTH_DETAILS_TOKEN: 'short',
+      LEAD_NOTIFY_TO: '',
+      SMTP_URL: 'smtp://smtp.example.com:25',
+    }).then(
+      () => undefined,
+      (error: Error) => error.message,
+    )
+    expect(refusal?.split('\n')).toEqual([
+      'TRUSTED_PROXY_HOPS="três" must be a whole number from 0 to 10.',
+      expect.stringMatching(/^LEAD_WEBHOOK_URL must be an https:\/\/ URL/),
+      'HEALTH_DETAILS_TOKEN must be at least 32 characters long. Make one with: openssl rand -hex 32',
+      // Half a pair is named even beside another variable's bad value.
+      'LEAD_NOTIFY_TO is not set, but SMTP_URL is. Set both LEAD_NOTIFY_TO and SMTP_URL, or neither.',
+      'LEAD_WEBHOOK_SECRET is not set, but LEAD_WEBHOOK_URL is. Set both LEAD_WEBHOOK_URL and ' +
+        'LEAD_WEBHOOK_SECRET, or neither.',
+    ])
+  })
 })
