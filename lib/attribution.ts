@@ -1,12 +1,10 @@
-import type { Attribution } from '@/lib/leads/compose'
-
 import { FIRST_TOUCH_KEY } from '@/lib/analytics/beacon-constants'
+import { ATTRIBUTION_KEYS, type Attribution } from '@/lib/attribution-fields'
 
 // The visit beacon (lib/analytics/beacon.ts) writes and reads this same entry.
 const STORAGE_KEY = FIRST_TOUCH_KEY
 
-/** The first touch's parts the demo form sends and the "Origem" part of a lead names. */
-export const ATTRIBUTION_KEYS = ['utm_source', 'utm_medium', 'utm_campaign', 'referrer'] as const
+export { ATTRIBUTION_KEYS }
 
 /** The first touch as stored: the UTM tags, the external referrer and the entry page's path. */
 export type FirstTouch = Attribution & {

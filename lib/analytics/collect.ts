@@ -2,8 +2,8 @@ import { createHmac, createSecretKey, randomUUID, type KeyObject } from 'node:cr
 
 import { isbot } from 'isbot'
 
+import { cleanHost, cleanPath, cleanValue } from '@/lib/attribution-fields'
 import { addressNetwork } from '@/lib/security/address-network'
-import { INVISIBLE } from '@/lib/text/invisible'
 
 import {
   CONTACT_CHANNELS,
@@ -26,6 +26,15 @@ export type ContactChannel = 'whatsapp' | 'phone' | 'email'
 export const CONTACTS = CONTACT_CHANNELS as readonly ContactChannel[]
 /** The key of the whole-site row (daily unique visitors of the site). */
 export { SITE_KEY } from './report-db.mjs'
+// Shared with the lead's attribution columns, so both clean a value alike (lib/attribution-fields.ts).
+export {
+  cleanHost,
+  cleanPath,
+  cleanValue,
+  cutText,
+  VALUE_MAX_LENGTH,
+  wellFormed,
+} from '@/lib/attribution-fields'
 import { SITE_KEY } from './report-db.mjs'
 /** Dimensions whose values visitors choose (measures.mjs), held to a few distinct values a day. */
 const CAPPED: ReadonlySet<Dimension> = new Set(
@@ -39,7 +48,6 @@ export {
   PROMOTIONS_PER_DAY,
   READ_SECONDS_PER_DAY,
 } from './measures.mjs'
-export const VALUE_MAX_LENGTH = 100
 /** One visitor's view of one page counts at most once in this window. */
 export const DEDUPE_MS = 10_000
 /** Visitor hashes held in memory at most (while the database is away); views are always kept. */
@@ -169,54 +177,6 @@ export function addressBucket(salt: Buffer, ip: string, site: string): number {
   return createHmac('sha256', saltKey(salt))
     .update(`address\n${addressNetwork(ip)}\n${site}`)
     .digest()[0]!
-}
-
-/**
- * Well-formed text: a lone UTF-16 surrogate (an emoji cut in half, or "\ud800" in JSON) goes.
- * PostgreSQL refuses one in jsonb or text, so it must never reach a batch.
- */
-export function wellFormed(value: string): string {
-  return value.replace(
-    /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g,
-    '',
-  )
-}
-
-/** The first `max` characters (code points: never half an emoji). */
-export function cutText(value: string, max: number): string {
-  if (value.length <= max) return value
-  return Array.from(value).slice(0, max).join('')
-}
-
-/** A campaign, source or medium value as it is counted: no control or invisible characters, ≤100. */
-export function cleanValue(value: unknown): string | undefined {
-  if (typeof value !== 'string') return undefined
-  // Well-formed first, then cut by code points: no cut can leave half a character.
-  const clean = cutText(
-    wellFormed(value)
-      .replace(/\p{Cc}/gu, ' ')
-      .replace(INVISIBLE, '')
-      .replace(/[«»]/g, '"')
-      .replace(/ {2,}/g, ' ')
-      .trim(),
-    VALUE_MAX_LENGTH,
-  ).trim()
-  return clean || undefined
-}
-
-/** A referrer host as counted: lower case, a host name's characters only. */
-export function cleanHost(value: unknown): string | undefined {
-  if (typeof value !== 'string') return undefined
-  const host = value.trim().toLowerCase()
-  return /^[a-z0-9.-]{1,100}$/.test(host) && /[a-z0-9]/.test(host) ? host : undefined
-}
-
-/** The path as the site serves it: no query or fragment, no trailing slash (but '/'). */
-export function cleanPath(value: unknown): string | undefined {
-  if (typeof value !== 'string' || !value.startsWith('/') || value.length > 300) return undefined
-  const path = value.split(/[?#]/)[0]!.replace(/\/+$/, '') || '/'
-  // '//' would read as another host wherever the path is used as a link.
-  return /^\/[A-Za-z0-9._~\-/%]*$/.test(path) && !path.includes('//') ? path : undefined
 }
 
 /** The keys one view counts under, before the caps. */

@@ -17,23 +17,17 @@ import {
   plainSpaces,
 } from '@/lib/roi/format'
 
-import { cleanHost, cleanPath, cleanValue } from '@/lib/analytics/collect'
-import { ATTRIBUTION_KEYS } from '@/lib/attribution'
+import {
+  ATTRIBUTION_KEYS,
+  cleanHost,
+  cleanPath,
+  cleanValue,
+  type Attribution,
+} from '@/lib/attribution-fields'
 
 import type { LeadAttributionColumns, LeadRecord } from './types'
 
-export type Attribution = {
-  utm_source?: string
-  utm_medium?: string
-  utm_campaign?: string
-  referrer?: string
-  /** The visit's entry page (the first touch's path): the page that gets the lead as landing. */
-  landing?: string
-  /** The page the form was sent from (its path, e.g. /calculadora or /conteudos/x). */
-  page?: string
-}
-
-export { ATTRIBUTION_KEYS }
+export { ATTRIBUTION_KEYS, type Attribution }
 // Bounded so the combined texts always fit the database policy (see the migration).
 export const ATTRIBUTION_MAX_LENGTH = {
   utm_source: 100,
