@@ -1,12 +1,13 @@
 import type { Attribution } from '@/lib/leads/compose'
 
 import { FIRST_TOUCH_KEY } from '@/lib/analytics/beacon-constants'
+import { REFERRER_MAX_LENGTH, TAG_MAX_LENGTH, UTM_KEYS } from '@/lib/campaign-tags'
 
 // The visit beacon (lib/analytics/beacon.ts) writes and reads this same entry.
 const STORAGE_KEY = FIRST_TOUCH_KEY
 
 /** The first touch's parts the demo form sends and the "Origem" part of a lead names. */
-export const ATTRIBUTION_KEYS = ['utm_source', 'utm_medium', 'utm_campaign', 'referrer'] as const
+export const ATTRIBUTION_KEYS = [...UTM_KEYS, 'referrer'] as const
 
 /** The first touch as stored: the UTM tags, the external referrer and the entry page's path. */
 export type FirstTouch = Attribution & {
@@ -28,16 +29,16 @@ export function firstTouchAttribution(): FirstTouch {
   }
   const params = new URLSearchParams(window.location.search)
   const attribution: FirstTouch = { landing: window.location.pathname }
-  for (const key of ['utm_source', 'utm_medium', 'utm_campaign'] as const) {
+  for (const key of UTM_KEYS) {
     const value = params.get(key)?.trim()
     // The server makes it well-formed text again if the cut halves an emoji.
-    if (value) attribution[key] = value.slice(0, 100)
+    if (value) attribution[key] = value.slice(0, TAG_MAX_LENGTH)
   }
   if (document.referrer) {
     try {
       const referrer = new URL(document.referrer)
       if (referrer.origin !== window.location.origin)
-        attribution.referrer = referrer.href.slice(0, 200)
+        attribution.referrer = referrer.href.slice(0, REFERRER_MAX_LENGTH)
     } catch {
       // An unparsable referrer tells us nothing.
     }

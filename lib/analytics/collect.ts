@@ -3,6 +3,8 @@ import { createHmac, createSecretKey, randomUUID, type KeyObject } from 'node:cr
 import { isbot } from 'isbot'
 
 import { addressNetwork } from '@/lib/security/address-network'
+import { TAG_MAX_LENGTH } from '@/lib/campaign-tags'
+import { siteDay } from '@/lib/site-time.mjs'
 import { INVISIBLE } from '@/lib/text/invisible'
 
 import {
@@ -13,7 +15,7 @@ import {
   READ_SECONDS_PER_DAY,
 } from './measures.mjs'
 import type { ReadingLedger } from './reading-ledger'
-import { DIRECT_KEY, NO_CAMPAIGN_KEY, OTHER_KEY, REPORT_TIME_ZONE } from './report-schema'
+import { DIRECT_KEY, NO_CAMPAIGN_KEY, OTHER_KEY } from './report-schema'
 
 // Counting views without cookies (docs/analytics.md): the pure part, with no I/O of its own, so
 // that every rule (bots, hashing, caps, dedupe, buffering, retries) is unit-tested. Salts, the
@@ -39,7 +41,8 @@ export {
   PROMOTIONS_PER_DAY,
   READ_SECONDS_PER_DAY,
 } from './measures.mjs'
-export const VALUE_MAX_LENGTH = 100
+/** A counted value at most, in characters (lib/campaign-tags.ts). */
+export const VALUE_MAX_LENGTH = TAG_MAX_LENGTH
 /** One visitor's view of one page counts at most once in this window. */
 export const DEDUPE_MS = 10_000
 /** Visitor hashes held in memory at most (while the database is away); views are always kept. */
@@ -122,17 +125,8 @@ export type CollectorOptions = {
 
 export type RecordResult = 'counted' | 'bot' | 'duplicate' | 'ignored'
 
-const dayFormat = new Intl.DateTimeFormat('en-CA', {
-  timeZone: REPORT_TIME_ZONE,
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-})
-
-/** The calendar day (YYYY-MM-DD) of `time` in America/Sao_Paulo. */
-export function saoPauloDay(time: number): string {
-  return dayFormat.format(new Date(time))
-}
+/** The calendar day (YYYY-MM-DD) of `time` in São Paulo (lib/site-time.mjs). */
+export const saoPauloDay: (time: number) => string = siteDay
 
 /** Whether a user agent is a bot, headless browser or audit tool (isbot), or missing. */
 export function isBotAgent(userAgent: string | null | undefined): boolean {
@@ -204,11 +198,13 @@ export function cleanValue(value: unknown): string | undefined {
   return clean || undefined
 }
 
+const HOST = new RegExp(`^[a-z0-9.-]{1,${TAG_MAX_LENGTH}}$`)
+
 /** A referrer host as counted: lower case, a host name's characters only. */
 export function cleanHost(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined
   const host = value.trim().toLowerCase()
-  return /^[a-z0-9.-]{1,100}$/.test(host) && /[a-z0-9]/.test(host) ? host : undefined
+  return HOST.test(host) && /[a-z0-9]/.test(host) ? host : undefined
 }
 
 /** The path as the site serves it: no query or fragment, no trailing slash (but '/'). */
