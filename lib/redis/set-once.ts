@@ -39,11 +39,11 @@ export class ExpiringKeys {
 
   /** True, and the key is held for ttlMs, when it is not held now. */
   claim(key: string, ttlMs: number, now = Date.now()): boolean {
+    if ((this.until.get(key) ?? 0) > now) return false
     if (this.until.size >= this.options.sweepAt) {
       for (const [entry, expires] of this.until) if (expires <= now) this.until.delete(entry)
       if (this.options.max !== undefined && this.until.size >= this.options.max) this.until.clear()
     }
-    if ((this.until.get(key) ?? 0) > now) return false
     this.until.set(key, now + ttlMs)
     return true
   }
