@@ -3,6 +3,7 @@ import path from 'node:path'
 
 import { defineConfig } from '@playwright/test'
 
+import { SITE_TIME_ZONE } from './lib/site-time.mjs'
 import { BUILDS, portFor } from './scripts/e2e-builds.cjs'
 import { chromiumLaunchOptions } from './scripts/ensure-browser.cjs'
 import { LEADS_SERVER_DATA_DIR, POSTGREST_ANON_KEY, SERVERS } from './tests/e2e/servers'
@@ -116,7 +117,7 @@ export default defineConfig({
     browserName: 'chromium',
     launchOptions: chromiumLaunchOptions(),
     locale: 'pt-BR',
-    timezoneId: 'America/Sao_Paulo',
+    timezoneId: SITE_TIME_ZONE,
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
   },

@@ -3,6 +3,7 @@ import { cva } from 'class-variance-authority'
 import { Icon } from '@/components/icon'
 import { Container } from '@/components/ui/section'
 import { getAnnouncement } from '@/lib/content'
+import { scriptJson } from '@/lib/script-json'
 
 /** The visitor's "closed" choice: the announcement's id and revision, in localStorage (no cookie). */
 export const CLOSED_STORAGE_KEY = 'vigia:aviso-fechado'
@@ -31,7 +32,7 @@ const bar = cva(
  * of the bar's JavaScript: no client component, no chunk, nothing to hydrate.
  */
 function inlineScript(key: string): string {
-  const k = JSON.stringify(key).replace(/</g, '\\u003c')
+  const k = scriptJson(key)
   return (
     `(function(k,s,a){var d=document.documentElement;` +
     `try{if(localStorage.getItem(s)===k)d.setAttribute(a,'')}catch(e){}` +

@@ -1,3 +1,4 @@
+import { TAG_MAX_LENGTH, UTM_KEYS } from '@/lib/campaign-tags'
 import { INVISIBLE } from '@/lib/text/invisible'
 
 // The first touch's fields and how each is cleaned: one module for the browser (lib/attribution.ts
@@ -18,10 +19,10 @@ export type Attribution = {
 }
 
 /** The first touch's parts the demo form sends and the "Origem" part of a lead names. */
-export const ATTRIBUTION_KEYS = ['utm_source', 'utm_medium', 'utm_campaign', 'referrer'] as const
+export const ATTRIBUTION_KEYS = [...UTM_KEYS, 'referrer'] as const
 
 /** A campaign, source or medium value is counted (and stored with a lead) up to this length. */
-export const VALUE_MAX_LENGTH = 100
+export const VALUE_MAX_LENGTH = TAG_MAX_LENGTH
 
 /**
  * Well-formed text: a lone UTF-16 surrogate (an emoji cut in half, or "\ud800" in JSON) goes.
@@ -56,11 +57,13 @@ export function cleanValue(value: unknown): string | undefined {
   return clean || undefined
 }
 
+const HOST = new RegExp(`^[a-z0-9.-]{1,${TAG_MAX_LENGTH}}$`)
+
 /** A referrer host as counted: lower case, a host name's characters only. */
 export function cleanHost(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined
   const host = value.trim().toLowerCase()
-  return /^[a-z0-9.-]{1,100}$/.test(host) && /[a-z0-9]/.test(host) ? host : undefined
+  return HOST.test(host) && /[a-z0-9]/.test(host) ? host : undefined
 }
 
 /** The path as the site serves it: no query or fragment, no trailing slash (but '/'). */

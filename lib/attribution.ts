@@ -1,5 +1,6 @@
 import { FIRST_TOUCH_KEY } from '@/lib/analytics/beacon-constants'
 import { ATTRIBUTION_KEYS, type Attribution } from '@/lib/attribution-fields'
+import { REFERRER_MAX_LENGTH, TAG_MAX_LENGTH, UTM_KEYS } from '@/lib/campaign-tags'
 
 // The visit beacon (lib/analytics/beacon.ts) writes and reads this same entry.
 const STORAGE_KEY = FIRST_TOUCH_KEY
@@ -26,16 +27,16 @@ export function firstTouchAttribution(): FirstTouch {
   }
   const params = new URLSearchParams(window.location.search)
   const attribution: FirstTouch = { landing: window.location.pathname }
-  for (const key of ['utm_source', 'utm_medium', 'utm_campaign'] as const) {
+  for (const key of UTM_KEYS) {
     const value = params.get(key)?.trim()
     // The server makes it well-formed text again if the cut halves an emoji.
-    if (value) attribution[key] = value.slice(0, 100)
+    if (value) attribution[key] = value.slice(0, TAG_MAX_LENGTH)
   }
   if (document.referrer) {
     try {
       const referrer = new URL(document.referrer)
       if (referrer.origin !== window.location.origin)
-        attribution.referrer = referrer.href.slice(0, 200)
+        attribution.referrer = referrer.href.slice(0, REFERRER_MAX_LENGTH)
     } catch {
       // An unparsable referrer tells us nothing.
     }

@@ -113,7 +113,5 @@ export function organizationJsonLd(settings: SiteSettings | null) {
   }
 }
 
-/** JSON for a <script type="application/ld+json">, with '<' escaped so text cannot close the tag. */
-export function jsonLdScript(data: unknown): string {
-  return JSON.stringify(data).replace(/</g, '\\u003c')
-}
+/** JSON for a <script type="application/ld+json"> (lib/script-json.ts). */
+export { scriptJson as jsonLdScript } from '@/lib/script-json'

@@ -20,6 +20,7 @@ import path from 'node:path'
 import { parseArgs } from 'node:util'
 
 import { reportCsv } from '../lib/analytics/csv.mjs'
+import { SITE_TIME_ZONE, siteDay } from '../lib/site-time.mjs'
 import { KEY_COLUMNS, MEASURE_SPECS, REPORT_GROUP_NAMES } from '../lib/analytics/measures.mjs'
 import { queryReport } from '../lib/analytics/report-db.mjs'
 import { openPglite } from '../lib/leads/db.mjs'
@@ -54,8 +55,6 @@ function fail(message) {
   process.exit(2)
 }
 
-const saoPauloDay = (time) =>
-  new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(new Date(time))
 const isDate = (value) =>
   /^\d{4}-\d{2}-\d{2}$/.test(value) &&
   new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) === value
@@ -63,8 +62,8 @@ const isDate = (value) =>
 const days = values.days === undefined ? 30 : Number(values.days)
 if (!Number.isInteger(days) || days < 1 || days > 400)
   fail(`--days deve ser um número inteiro de 1 a 400, não "${values.days}".`)
-const to = values.to ?? saoPauloDay(Date.now())
-const from = values.from ?? saoPauloDay(Date.parse(`${to}T12:00:00Z`) - (days - 1) * 86_400_000)
+const to = values.to ?? siteDay(Date.now())
+const from = values.from ?? siteDay(Date.parse(`${to}T12:00:00Z`) - (days - 1) * 86_400_000)
 if (!isDate(from) || !isDate(to) || from > to)
   fail('--from e --to devem ser datas AAAA-MM-DD, com --from antes de --to.')
 const groups = values.by ?? ['page', 'landing', 'campaign', 'source']
@@ -142,7 +141,7 @@ try {
     if (values.json) console.log(JSON.stringify(reports, null, 2))
     else if (values.csv) process.stdout.write(reportCsv(reports[0].rows, reports[0].by))
     else {
-      console.log(`Visitas e leads de ${source}; dias em America/Sao_Paulo.\n`)
+      console.log(`Visitas e leads de ${source}; dias em ${SITE_TIME_ZONE}.\n`)
       for (const report of reports) printTable(report)
     }
   })

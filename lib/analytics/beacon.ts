@@ -10,13 +10,12 @@
 // No cookie, nothing in localStorage. The Studio, previews and review links are not counted.
 
 import { firstTouchAttribution, saveFirstTouch } from '@/lib/attribution'
+import { PRIVATE_PATH } from '@/lib/private-sections'
 
 import { BEACON_PATH } from './beacon-constants'
 
 export { BEACON_PATH }
 
-/** Paths that are not the public site. */
-const NOT_COUNTED = /^\/(studio|preview|revisao)(\/|$)/
 /** The contact links counted: WhatsApp (1), phone (2), e-mail (the rest). */
 const CONTACT_LINK = /^(?:(https:\/\/(?:wa\.me|api\.whatsapp\.com)\/|whatsapp:)|(tel:)|mailto:)/i
 
@@ -105,7 +104,7 @@ function listen(): void {
 
 /** Sends the view of `path` once (again only after another path was shown). Browser-only. */
 export function sendView(path: string): void {
-  if (NOT_COUNTED.test(path) || path === lastPath) return
+  if (PRIVATE_PATH.test(path) || path === lastPath) return
   // A prerendered page is not a view until the visitor actually opens it.
   if ((document as Document & { prerendering?: boolean }).prerendering) {
     document.addEventListener('prerenderingchange', () => sendView(path), { once: true })

@@ -2,6 +2,9 @@
 // marketing names a campaign once and copies the tagged link for an ad, a newsletter or a QR code.
 // Shared by the Studio (browser) and its tests; no server-only imports.
 
+import { TAG_MAX_LENGTH, UTM_KEYS, type UtmKey } from '../campaign-tags'
+import { slugify } from '../text/slugify'
+
 /** What a link is tagged with. */
 export type CampaignLinkInput = {
   /** The site's origin, e.g. https://vigia.com.br (the Studio's own, which serves the site). */
@@ -39,14 +42,7 @@ export const CAMPAIGN_CHANNELS = [
  * 100 characters (the counts keep 100). "Black Friday 2026!" becomes "black-friday-2026".
  */
 export function tagValue(value: string): string {
-  return value
-    .normalize('NFD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9_]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 100)
-    .replace(/-+$/, '')
+  return slugify(value, TAG_MAX_LENGTH, '_')
 }
 
 /** The tagged link, or the problem with the input, in Portuguese. */
@@ -76,8 +72,12 @@ export function campaignLink(
       ok: false,
       problem: `O link levaria para fora do site. Use um caminho de ${site.origin}, como /p/onibus.`,
     }
-  url.searchParams.set('utm_source', source)
-  if (medium) url.searchParams.set('utm_medium', medium)
-  url.searchParams.set('utm_campaign', campaign)
+  const tags: Record<UtmKey, string> = {
+    utm_source: source,
+    utm_medium: medium,
+    utm_campaign: campaign,
+  }
+  // The medium may be left out; source and campaign are never empty here.
+  for (const key of UTM_KEYS) if (tags[key]) url.searchParams.set(key, tags[key])
   return { ok: true, url: url.toString() }
 }

@@ -4,6 +4,7 @@ import { isbot } from 'isbot'
 
 import { cleanHost, cleanPath, cleanValue } from '@/lib/attribution-fields'
 import { addressNetwork } from '@/lib/security/address-network'
+import { siteDay } from '@/lib/site-time.mjs'
 
 import {
   CONTACT_CHANNELS,
@@ -13,7 +14,7 @@ import {
   READ_SECONDS_PER_DAY,
 } from './measures.mjs'
 import type { ReadingLedger } from './reading-ledger'
-import { DIRECT_KEY, NO_CAMPAIGN_KEY, OTHER_KEY, REPORT_TIME_ZONE } from './report-schema'
+import { DIRECT_KEY, NO_CAMPAIGN_KEY, OTHER_KEY } from './report-schema'
 
 // Counting views without cookies (docs/analytics.md): the pure part, with no I/O of its own, so
 // that every rule (bots, hashing, caps, dedupe, buffering, retries) is unit-tested. Salts, the
@@ -130,17 +131,8 @@ export type CollectorOptions = {
 
 export type RecordResult = 'counted' | 'bot' | 'duplicate' | 'ignored'
 
-const dayFormat = new Intl.DateTimeFormat('en-CA', {
-  timeZone: REPORT_TIME_ZONE,
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-})
-
-/** The calendar day (YYYY-MM-DD) of `time` in America/Sao_Paulo. */
-export function saoPauloDay(time: number): string {
-  return dayFormat.format(new Date(time))
-}
+/** The calendar day (YYYY-MM-DD) of `time` in São Paulo (lib/site-time.mjs). */
+export const saoPauloDay: (time: number) => string = siteDay
 
 /** Whether a user agent is a bot, headless browser or audit tool (isbot), or missing. */
 export function isBotAgent(userAgent: string | null | undefined): boolean {

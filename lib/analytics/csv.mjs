@@ -6,13 +6,12 @@
 // = + - @, tab or CR gets a leading apostrophe, and so does every such character right after a
 // separator or line break inside a value, so that a reader that splits naively still sees none.
 
+import { FORMULA_AFTER_SEPARATOR, asSpreadsheetText } from '../text/formula.mjs'
+
 import { KEY_COLUMNS, MEASURE_SPECS } from './measures.mjs'
 
 export const CSV_SEPARATOR = ';'
 export const CSV_BOM = '\uFEFF'
-
-const FORMULA_START = /^[=+\-@\t\r]/
-const FORMULA_AFTER_SEPARATOR = /([;,\t\r\n])(?=[=+\-@\t\r])/g
 
 /** One number as pt-BR writes it: decimal comma, no thousands separator. @param {number} value */
 export function csvNumber(value) {
@@ -24,8 +23,7 @@ export function csvNumber(value) {
 export function csvField(value) {
   if (value === null || value === undefined) return ''
   if (typeof value === 'number') return csvNumber(value)
-  let text = String(value).replace(FORMULA_AFTER_SEPARATOR, "$1'")
-  if (FORMULA_START.test(text)) text = `'${text}`
+  const text = asSpreadsheetText(String(value).replace(FORMULA_AFTER_SEPARATOR, "$1'"))
   return /[";,\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
 }
 

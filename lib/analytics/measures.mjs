@@ -111,8 +111,8 @@ export const KEY_COLUMNS = Object.freeze({
 
 // The limits that keep one client from skewing the counts (docs/analytics.md, "Hostile input gets
 // nothing"). The SQL of record_views repeats CAP_PER_DAY, PROMOTE_ADDRESSES and
-// PROMOTIONS_PER_DAY (a migration cannot import them); tests/integration/analytics-store.test.ts
-// holds it to these values.
+// PROMOTIONS_PER_DAY (a migration cannot import them); tests/unit/concepts.test.ts holds the
+// latest definition to these values, tests/integration/analytics-store.test.ts its behaviour.
 
 /**
  * Values of a capped dimension a day keeps under their own name whoever sent them; past it, a

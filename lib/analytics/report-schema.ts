@@ -21,8 +21,8 @@ export type ReportGroup = (typeof REPORT_GROUPS)[number]
 /** The longest period one request may ask for, in days (both ends included). */
 export const REPORT_MAX_DAYS = 400
 
-/** Days are calendar days in this zone (the site's audience is Brazilian). */
-export const REPORT_TIME_ZONE = 'America/Sao_Paulo'
+/** Days are calendar days in the site's zone (lib/site-time.mjs). */
+export { SITE_TIME_ZONE as REPORT_TIME_ZONE } from '../site-time.mjs'
 
 /** The key of visits that came with no utm_source and no external referrer. */
 export const DIRECT_KEY = '(direto)'

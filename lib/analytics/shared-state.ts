@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 
 import type { Connection } from '@/lib/redis/connection.mjs'
 import { isUsable, keyPrefix, run } from '@/lib/redis/connection.mjs'
+import { ExpiringKeys, redisSetOnce } from '@/lib/redis/set-once'
 
 import { READ_SECONDS_PER_DAY } from './measures.mjs'
 import { createMemoryLedger, type ReadingLedger } from './reading-ledger'
@@ -84,7 +85,7 @@ export function createSharedState(redis: Connection | undefined, now: () => numb
   /** Salts from Redis, and this process's own for the days Redis could not give one. */
   const sharedSalts = new Map<string, Buffer>()
   const localSalts = new Map<string, { salt: Buffer; madeAt: number }>()
-  const seen = new Map<string, number>()
+  const seen = new ExpiringKeys({ sweepAt: MEMORY_SEEN_MAX, max: MEMORY_SEEN_MAX })
 
   function dropOld(map: Map<string, unknown>, today: string) {
     // Today and yesterday only: no salt outlives 48 h in this process either.
@@ -183,25 +184,14 @@ export function createSharedState(redis: Connection | undefined, now: () => numb
     })(),
 
     async firstSeen(key: string, ttlMs: number): Promise<boolean> {
-      if (redis && isUsable(redis)) {
-        try {
-          const answer = await run(redis, ANALYTICS_AREA, (client) =>
-            client.set(`${keyPrefix()}analytics:seen:${key}`, '1', { NX: true, PX: ttlMs }),
-          )
-          return answer === 'OK'
-        } catch {
-          // Counted in memory below.
-        }
-      }
-      const now = Date.now()
-      const until = seen.get(key)
-      if (until !== undefined && until > now) return false
-      if (seen.size >= MEMORY_SEEN_MAX) {
-        for (const [entry, expires] of seen) if (expires <= now) seen.delete(entry)
-        if (seen.size >= MEMORY_SEEN_MAX) seen.clear()
-      }
-      seen.set(key, now + ttlMs)
-      return true
+      const answer = await redisSetOnce(
+        redis,
+        ANALYTICS_AREA,
+        `${keyPrefix()}analytics:seen:${key}`,
+        ttlMs,
+      )
+      // Redis absent or unavailable: counted in memory.
+      return answer ?? seen.claim(key, ttlMs)
     },
   }
 }

@@ -1,10 +1,10 @@
 import { stegaClean } from 'next-sanity'
 
+import { SITE_TIME_ZONE, siteDay } from '@/lib/site-time.mjs'
+
 // Article dates as Brazilians read them, in the company's time zone (São Paulo), so "publicado
 // em 10 de novembro de 2026" never shifts a day with the server's or the visitor's zone.
-const TIME_ZONE = 'America/Sao_Paulo'
-const LONG = new Intl.DateTimeFormat('pt-BR', { dateStyle: 'long', timeZone: TIME_ZONE })
-const DAY = new Intl.DateTimeFormat('en-CA', { timeZone: TIME_ZONE })
+const LONG = new Intl.DateTimeFormat('pt-BR', { dateStyle: 'long', timeZone: SITE_TIME_ZONE })
 
 function parse(value: string | null | undefined): Date | null {
   if (!value) return null
@@ -29,5 +29,5 @@ export function visibleUpdateDate(
   const published = parse(publishedAt)
   const updated = parse(updatedAt)
   if (!published || !updated) return null
-  return DAY.format(updated) > DAY.format(published) ? stegaClean(updatedAt!) : null
+  return siteDay(updated) > siteDay(published) ? stegaClean(updatedAt!) : null
 }

@@ -1,5 +1,7 @@
 import { stegaClean } from 'next-sanity'
 
+import { slugify } from '@/lib/text/slugify'
+
 // Plain-text views of an article's Portable Text body: the words a reader reads (reading time),
 // and its h2 sections with the anchors the page gives them (table of contents).
 
@@ -73,16 +75,7 @@ export function readingTimeLabel(minutes: number): string {
 
 /** An anchor from a heading: "Base legal e informação" → "base-legal-e-informacao". */
 export function slugifyHeading(text: string): string {
-  return (
-    stegaClean(text)
-      .normalize('NFD')
-      .replace(/[\u0300-\u036f]/g, '')
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-+|-+$/g, '')
-      .slice(0, 60)
-      .replace(/-+$/, '') || 'secao'
-  )
+  return slugify(stegaClean(text), 60) || 'secao'
 }
 
 // Ids the page already uses: a heading must not take them.

@@ -1,6 +1,7 @@
 import 'server-only'
 
 import { serverEnv } from '@/lib/env'
+import { retryAfterMs } from '@/lib/retry-after'
 
 // Purges the changed pages from the CDN in front, after a publish. Next's ISR header lets a CDN
 // keep a page for an hour (s-maxage), and shortening it (expireTime) would shorten the server's own
@@ -41,15 +42,6 @@ export function isCdnPurgeConfigured(): boolean {
 }
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
-
-/** Milliseconds a Retry-After header asks for (seconds or an HTTP date), if it says. */
-function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
-  if (!header) return undefined
-  const seconds = Number(header)
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000)
-  const at = Date.parse(header)
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now)
-}
 
 /** One purge request, retried on a network error, a time-out, a 429 or a 5xx. Never throws. */
 async function sendPurge(body: PurgeBody, options: PurgeOptions): Promise<PurgeResult> {

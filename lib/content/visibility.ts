@@ -7,8 +7,10 @@
 // Instants are stored as Sanity `datetime` values (ISO 8601 in UTC). The start is included and the
 // end is not: at exactly the end the document is already gone.
 
-/** The time zone editors think in; the Studio shows and edits the fields in it. */
-export const SITE_TIME_ZONE = 'America/Sao_Paulo'
+import { siteDateTime } from '../site-time.mjs'
+
+/** The time zone editors think in (lib/site-time.mjs); the Studio shows and edits the fields in it. */
+export { SITE_TIME_ZONE } from '../site-time.mjs'
 
 /** The fields a document with a window carries (null when unset, as GROQ returns them). */
 export type VisibilityWindow = {
@@ -78,19 +80,8 @@ export function windowProblem(window: VisibilityWindow): string | undefined {
   return undefined
 }
 
-const dateTimeFormat = new Intl.DateTimeFormat('pt-BR', {
-  timeZone: SITE_TIME_ZONE,
-  day: '2-digit',
-  month: '2-digit',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-})
-
 /** "02/12/2026, 09:00" in São Paulo time, whatever the reader's own time zone. */
-export function formatSiteTime(ms: number): string {
-  return dateTimeFormat.format(ms)
-}
+export const formatSiteTime: (ms: number) => string = siteDateTime
 
 /** The grammatical gender of the document's noun: a página (f), o artigo (m). */
 export type NounGender = 'f' | 'm'

@@ -1,4 +1,4 @@
-import { SLUG_MAX_LENGTH, SLUG_PATTERN } from '@/sanity/lib/paths'
+import { campaignPath, SLUG_MAX_LENGTH, SLUG_PATTERN } from '@/sanity/lib/paths'
 import { parseLeadPhone, type DemoRequest } from '@/lib/validations/demo-request'
 import { LIMITS } from '@/lib/validations/demo-request-fields'
 import {
@@ -7,6 +7,7 @@ import {
   type FleetSize,
 } from '@/lib/validations/demo-request-fields'
 import type { RoiEstimate } from '@/lib/roi/calculator'
+import { asSpreadsheetText } from '@/lib/text/formula.mjs'
 import { INVISIBLE } from '@/lib/text/invisible'
 import {
   formatCount,
@@ -24,16 +25,17 @@ import {
   cleanValue,
   type Attribution,
 } from '@/lib/attribution-fields'
+import { REFERRER_MAX_LENGTH, TAG_MAX_LENGTH, UTM_KEYS } from '@/lib/campaign-tags'
 
 import type { LeadAttributionColumns, LeadRecord } from './types'
 
 export { ATTRIBUTION_KEYS, type Attribution }
 // Bounded so the combined texts always fit the database policy (see the migration).
 export const ATTRIBUTION_MAX_LENGTH = {
-  utm_source: 100,
-  utm_medium: 100,
-  utm_campaign: 100,
-  referrer: 200,
+  utm_source: TAG_MAX_LENGTH,
+  utm_medium: TAG_MAX_LENGTH,
+  utm_campaign: TAG_MAX_LENGTH,
+  referrer: REFERRER_MAX_LENGTH,
 }
 
 const NOT_GIVEN = 'Não informado'
@@ -61,14 +63,12 @@ export function countInvisible(value: string): number {
 }
 
 /**
- * A spreadsheet runs a cell that starts with =, +, - or @ as a formula (tab and CR too, but
- * sanitizeText has already turned those into spaces and trimmed them). Such a value is stored
- * with a leading apostrophe, which spreadsheets read as "text" and do not show (OWASP, "CSV
- * Injection"). Kept within `max` characters, the database bound.
- * https://owasp.org/www-community/attacks/CSV_Injection
+ * A value a spreadsheet would run as a formula is stored with a leading apostrophe
+ * (lib/text/formula.mjs), kept within `max` characters, the database bound.
  */
 export function neutralizeFormula(value: string, max: number): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}`.slice(0, max) : value
+  const text = asSpreadsheetText(value)
+  return text === value ? value : text.slice(0, max)
 }
 
 /** The visitor's own words, between marks they cannot type themselves (they become "). */
@@ -179,11 +179,11 @@ export function attributionColumns(
 ): LeadAttributionColumns {
   const host = referrerHost(attribution)
   const columns: LeadAttributionColumns = {
-    origem_pagina: cleanPath(attribution?.page) ?? (pagina ? `/p/${pagina}` : '/'),
+    origem_pagina: cleanPath(attribution?.page) ?? (pagina ? campaignPath(pagina) : '/'),
   }
   const landing = cleanPath(attribution?.landing)
   if (landing) columns.origem_entrada = landing
-  for (const key of ['utm_source', 'utm_medium', 'utm_campaign'] as const) {
+  for (const key of UTM_KEYS) {
     const value = cleanValue(sanitizeText(attribution?.[key] ?? ''))
     if (value) columns[key] = value
   }

@@ -3,6 +3,8 @@
 // island). The assumptions are content (Studio: Premissas da calculadora de economia); what the
 // visitor types is checked first (lib/roi/input.ts). docs/content.md, "The savings calculator".
 
+import { FLEET_SIZE_MAX, FLEET_SIZES, type FleetSize } from '@/lib/validations/demo-request-fields'
+
 /** The assumptions, in the units the arithmetic uses. */
 export type RoiAssumptions = {
   /** What the service costs per vehicle, paid once at the start, in reais. */
@@ -95,10 +97,6 @@ export function estimateRoi(inputs: RoiInputs, assumptions: RoiAssumptions): Roi
 }
 
 /** The demo form's fleet band (SPEC section 3) for a fleet size: 120 → "101-500". */
-export function fleetBand(fleet: number): '1-10' | '11-50' | '51-100' | '101-500' | '500+' {
-  if (fleet <= 10) return '1-10'
-  if (fleet <= 50) return '11-50'
-  if (fleet <= 100) return '51-100'
-  if (fleet <= 500) return '101-500'
-  return '500+'
+export function fleetBand(fleet: number): FleetSize {
+  return FLEET_SIZES.find((size) => fleet <= FLEET_SIZE_MAX[size]) ?? '500+'
 }

@@ -14,6 +14,15 @@ export const FLEET_SIZE_LABELS: Record<FleetSize, string> = {
   '500+': 'Mais de 500 veículos',
 }
 
+/** The largest fleet in each band (the calculator picks the band of the fleet it was given). */
+export const FLEET_SIZE_MAX: Record<FleetSize, number> = {
+  '1-10': 10,
+  '11-50': 50,
+  '51-100': 100,
+  '101-500': 500,
+  '500+': Infinity,
+}
+
 export const LIMITS = { name: 120, company: 120, email: 254, phone: 30, message: 2000 } as const
 
 export const MESSAGES = {

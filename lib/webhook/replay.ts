@@ -2,7 +2,8 @@ import 'server-only'
 
 import { createHash } from 'node:crypto'
 
-import { getRedis, isUsable, keyPrefix, run } from '@/lib/redis/connection.mjs'
+import { getRedis, keyPrefix, run } from '@/lib/redis/connection.mjs'
+import { ExpiringKeys, redisSetOnce } from '@/lib/redis/set-once'
 
 /**
  * Remembers the webhook deliveries handled in the last few minutes (by their signature's t and
@@ -15,18 +16,11 @@ import { getRedis, isUsable, keyPrefix, run } from '@/lib/redis/connection.mjs'
  */
 
 const AREA = 'webhook-replay'
-const memory = new Map<string, number>()
+// Swept on every claim and never cleared: a cleared key would let a replay through.
+const memory = new ExpiringKeys({ sweepAt: 0 })
 
 function keyOf(timestamp: number, hashedPayload: string) {
   return createHash('sha256').update(`${timestamp}.${hashedPayload}`).digest('hex')
-}
-
-function claimInMemory(key: string, ttlMs: number): boolean {
-  const now = Date.now()
-  for (const [seen, until] of memory) if (until <= now) memory.delete(seen)
-  if ((memory.get(key) ?? 0) > now) return false
-  memory.set(key, now + ttlMs)
-  return true
 }
 
 export type Claim = { fresh: boolean; release: () => Promise<void> }
@@ -61,30 +55,17 @@ export async function claimDelivery(
 
 async function claimKey(key: string, ttlMs: number): Promise<Claim> {
   const conn = getRedis()
-  if (conn && isUsable(conn)) {
-    const redisKey = `${keyPrefix()}webhook:${key}`
-    try {
-      const set = await run(conn, AREA, (client) =>
-        client.set(redisKey, '1', { NX: true, PX: ttlMs }),
-      )
-      // Also in memory: a replay while Redis is away is still caught on this instance.
-      claimInMemory(key, ttlMs)
-      return {
-        fresh: set === 'OK',
-        release: async () => {
-          memory.delete(key)
-          await run(conn, AREA, (client) => client.del(redisKey)).catch(() => {})
-        },
-      }
-    } catch {
-      // Redis unavailable: this instance's memory below.
-    }
-  }
-  const fresh = claimInMemory(key, ttlMs)
+  const redisKey = `${keyPrefix()}webhook:${key}`
+  const set = await redisSetOnce(conn, AREA, redisKey, ttlMs)
+  // Also in memory: a replay while Redis is away is still caught on this instance.
+  const inMemory = memory.claim(key, ttlMs)
   return {
-    fresh,
+    // Redis absent or unavailable: this instance's memory alone.
+    fresh: set ?? inMemory,
     release: async () => {
       memory.delete(key)
+      if (conn && set !== undefined)
+        await run(conn, AREA, (client) => client.del(redisKey)).catch(() => {})
     },
   }
 }

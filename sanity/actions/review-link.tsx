@@ -11,6 +11,7 @@ import {
   REVIEW_PATH_PREFIX,
   reviewLinkDocument,
 } from '../../lib/review-token'
+import { siteDateTime } from '../../lib/site-time.mjs'
 
 type ExistingLink = {
   _id: string
@@ -20,12 +21,6 @@ type ExistingLink = {
   /** Judged when the list is read. */
   expired?: boolean
 }
-
-const dateTime = new Intl.DateTimeFormat('pt-BR', {
-  timeZone: 'America/Sao_Paulo',
-  dateStyle: 'short',
-  timeStyle: 'short',
-})
 
 /**
  * "Criar link de revisão" on a campaign page or an article: a link to its draft for someone without
@@ -173,7 +168,7 @@ function ReviewLinkDialog({ pageId, noun }: { pageId: string; noun: string }) {
               ? 'revogado'
               : expired
                 ? 'expirado'
-                : `vale até ${dateTime.format(Date.parse(link.expiresAt))}`
+                : `vale até ${siteDateTime(Date.parse(link.expiresAt))}`
             return (
               <Flex key={link._id} align="center" gap={2}>
                 <Box flex={1}>

@@ -1,8 +1,22 @@
 // The site's address rules, shared by the Studio's validation (campaign pages, legal pages,
 // redirects) and the routes that serve them, so what the Studio accepts is what the site serves.
 
-/** A path segment editors may choose: lowercase letters without accents, digits and hyphens. */
-export const SLUG_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/
+/**
+ * A path segment editors may choose: lowercase letters without accents, digits and hyphens, no
+ * hyphen first, last or twice. As regex source for the patterns built on it (redirect sources)
+ * and the SQL copy (supabase/migrations/20261210000000_lead_page.sql; tests/unit/concepts.test.ts
+ * holds it to this).
+ */
+export const SLUG_SEGMENT = '[a-z0-9]+(-[a-z0-9]+)*'
+
+export const SLUG_PATTERN = new RegExp(`^${SLUG_SEGMENT}$`)
+
+/**
+ * The same characters without the hyphen rules: proxy.ts's matcher must be a literal (Next reads
+ * it at build time), so it routes this looser set and the pages judge the slug with SLUG_PATTERN
+ * (tests/unit/routed-types.test.ts holds the literal to this).
+ */
+export const SLUG_MATCHER_SEGMENT = '[a-z0-9-]+'
 
 export const SLUG_MAX_LENGTH = 60
 

@@ -1,7 +1,7 @@
 import type { MetadataRoute } from 'next'
 
 import { ROUTED_TYPES } from '../routed-types'
-import { SLUG_MAX_LENGTH, SLUG_PATTERN } from './paths'
+import { SLUG_MAX_LENGTH, SLUG_PATTERN, SLUG_SEGMENT } from './paths'
 
 // What everything that names a routed type loops over, derived from the definitions in
 // sanity/routed-types.ts (docs/routed-types.md): paths, slug rules, reserved names, redirect
@@ -148,7 +148,7 @@ export const REDIRECTABLE_SECTIONS: readonly string[] = ROUTED_TYPE_LIST.flatMap
  * Deeper paths are not routed to the redirect lookup (proxy.ts).
  */
 export const REDIRECT_FROM_PATTERN = new RegExp(
-  `^\\/((${REDIRECTABLE_SECTIONS.join('|')})\\/)?[a-z0-9]+(-[a-z0-9]+)*$`,
+  `^\\/((${REDIRECTABLE_SECTIONS.join('|')})\\/)?${SLUG_SEGMENT}$`,
 )
 
 /**

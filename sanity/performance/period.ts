@@ -2,12 +2,8 @@
 // calendar dates in America/Sao_Paulo (the endpoint counts days there too), written YYYY-MM-DD
 // and added up as UTC dates so no clock change can make a day 23 or 25 hours long.
 
-import {
-  isReportDate,
-  REPORT_MAX_DAYS,
-  REPORT_TIME_ZONE,
-  type ReportRow,
-} from '../../lib/analytics/report-schema'
+import { isReportDate, REPORT_MAX_DAYS, type ReportRow } from '../../lib/analytics/report-schema'
+import { siteDay } from '../../lib/site-time.mjs'
 
 /** The period buttons, in days, the last one ending today. */
 export const PRESET_DAYS = [7, 30, 90] as const
@@ -21,13 +17,7 @@ export type Period = { from: string; to: string; days: number }
 
 /** Today's date in São Paulo, whatever the browser's time zone. */
 export function saoPauloToday(now: Date = new Date()): string {
-  // en-CA writes dates as YYYY-MM-DD.
-  return new Intl.DateTimeFormat('en-CA', {
-    timeZone: REPORT_TIME_ZONE,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(now)
+  return siteDay(now)
 }
 
 /** True for a real calendar date written YYYY-MM-DD (no 2026-02-30). */

@@ -25,6 +25,8 @@ import { parseArgs } from 'node:util'
 
 import autocannon from 'autocannon'
 
+import { siteDay } from '../../lib/site-time.mjs'
+
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const { values } = parseArgs({
   options: {
@@ -138,7 +140,7 @@ try {
     },
     body: JSON.stringify({ path: '/' }),
   })
-  const day = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(new Date())
+  const day = siteDay(Date.now())
   const counted = async () => {
     const response = await fetch(`${url}/api/analytics?from=${day}&to=${day}&by=day`, {
       headers: { authorization: `Bearer ${TOKEN}` },

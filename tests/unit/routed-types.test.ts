@@ -27,6 +27,7 @@ const { knownSlugs, documentPagePaths } = await import('@/lib/known-paths')
 const { ROUTED_TYPE_LIST, REDIRECT_FROM_PATTERN, RESERVED_SLUGS } =
   await import('@/sanity/lib/routed-types')
 const { CONTENT_TAGS } = await import('@/lib/content/tags')
+const { SLUG_MATCHER_SEGMENT } = await import('@/sanity/lib/paths')
 const { schemaTypes } = await import('@/sanity/schema-types')
 
 const root = path.resolve(__dirname, '../..')
@@ -144,7 +145,7 @@ describe('adding a routed type: every step of docs/routed-types.md done for ever
     const top = [...new Set(prefixes.filter(Boolean).map((prefix) => `/${prefix.split('/')[1]}`))]
     expect(sections).toEqual(top.sort())
     // A root type needs the one-segment entry (it also carries root redirects).
-    expect(proxyMatcher()).toContain('/:slug([a-z0-9-]+)')
+    expect(proxyMatcher()).toContain(`/:slug(${SLUG_MATCHER_SEGMENT})`)
   })
 
   it('lets a redirect start only under the redirectable prefixes', () => {

@@ -1,4 +1,6 @@
 import { FLEET_SIZE_LABELS } from '@/lib/validations/demo-request-fields'
+import { siteDateTime } from '@/lib/site-time.mjs'
+import { whatsappNumberUrl } from '@/lib/whatsapp'
 
 import type { DeliveredLead } from './lead'
 import { ATTEMPT_DEADLINE_MS } from './queue.mjs'
@@ -35,18 +37,14 @@ function showPhone(phone: string): string {
   return br ? `+55 (${br[1]}) ${br[2]}-${br[3]}` : `+${digits}`
 }
 
-/** `https://wa.me/<digits>`: only digits ever reach the link. */
+/** `https://wa.me/<digits>` (lib/whatsapp.ts), for a phone of 8 digits or more. */
 export function whatsappLink(phone: string | null): string | null {
-  const digits = phone?.replace(/\D/g, '') ?? ''
-  return digits.length >= 8 ? `https://wa.me/${digits}` : null
+  if (!phone || phone.replace(/\D/g, '').length < 8) return null
+  return whatsappNumberUrl(phone)
 }
 
 function receivedAt(iso: string): string {
-  return new Intl.DateTimeFormat('pt-BR', {
-    dateStyle: 'short',
-    timeStyle: 'short',
-    timeZone: 'America/Sao_Paulo',
-  }).format(new Date(iso))
+  return siteDateTime(new Date(iso))
 }
 
 function originRows(lead: DeliveredLead): [string, string][] {

@@ -1,4 +1,5 @@
 import type { RoiEstimate } from '@/lib/roi/calculator'
+import { campaignPath } from '@/sanity/lib/paths'
 import { FLEET_SIZES, type FleetSize } from '@/lib/validations/demo-request-fields'
 
 import { calculatorSummary, type LeadFormData } from '../compose'
@@ -125,7 +126,7 @@ export function leadFromRow(row: Row, id: string): DeliveredLead {
     // Only a stored true is consent; a missing column is not (never read from the text).
     whatsappOptIn: row.whatsapp_opt_in === true,
     attribution: {
-      page: str(row.origem_pagina) ?? (pagina ? `/p/${pagina}` : null),
+      page: str(row.origem_pagina) ?? (pagina ? campaignPath(pagina) : null),
       landingPage: str(row.origem_entrada),
       utmSource: str(row.utm_source),
       utmMedium: str(row.utm_medium),

@@ -1,6 +1,8 @@
 // When a lead's delivery is tried again (issue 46, docs/leads.md "Nothing lost, at most twice").
 // Pure functions, unit-tested: tests/unit/lead-delivery-retry.test.ts.
 
+import { retryAfterMs } from '@/lib/retry-after'
+
 /** The first wait after a failure, before jitter. */
 export const RETRY_BASE_MS = 10_000
 /** The longest wait between two attempts. */
@@ -26,21 +28,13 @@ export function backoffMs(failures: number, random: () => number = Math.random):
   return Math.min(RETRY_CAP_MS, Math.round(base * (0.8 + 0.4 * random())))
 }
 
-/** Retry-After as seconds or an HTTP date (RFC 9110 §10.2.3), in ms from `now`; undefined if absent or unreadable. */
+/** Retry-After (lib/retry-after.ts) in ms from `now`, at most RETRY_AFTER_MAX_MS. */
 export function parseRetryAfter(
   value: string | null | undefined,
   now = Date.now(),
 ): number | undefined {
-  const text = value?.trim()
-  if (!text) return undefined
-  let ms: number
-  if (/^\d+$/.test(text)) ms = Number(text) * 1000
-  else {
-    const at = Date.parse(text)
-    if (Number.isNaN(at)) return undefined
-    ms = at - now
-  }
-  return Math.min(RETRY_AFTER_MAX_MS, Math.max(0, ms))
+  const ms = retryAfterMs(value, now)
+  return ms === undefined ? undefined : Math.min(RETRY_AFTER_MAX_MS, ms)
 }
 
 /**
