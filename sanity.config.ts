@@ -2,7 +2,7 @@
 
 import { ptBRLocale } from '@sanity/locale-pt-br'
 import { visionTool } from '@sanity/vision'
-import { defineConfig } from 'sanity'
+import { defineConfig, defineLocaleResourceBundle } from 'sanity'
 import { defineDocuments, defineLocations, presentationTool } from 'sanity/presentation'
 import { structureTool } from 'sanity/structure'
 
@@ -29,6 +29,9 @@ const homePage = defineLocations({
   locations: [{ title: 'Página inicial', href: '/preview' }],
 })
 
+/** The Releases tool's name in the top bar and on its own page. */
+const RELEASES_TITLE = 'Lançamentos'
+
 const PREVIEWED = ROUTED_TYPE_LIST.flatMap((routed) =>
   routed.documentType && routed.studio?.preview
     ? [{ ...routed, documentType: routed.documentType }]
@@ -53,10 +56,25 @@ export default defineConfig({
   },
   // Vision, a GROQ console for developers, only in administrators' top bar (issue 52): editors
   // never need it, and it sat between Conteúdo and Desempenho for everyone.
+  // Sanity names its Releases tool in English whatever the locale; editors use it to publish
+  // changes at a set time (docs/editors.md), so it stays, named in Portuguese.
   tools: (tools, { currentUser }) =>
-    currentUser?.roles.some((role) => role.name === 'administrator')
-      ? tools
-      : tools.filter((tool) => tool.name !== 'vision'),
+    tools
+      .filter(
+        (tool) =>
+          tool.name !== 'vision' ||
+          currentUser?.roles.some((role) => role.name === 'administrator'),
+      )
+      .map((tool) => (tool.name === 'releases' ? { ...tool, title: RELEASES_TITLE } : tool)),
+  i18n: {
+    bundles: [
+      defineLocaleResourceBundle({
+        locale: 'pt-BR',
+        namespace: 'releases',
+        resources: { 'overview.title': RELEASES_TITLE },
+      }),
+    ],
+  },
   plugins: [
     structureTool({ structure, defaultDocumentNode, title: 'Conteúdo' }),
     // Live preview of drafts on the site itself, embedded next to the editor.

@@ -21,8 +21,6 @@ import { signedInStudio, type StudioUser } from './studio-fixtures'
  * configures, sent to this instance. Runs in the "studio" project (playwright.config.ts), whose
  * browser maps testproj.api.sanity.io to the double's HTTPS port. Screenshots of the Studio's
  * main screens are attached to the report (Desempenho's: studio-performance.spec.ts).
- * Not covered: clicking a headline in Presentation to its field, which needs the Content Source
- * Maps (resultSourceMap) the double does not make, so the preview carries no stega overlays.
  */
 
 const STUDIO_PORTS = { double: portFor(110).port, tls: portFor(111).port, site: portFor(112).port }
@@ -158,6 +156,9 @@ test('the desk and every singleton read as they are: each titled by its own name
   await expect(page.getByRole('link', { name: 'Conteúdo' }).first()).toBeVisible()
   await expect(page.getByRole('link', { name: 'Desempenho' }).first()).toBeVisible()
   await expect(page.getByRole('link', { name: 'Vision' })).toHaveCount(0)
+  // Sanity's Releases tool, named in Portuguese (sanity.config.ts).
+  await expect(page.getByRole('link', { name: 'Lançamentos' }).first()).toBeVisible()
+  await expect(page.getByRole('link', { name: 'Releases' })).toHaveCount(0)
   await shot(page, testInfo, 'studio-desk-1280')
 
   for (const [id, title, field] of [
@@ -272,7 +273,7 @@ test('a review link is created from the page’s menu, opens its draft, and is r
   await expect.poll(async () => (await request.get(url)).status(), { timeout: 10_000 }).toBe(404)
 })
 
-test('Presentation opens the home page in draft mode, beside its document, without crashing', async ({
+test('Presentation opens the home page in draft mode beside its document, and a click on the headline opens its field', async ({
   page,
 }, testInfo) => {
   test.setTimeout(180_000)
@@ -285,8 +286,12 @@ test('Presentation opens the home page in draft mode, beside its document, witho
   await expect(preview.getByRole('link', { name: 'Modo rascunho: sair' })).toBeVisible()
   await expect(page.getByText('The presentation tool crashed')).toHaveCount(0)
   // The home page's document opens beside it, its headline field there to edit.
-  await expect(page.getByRole('textbox', { name: 'Título principal' })).toBeVisible({
-    timeout: 30_000,
-  })
+  const field = page.getByRole('textbox', { name: 'Título principal' })
+  await expect(field).toBeVisible({ timeout: 30_000 })
+  await expect(field).not.toBeFocused()
+  // The headline carries its source (stega, from the double's Content Source Map): a click on it
+  // in the preview focuses its field in the form.
+  await preview.getByRole('heading', { level: 1 }).click()
+  await expect(field).toBeFocused({ timeout: 15_000 })
   await shot(page, testInfo, 'studio-presentation-1280')
 })

@@ -10,7 +10,8 @@
  *   GET  /v<apiVersion>/data/query/<dataset>?query=<GROQ>&$<param>=<JSON>&perspective=<p>
  *   POST /v<apiVersion>/data/query/<dataset>   body {"query": "...", "params": {...}}
  *        (the client switches to POST for long queries; perspective stays in the query string)
- *   -> 200 {"ms", "query", "result"} like the real API ("query" omitted with returnQuery=false),
+ *   -> 200 {"ms", "query", "result"} like the real API ("query" omitted with returnQuery=false,
+ *      "resultSourceMap" added with resultSourceMap=true|withKeyArraySelector),
  *      400 {"error": {...}} for a GROQ syntax error, 404 for another dataset.
  *   The query is evaluated with groq-js over an in-memory dataset.
  *
@@ -95,6 +96,7 @@ import { Mutation } from '@sanity/mutator'
 import { evaluate, parse } from 'groq-js'
 
 import { resolveBundledAssets } from '../../lib/content/bundled-assets.mjs'
+import { contentSourceMap } from './content-source-map.mjs'
 import { sanityWebhook } from './sanity-webhook.mjs'
 
 const DEFAULT_TOKEN = 'test-read-token'
@@ -653,6 +655,13 @@ export async function startContentLakeDouble({
     const result = await (await evaluate(tree, { dataset: visible, params })).get()
     const body = { ms: Math.round(performance.now() - started), result }
     if (url.searchParams.get('returnQuery') !== 'false') body.query = query
+    // What a draft-mode fetch with stega asks for (content-source-map.mjs).
+    const sourceMap = url.searchParams.get('resultSourceMap')
+    if (sourceMap && sourceMap !== 'false') {
+      body.resultSourceMap = contentSourceMap(result, visible, {
+        keyed: sourceMap === 'withKeyArraySelector',
+      })
+    }
     send(res, 200, body)
   }
 
