@@ -10,7 +10,7 @@
  *   One view's page and its visit's first touch, cleaned (collect.ts viewKeys): paths as the site
  *   serves them (else OTHER_KEY), tags of at most 100 characters, the referrer's host (not ours).
  * @typedef {{ name: string, label: string, capped: boolean, key: (visit: Visit) => string,
- *   report?: string, paths?: boolean, entryOnly?: boolean, heading?: string, none?: string }} DimensionSpec
+ *   report?: string, file?: string, paths?: boolean, entryOnly?: boolean, heading?: string, none?: string }} DimensionSpec
  * @typedef {'count' | 'ratio' | 'seconds' | 'percent'} MeasureKind
  * @typedef {{ name: string, label: string, short: string, kind: MeasureKind, column?: string, contact?: boolean, reading?: boolean }} MeasureSpec
  */
@@ -33,7 +33,7 @@ export const NO_MEDIUM_KEY = '(nenhum)'
  * dimension"): this list is the only one; the collector, the database (which keeps no list of its
  * own), the report, its schema and route, the Studio's tables and `npm run stats` loop over it.
  * `capped`: visitors choose its values, so a day keeps at most CAP_PER_DAY of them under their own
- * name (plus those promoted or named, below). `report`: the `by=` value that groups by it (the
+ * name (plus those promoted or named, below). `report`: the `by=` value that groups by it (`file`: its CSV's name in the Studio; the
  * others are stored for SQL, not reported); its leads are joined by the column of that name of
  * analytics.lead_counts, if it has one. `paths`: its keys are paths (the report's `path` filter
  * goes with it). `entryOnly`: counts the visit's first view only. `heading`: the Studio's column
@@ -49,6 +49,7 @@ export const DIMENSION_SPECS = Object.freeze(
         capped: false,
         key: (visit) => visit.page,
         report: 'page',
+        file: 'paginas',
         paths: true,
         none: '(sem página)',
       },
@@ -58,6 +59,7 @@ export const DIMENSION_SPECS = Object.freeze(
         capped: false,
         key: (visit) => visit.landing,
         report: 'landing',
+        file: 'entradas',
         paths: true,
         entryOnly: true,
         none: '(sem página)',
@@ -68,6 +70,7 @@ export const DIMENSION_SPECS = Object.freeze(
         capped: true,
         key: (visit) => visit.campaign ?? NO_CAMPAIGN_KEY,
         report: 'campaign',
+        file: 'campanhas',
         heading: 'Campanha (utm_campaign)',
         none: NO_CAMPAIGN_KEY,
       },
@@ -77,6 +80,7 @@ export const DIMENSION_SPECS = Object.freeze(
         capped: true,
         key: (visit) => visit.source ?? visit.referrer ?? DIRECT_KEY,
         report: 'source',
+        file: 'origens',
         none: DIRECT_KEY,
       },
       {

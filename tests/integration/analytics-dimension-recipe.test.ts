@@ -21,6 +21,7 @@ const recipe = vi.hoisted(() => ({
     key: (visit: { page: string }) =>
       visit.page.startsWith('/') ? `/${visit.page.split('/')[1]}` : visit.page,
     report: 'section',
+    file: 'secoes',
     none: '(sem seção)',
   },
 }))
