@@ -66,7 +66,8 @@ const to = values.to ?? siteDay(Date.now())
 const from = values.from ?? siteDay(Date.parse(`${to}T12:00:00Z`) - (days - 1) * 86_400_000)
 if (!isDate(from) || !isDate(to) || from > to)
   fail('--from e --to devem ser datas AAAA-MM-DD, com --from antes de --to.')
-const groups = values.by ?? ['page', 'landing', 'campaign', 'source']
+// By default, one table per reported dimension (measures.mjs); the days only with --by day.
+const groups = values.by ?? GROUPS.filter((group) => group !== 'day')
 for (const by of groups)
   if (!GROUPS.includes(by)) fail(`--by deve ser um destes: ${GROUPS.join(', ')}.`)
 if (values.csv && groups.length !== 1) fail('Com --csv, escolha uma tabela com --by.')

@@ -8,25 +8,28 @@ import { siteDay } from '@/lib/site-time.mjs'
 
 import {
   CONTACT_CHANNELS,
-  DIMENSION_NAMES,
   DIMENSION_SPECS,
   MEMORY_VALUES_PER_DAY,
+  OTHER_KEY,
   READ_SECONDS_PER_DAY,
+  type Visit,
 } from './measures.mjs'
 import type { ReadingLedger } from './reading-ledger'
-import { DIRECT_KEY, NO_CAMPAIGN_KEY, OTHER_KEY } from './report-schema'
-
 // Counting views without cookies (docs/analytics.md): the pure part, with no I/O of its own, so
 // that every rule (bots, hashing, caps, dedupe, buffering, retries) is unit-tested. Salts, the
 // dedupe memory, the known paths and the database come in as functions (lib/analytics/index.ts).
 
 /** Declared in lib/analytics/measures.mjs. */
-export const DIMENSIONS = DIMENSION_NAMES as readonly Dimension[]
-export type Dimension = 'site' | 'page' | 'landing' | 'campaign' | 'source' | 'medium' | 'referrer'
+export type Dimension = (typeof DIMENSION_SPECS)[number]['name']
+export const DIMENSIONS: readonly Dimension[] = DIMENSION_SPECS.map((spec) => spec.name)
+/** Dimensions that count the visit's first view only (the entry page). */
+const ENTRY_ONLY: ReadonlySet<Dimension> = new Set(
+  DIMENSION_SPECS.flatMap((spec) => ('entryOnly' in spec && spec.entryOnly ? [spec.name] : [])),
+)
 export type ContactChannel = 'whatsapp' | 'phone' | 'email'
 export const CONTACTS = CONTACT_CHANNELS as readonly ContactChannel[]
 /** The key of the whole-site row (daily unique visitors of the site). */
-export { SITE_KEY } from './report-db.mjs'
+export { NO_MEDIUM_KEY, SITE_KEY } from './measures.mjs'
 // Shared with the lead's attribution columns, so both clean a value alike (lib/attribution-fields.ts).
 export {
   cleanHost,
@@ -36,10 +39,9 @@ export {
   VALUE_MAX_LENGTH,
   wellFormed,
 } from '@/lib/attribution-fields'
-import { SITE_KEY } from './report-db.mjs'
 /** Dimensions whose values visitors choose (measures.mjs), held to a few distinct values a day. */
 const CAPPED: ReadonlySet<Dimension> = new Set(
-  DIMENSION_SPECS.filter((spec) => spec.capped).map((spec) => spec.name as Dimension),
+  DIMENSION_SPECS.flatMap((spec) => (spec.capped ? [spec.name] : [])),
 )
 /** The counting's limits, declared in measures.mjs. */
 export {
@@ -61,7 +63,6 @@ export const MAX_BATCH_VISITORS = 2_000
  * about 40 ms; one of this size for a few ms, and the flusher yields between them.
  */
 export const EMBEDDED_BATCH_VISITORS = 250
-export const NO_MEDIUM_KEY = '(nenhum)'
 
 /**
  * What the beacon sends (app/api/analytics/view): the page, the visit's first touch (entry page,
@@ -171,27 +172,27 @@ export function addressBucket(salt: Buffer, ip: string, site: string): number {
     .digest()[0]!
 }
 
-/** The keys one view counts under, before the caps. */
+/** The keys one view counts under, before the caps: each dimension's own (measures.mjs). */
 export function viewKeys(
   body: BeaconBody,
   pageKey: string,
   ownHost?: string,
+  landingKey = pageKey,
 ): Record<Dimension, string> {
-  const landingKey = pageKey
-  const campaign = cleanValue(body.utm_campaign)
-  const source = cleanValue(body.utm_source)?.toLowerCase()
-  const medium = cleanValue(body.utm_medium)
   let referrer = cleanHost(body.referrer)
   if (referrer && ownHost && referrer === ownHost) referrer = undefined
-  return {
-    site: SITE_KEY,
+  const visit: Visit = {
     page: pageKey,
     landing: landingKey,
-    campaign: campaign ?? NO_CAMPAIGN_KEY,
-    source: source ?? referrer ?? DIRECT_KEY,
-    medium: medium ?? NO_MEDIUM_KEY,
-    referrer: referrer ?? DIRECT_KEY,
+    campaign: cleanValue(body.utm_campaign),
+    source: cleanValue(body.utm_source)?.toLowerCase(),
+    medium: cleanValue(body.utm_medium),
+    referrer,
   }
+  return Object.fromEntries(DIMENSION_SPECS.map((spec) => [spec.name, spec.key(visit)])) as Record<
+    Dimension,
+    string
+  >
 }
 
 type Entry = {
@@ -395,8 +396,7 @@ export function createCollector(options: CollectorOptions) {
       forgetOldDays(saoPauloDay(time - 86_400_000))
 
       const landingKey = body.landing ? await known(body.landing) : pageKey
-      const keys = viewKeys(body, pageKey, ownHost)
-      keys.landing = landingKey
+      const keys = viewKeys(body, pageKey, ownHost, landingKey)
 
       if (event === 'read') {
         // The end of a view (Plausible's engagement), credited like the view itself: its page,
@@ -431,7 +431,7 @@ export function createCollector(options: CollectorOptions) {
       const address = addressBucket(salt, input.ip, options.site)
       for (const dimension of DIMENSIONS) {
         // A visit enters once: the entry page counts the view that opened the visit only.
-        if (dimension === 'landing' && !body.entry) continue
+        if (ENTRY_ONLY.has(dimension) && !body.entry) continue
         add(day, dimension, await capped(day, dimension, keys[dimension]), visitor, address)
       }
       await options.reading.viewed(day, visitor, pageKey)

@@ -1,33 +1,103 @@
 // What the visit counts are made of, declared once (docs/analytics.md, "What is counted"): the
 // dimensions a view is counted under and the measures of each report row. The collector
-// (collect.ts), the report's SQL (report-db.mjs), its schema (report-schema.ts), the CSV
-// (csv.mjs), the Studio's Desempenho tool and `npm run stats` all loop over these lists. Plain
+// (collect.ts), the database writes (store.ts), the report's SQL (report-db.mjs), its schema and
+// route (report-schema.ts), the CSV (csv.mjs), the Studio's Desempenho tool and `npm run stats`
+// all loop over these lists; the Studio imports this file, never the SQL. Plain
 // JavaScript (typed with JSDoc) so that the node script imports it without a TypeScript loader.
 
 /**
- * @typedef {{ name: string, label: string, capped: boolean, report?: string }} DimensionSpec
+ * @typedef {{ page: string, landing: string, campaign?: string, source?: string, medium?: string, referrer?: string }} Visit
+ *   One view's page and its visit's first touch, cleaned (collect.ts viewKeys): paths as the site
+ *   serves them (else OTHER_KEY), tags of at most 100 characters, the referrer's host (not ours).
+ * @typedef {{ name: string, label: string, capped: boolean, key: (visit: Visit) => string,
+ *   report?: string, file?: string, paths?: boolean, entryOnly?: boolean, heading?: string, none?: string }} DimensionSpec
  * @typedef {'count' | 'ratio' | 'seconds' | 'percent'} MeasureKind
  * @typedef {{ name: string, label: string, short: string, kind: MeasureKind, column?: string, contact?: boolean, reading?: boolean }} MeasureSpec
  */
 
+/** The key of the whole-site row (daily unique visitors of the site). */
+export const SITE_KEY = 'total'
 /**
- * Each view counts once under each dimension. `capped`: visitors choose its values, so a day keeps
- * at most CAP_PER_DAY of them under their own name (plus those promoted or named, below).
- * `report`: the `by=` value that groups by it (the others are stored for SQL, not reported).
- * @type {readonly DimensionSpec[]}
+ * The key that gathers values past a cap: campaign or source values past the day's, paths the site
+ * does not serve, and a report's rows past REPORT_MAX_ROWS.
  */
-export const DIMENSION_SPECS = Object.freeze([
-  { name: 'site', label: 'Site inteiro', capped: false },
-  { name: 'page', label: 'Página', capped: false, report: 'page' },
-  { name: 'landing', label: 'Página de entrada', capped: false, report: 'landing' },
-  { name: 'campaign', label: 'Campanha', capped: true, report: 'campaign' },
-  { name: 'source', label: 'Origem', capped: true, report: 'source' },
-  { name: 'medium', label: 'Mídia', capped: true },
-  { name: 'referrer', label: 'Site de origem', capped: true },
-])
+export const OTHER_KEY = '(outras)'
+/** The key of visits that came with no utm_source and no external referrer. */
+export const DIRECT_KEY = '(direto)'
+/** The key of visits (and leads) that carried no utm_campaign. */
+export const NO_CAMPAIGN_KEY = '(sem campanha)'
+export const NO_MEDIUM_KEY = '(nenhum)'
 
-/** The dimensions' names, in order. */
-export const DIMENSION_NAMES = Object.freeze(DIMENSION_SPECS.map((spec) => spec.name))
+/**
+ * Each view counts once under each dimension, keyed by `key` (docs/analytics.md, "Adding a
+ * dimension"): this list is the only one; the collector, the database (which keeps no list of its
+ * own), the report, its schema and route, the Studio's tables and `npm run stats` loop over it.
+ * `capped`: visitors choose its values, so a day keeps at most CAP_PER_DAY of them under their own
+ * name (plus those promoted or named, below). `report`: the `by=` value that groups by it (`file`: its CSV's name in the Studio; the
+ * others are stored for SQL, not reported); its leads are joined by the column of that name of
+ * analytics.lead_counts, if it has one. `paths`: its keys are paths (the report's `path` filter
+ * goes with it). `entryOnly`: counts the visit's first view only. `heading`: the Studio's column
+ * header (else `label`); `none`: how the Studio names the key of visits without a value.
+ */
+export const DIMENSION_SPECS = Object.freeze(
+  /** @satisfies {readonly DimensionSpec[]} */ (
+    /** @type {const} */ ([
+      { name: 'site', label: 'Site inteiro', capped: false, key: () => SITE_KEY },
+      {
+        name: 'page',
+        label: 'Página',
+        capped: false,
+        key: (visit) => visit.page,
+        report: 'page',
+        file: 'paginas',
+        paths: true,
+        none: '(sem página)',
+      },
+      {
+        name: 'landing',
+        label: 'Página de entrada',
+        capped: false,
+        key: (visit) => visit.landing,
+        report: 'landing',
+        file: 'entradas',
+        paths: true,
+        entryOnly: true,
+        none: '(sem página)',
+      },
+      {
+        name: 'campaign',
+        label: 'Campanha',
+        capped: true,
+        key: (visit) => visit.campaign ?? NO_CAMPAIGN_KEY,
+        report: 'campaign',
+        file: 'campanhas',
+        heading: 'Campanha (utm_campaign)',
+        none: NO_CAMPAIGN_KEY,
+      },
+      {
+        name: 'source',
+        label: 'Origem',
+        capped: true,
+        key: (visit) => visit.source ?? visit.referrer ?? DIRECT_KEY,
+        report: 'source',
+        file: 'origens',
+        none: DIRECT_KEY,
+      },
+      {
+        name: 'medium',
+        label: 'Mídia',
+        capped: true,
+        key: (visit) => visit.medium ?? NO_MEDIUM_KEY,
+      },
+      {
+        name: 'referrer',
+        label: 'Site de origem',
+        capped: true,
+        key: (visit) => visit.referrer ?? DIRECT_KEY,
+      },
+    ])
+  ),
+)
 
 /**
  * The contact links counted (lib/analytics/beacon.ts): each is a measure of its own, the visitors
@@ -100,14 +170,13 @@ export const REPORT_GROUP_NAMES = Object.freeze([
   'day',
 ])
 
-/** The header of the key column, per `by`. */
-export const KEY_COLUMNS = Object.freeze({
-  page: 'Página',
-  landing: 'Página de entrada',
-  campaign: 'Campanha',
-  source: 'Origem',
-  day: 'Dia',
-})
+/** The header of the key column, per `by` (the CSV's, `npm run stats`'s). */
+export const KEY_COLUMNS = Object.freeze(
+  Object.fromEntries([
+    ...DIMENSION_SPECS.flatMap((spec) => (spec.report ? [[spec.report, spec.label]] : [])),
+    ['day', 'Dia'],
+  ]),
+)
 
 // The limits that keep one client from skewing the counts (docs/analytics.md, "Hostile input gets
 // nothing"). The SQL of record_views repeats CAP_PER_DAY, PROMOTE_ADDRESSES and
@@ -143,3 +212,12 @@ export const MEMORY_VALUES_PER_DAY = 20_000
  * into '(outras)'. A by=day report is bounded by REPORT_MAX_DAYS instead, and never cut.
  */
 export const REPORT_MAX_ROWS = 500
+
+/**
+ * leads ÷ visitors in [0, 1]: 0 with no visitors, 1 at most (more leads than visitors happens).
+ * @param {number} leads @param {number} visitors
+ */
+export function conversionRate(leads, visitors) {
+  if (!(visitors > 0) || !(leads > 0)) return 0
+  return Math.min(1, leads / visitors)
+}

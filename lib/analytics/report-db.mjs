@@ -5,31 +5,22 @@
 
 /**
  * @typedef {import('../leads/db.mjs').Database} Database
- * @typedef {'page' | 'landing' | 'campaign' | 'source' | 'day'} ReportGroup
+ * @typedef {import('./report-schema').ReportGroup} ReportGroup
  * @typedef {{ from: string, to: string, by: ReportGroup, path?: string }} ReportRequest
  * @typedef {{ key: string, visits: number, visitors: number, leads: number, conversion: number,
  *   whatsapp: number, phone: number, email: number, engagedSeconds: number | null,
  *   scrollDepth: number | null }} ReportRowData
  */
 
-import { CONTACT_CHANNELS, REPORT_MAX_ROWS } from './measures.mjs'
+import {
+  CONTACT_CHANNELS,
+  conversionRate,
+  OTHER_KEY,
+  REPORT_MAX_ROWS,
+  SITE_KEY,
+} from './measures.mjs'
 
-/** The key of the whole-site row (lib/analytics/collect.ts). */
-export const SITE_KEY = 'total'
-/**
- * The key that gathers values past a cap: campaign or source values past the day's, paths the site
- * does not serve, and a report's rows past REPORT_MAX_ROWS.
- */
-export const OTHER_KEY = '(outras)'
-
-/**
- * leads ÷ visitors in [0, 1]: 0 with no visitors, 1 at most (more leads than visitors happens).
- * @param {number} leads @param {number} visitors
- */
-export function conversionRate(leads, visitors) {
-  if (!(visitors > 0) || !(leads > 0)) return 0
-  return Math.min(1, leads / visitors)
-}
+export { conversionRate, OTHER_KEY, SITE_KEY } from './measures.mjs'
 
 /** Every day from `from` to `to`, YYYY-MM-DD. @param {string} from @param {string} to */
 export function daysOf(from, to) {
@@ -95,15 +86,18 @@ export async function queryReport(db, query) {
       entry.readSeconds += Number(count.read_seconds)
       entry.readScroll += Number(count.read_scroll)
     }
+    // A dimension's leads are those of lead_counts' column of its name (none: no leads joined).
     const leads = await tx.query(
-      `select day::text as day, page, landing, campaign, source, leads::int8 as leads
-       from analytics.lead_counts($1::date, $2::date)`,
+      `select l.day::text as day, l.leads::int8 as leads, to_jsonb(l) - 'day' - 'leads' as keys
+       from analytics.lead_counts($1::date, $2::date) as l`,
       [query.from, query.to],
     )
     for (const lead of leads.rows) {
+      const keys = typeof lead.keys === 'string' ? JSON.parse(lead.keys) : lead.keys
+      if (query.by !== 'day' && !(query.by in keys)) break
       // One page's leads: those sent from it, or (by=landing) those whose visit entered there.
-      if (query.path && (query.by === 'landing' ? lead.landing : lead.page) !== query.path) continue
-      const key = query.by === 'day' ? lead.day : lead[query.by]
+      if (query.path && (query.by === 'landing' ? keys.landing : keys.page) !== query.path) continue
+      const key = query.by === 'day' ? lead.day : keys[query.by]
       row(String(key)).leads += Number(lead.leads)
     }
   })

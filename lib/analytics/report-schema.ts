@@ -1,22 +1,19 @@
 import * as z from 'zod'
 
-import { MEASURE_SPECS, REPORT_GROUP_NAMES } from './measures.mjs'
+import { DIMENSION_SPECS, MEASURE_SPECS, REPORT_GROUP_NAMES } from './measures.mjs'
 
 // The contract of GET /api/analytics, shared by the route (server) and the Studio's Desempenho
 // tool (browser): the query it accepts and the report it answers. No server-only imports here.
 
-/**
- * How the rows are grouped: one row per page path, entry page, utm_campaign, source, or day
- * (lib/analytics/measures.mjs declares them).
- */
-export const REPORT_GROUPS = REPORT_GROUP_NAMES as unknown as readonly [
-  'page',
-  'landing',
-  'campaign',
-  'source',
+type Reported = Extract<(typeof DIMENSION_SPECS)[number], { report: string }>
+/** How the rows are grouped: one row per key of a reported dimension (measures.mjs), or per day. */
+export type ReportGroup = Reported['report'] | 'day'
+export const REPORT_GROUPS = REPORT_GROUP_NAMES as readonly [ReportGroup, ...ReportGroup[]]
+/** The groups whose keys are paths, and the day: those the `path` filter goes with. */
+export const PATH_GROUPS: readonly ReportGroup[] = [
+  ...DIMENSION_SPECS.flatMap((spec) => ('paths' in spec && spec.paths ? [spec.report] : [])),
   'day',
 ]
-export type ReportGroup = (typeof REPORT_GROUPS)[number]
 
 /** The longest period one request may ask for, in days (both ends included). */
 export const REPORT_MAX_DAYS = 400
@@ -24,10 +21,7 @@ export const REPORT_MAX_DAYS = 400
 /** Days are calendar days in the site's zone (lib/site-time.mjs). */
 export { SITE_TIME_ZONE as REPORT_TIME_ZONE } from '../site-time.mjs'
 
-/** The key of visits that came with no utm_source and no external referrer. */
-export const DIRECT_KEY = '(direto)'
-/** The key of visits (and leads) that carried no utm_campaign. */
-export const NO_CAMPAIGN_KEY = '(sem campanha)'
+export { DIRECT_KEY, NO_CAMPAIGN_KEY } from './measures.mjs'
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/
 
@@ -118,7 +112,7 @@ export type Report = z.infer<typeof reportSchema>
 export const reportErrorSchema = z.object({ error: z.string() })
 export type ReportError = z.infer<typeof reportErrorSchema>
 
-export { conversionRate, OTHER_KEY } from './report-db.mjs'
+export { conversionRate, OTHER_KEY } from './measures.mjs'
 
 /** The query string for a report (the Studio builds its requests with this). */
 export function reportSearchParams(query: {
@@ -134,4 +128,4 @@ export function reportSearchParams(query: {
   return params
 }
 
-export { MEASURE_SPECS, KEY_COLUMNS } from './measures.mjs'
+export { DIMENSION_SPECS, MEASURE_SPECS, KEY_COLUMNS } from './measures.mjs'

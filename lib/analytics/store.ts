@@ -1,6 +1,7 @@
 import type { Database } from '@/lib/leads/db.mjs'
 
 import type { BatchRow } from './collect'
+import { DIMENSION_SPECS } from './measures.mjs'
 import { queryReport } from './report-db.mjs'
 import type { Report, ReportQuery } from './report-schema'
 import { AGGREGATE_RETENTION_MONTHS } from './retention'
@@ -21,12 +22,19 @@ async function asRole<T>(
   })
 }
 
-/** Writes one batch (collect.ts); a batch id already written is not counted again. */
+/** The dimensions whose values visitors choose: the database keeps no list of its own. */
+const CAPPED = new Set<string>(DIMENSION_SPECS.flatMap((spec) => (spec.capped ? [spec.name] : [])))
+
+/**
+ * Writes one batch (collect.ts); a batch id already written is not counted again. Each row says
+ * whether its dimension is capped (record_views, 20270301000000_analytics_dimensions.sql).
+ */
 export async function writeBatch(db: Database, batchId: string, rows: BatchRow[]): Promise<void> {
+  const batch = rows.map((row) => ({ ...row, capped: CAPPED.has(row.dimension) }))
   await asRole(db, 'analytics_writer', (tx) =>
     tx.query('select analytics.record_views($1::uuid, $2::jsonb) as written', [
       batchId,
-      JSON.stringify(rows),
+      JSON.stringify(batch),
     ]),
   )
 }

@@ -3,6 +3,7 @@
 // failure becomes one ReportError whose message an editor can act on, in Portuguese.
 
 import {
+  DIMENSION_SPECS,
   reportSchema,
   reportSearchParams,
   type Report,
@@ -135,13 +136,11 @@ export async function fetchReport(
   return parsed.data
 }
 
-const DIMENSION_FILE_NAMES: Record<ReportGroup, string> = {
-  page: 'paginas',
-  landing: 'entradas',
-  campaign: 'campanhas',
-  source: 'origens',
-  day: 'dias',
-}
+/** The CSV file's name per `by`: each reported dimension's `file` (measures.mjs), and the days. */
+const DIMENSION_FILE_NAMES = Object.fromEntries([
+  ...DIMENSION_SPECS.flatMap((spec) => ('report' in spec ? [[spec.report, spec.file]] : [])),
+  ['day', 'dias'],
+]) as Record<ReportGroup, string>
 
 /** "desempenho-paginas-2026-10-28-a-2026-11-26.csv"; one page's adds its path ("-p-onibus"). */
 export function csvFileName(query: ReportQuery): string {

@@ -17,8 +17,7 @@ import {
 import { PerformanceChart } from './performance-chart'
 import { PeriodPicker, type PeriodChoice } from './period-picker'
 import {
-  DIRECT_KEY,
-  NO_CAMPAIGN_KEY,
+  DIMENSION_SPECS,
   type ReportGroup,
   type ReportRow,
 } from '../../lib/analytics/report-schema'
@@ -42,32 +41,25 @@ type State =
   | { status: 'error'; error: ReportError }
   | { status: 'ready'; figures: Figures }
 
-const TABLES: ReadonlyArray<{
+// One table per reported dimension, as measures.mjs declares them (no SQL here: the declaration
+// only).
+export const REPORT_TABLES: ReadonlyArray<{
   by: Breakdown
   title: string
   keyHeading: string
   emptyKeyLabel: string
-}> = [
-  { by: 'page', title: 'Por página', keyHeading: 'Página', emptyKeyLabel: '(sem página)' },
-  {
-    by: 'landing',
-    title: 'Por página de entrada',
-    keyHeading: 'Página de entrada',
-    emptyKeyLabel: '(sem página)',
-  },
-  {
-    by: 'campaign',
-    title: 'Por campanha',
-    keyHeading: 'Campanha (utm_campaign)',
-    emptyKeyLabel: NO_CAMPAIGN_KEY,
-  },
-  {
-    by: 'source',
-    title: 'Por origem',
-    keyHeading: 'Origem',
-    emptyKeyLabel: DIRECT_KEY,
-  },
-]
+}> = DIMENSION_SPECS.flatMap((spec) =>
+  'report' in spec
+    ? [
+        {
+          by: spec.report,
+          title: `Por ${spec.label.toLowerCase()}`,
+          keyHeading: 'heading' in spec ? spec.heading : spec.label,
+          emptyKeyLabel: spec.none,
+        },
+      ]
+    : [],
+)
 
 export type PerformanceDashboardProps = {
   /** The signed-in editor's Sanity token, sent as a Bearer token. */
@@ -121,11 +113,12 @@ export function PerformanceDashboard({
       // to the whole-site tool.
       ...(path
         ? [get({ ...current, by: 'landing', path })]
-        : TABLES.map((table) => get({ ...current, by: table.by }))),
+        : REPORT_TABLES.map((table) => get({ ...current, by: table.by }))),
     ])
       .then(([days = [], previousDays = [], ...tables]) => {
         const breakdowns: Figures['breakdowns'] = {}
-        if (!path) TABLES.forEach((table, index) => (breakdowns[table.by] = tables[index] ?? []))
+        if (!path)
+          REPORT_TABLES.forEach((table, index) => (breakdowns[table.by] = tables[index] ?? []))
         settle({
           status: 'ready',
           figures: {
@@ -270,7 +263,7 @@ function Content({
               />
             </>
           ) : (
-            TABLES.map((table) => (
+            REPORT_TABLES.map((table) => (
               <ReportTable
                 key={table.by}
                 title={table.title}

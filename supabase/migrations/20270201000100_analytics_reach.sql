@@ -1,6 +1,6 @@
 -- Landing pages, contact clicks, reading, and campaigns that cannot be crowded out (issue 45,
--- docs/analytics.md). The dimensions and measures are declared in lib/analytics/measures.mjs;
--- tests/integration/analytics-store.test.ts holds this file to that list.
+-- docs/analytics.md). The dimensions are declared in lib/analytics/measures.mjs; the list this
+-- file repeats in CHECKs is dropped by 20270301000000_analytics_dimensions.sql.
 --
 -- * daily_counts gains the dimension 'landing' (the visit's entry page), one column per contact
 --   link (whatsapp, phone, email: the day's visitors who clicked it, each hash kept once in

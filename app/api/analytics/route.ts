@@ -1,6 +1,6 @@
 import { checkReader, readReport } from '@/lib/analytics'
 import { reportCsv } from '@/lib/analytics/csv'
-import { reportQuerySchema } from '@/lib/analytics/report-schema'
+import { PATH_GROUPS, reportQuerySchema } from '@/lib/analytics/report-schema'
 import { clientIpFrom, rateLimitKeyFor } from '@/lib/security/client-ip'
 
 // The figures (docs/analytics.md, "Reading the figures"): GET /api/analytics?from=&to=&by=
@@ -36,8 +36,11 @@ export async function GET(request: Request) {
     return refuse(400, parsed.error.issues.map((issue) => issue.message).join(' '))
   }
   const query = parsed.data
-  if (query.path && (query.by === 'campaign' || query.by === 'source'))
-    return refuse(400, 'O filtro "path" vale só com by=page, by=landing ou by=day.')
+  if (query.path && !PATH_GROUPS.includes(query.by))
+    return refuse(
+      400,
+      `O filtro "path" vale só com ${new Intl.ListFormat('pt-BR', { type: 'disjunction' }).format(PATH_GROUPS.map((group) => `by=${group}`))}.`,
+    )
 
   let report
   try {

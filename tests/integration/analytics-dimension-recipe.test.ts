@@ -1,0 +1,158 @@
+import fs from 'node:fs'
+
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+
+import { applyMigrations, queryAsAnon } from '@/lib/leads/db.mjs'
+
+import { createTestDatabase, type TestDatabase } from './helpers/database'
+
+// docs/analytics.md, "Adding a dimension", followed for a throwaway dimension that ships nowhere:
+// the site's section (the path's first segment, /p for every campaign page). Step 1 (its entry in
+// measures.mjs) is the mock below; step 3 (a migration giving analytics.lead_counts a column of
+// its name) is SECTION_LEADS, applied halfway; nothing else is added for it. Views then go through
+// the real collector into the real migrations' tables, and the report, its query schema, its CSV
+// header, the route's path filter and the Studio's tables must all know it.
+
+const recipe = vi.hoisted(() => ({
+  section: {
+    name: 'section',
+    label: 'Seção',
+    capped: false,
+    key: (visit: { page: string }) =>
+      visit.page.startsWith('/') ? `/${visit.page.split('/')[1]}` : visit.page,
+    report: 'section',
+    file: 'secoes',
+    none: '(sem seção)',
+  },
+}))
+vi.mock('@/lib/analytics/measures.mjs', async (importOriginal) => {
+  const original = await importOriginal<typeof import('@/lib/analytics/measures.mjs')>()
+  const DIMENSION_SPECS = [...original.DIMENSION_SPECS, recipe.section]
+  // REPORT_GROUP_NAMES and KEY_COLUMNS are derived in the module: derived again here, the same way.
+  const REPORT_GROUP_NAMES = [
+    ...DIMENSION_SPECS.flatMap((spec) => ('report' in spec ? [spec.report] : [])),
+    'day',
+  ]
+  const KEY_COLUMNS = {
+    ...Object.fromEntries(
+      DIMENSION_SPECS.flatMap((spec) => ('report' in spec ? [[spec.report, spec.label]] : [])),
+    ),
+    day: 'Dia',
+  }
+  return { ...original, DIMENSION_SPECS, REPORT_GROUP_NAMES, KEY_COLUMNS }
+})
+
+/** Step 3: the leads of a section, as its migration would count them. */
+const SECTION_LEADS = `
+  alter function analytics.lead_counts(date, date) rename to lead_counts_before_section;
+  create function analytics.lead_counts(first_day date, last_day date)
+  returns table (day date, page text, landing text, campaign text, source text, section text,
+    leads bigint)
+  language sql stable security definer set search_path = pg_catalog, analytics
+  as $$
+    select day, page, landing, campaign, source, '/' || split_part(page, '/', 2), leads
+    from analytics.lead_counts_before_section(first_day, last_day)
+  $$;
+  grant execute on function analytics.lead_counts(date, date) to analytics_reader;`
+
+const { createCollector } = await import('@/lib/analytics/collect')
+const { createSharedState } = await import('@/lib/analytics/shared-state')
+const { readReport, writeBatch } = await import('@/lib/analytics/store')
+const { KEY_COLUMNS, PATH_GROUPS, reportQuerySchema } =
+  await import('@/lib/analytics/report-schema')
+const { REPORT_TABLES } = await import('@/sanity/performance/performance-dashboard')
+const { composeLeadRecord } = await import('@/lib/leads/compose')
+
+const CHROME =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36'
+const today = () =>
+  new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(new Date())
+
+describe('an analytics dimension added by the recipe alone', { timeout: 60_000 }, () => {
+  let test: TestDatabase
+
+  beforeAll(async () => {
+    test = await createTestDatabase()
+    await applyMigrations(test.db)
+  }, 60_000)
+  afterAll(async () => {
+    await test?.close()
+  })
+
+  it('is counted, reported with its leads once lead_counts has its column, and offered everywhere', async () => {
+    const { db } = test
+    const shared = createSharedState(undefined)
+    const collector = createCollector({
+      site: 'https://vigia.example',
+      saltFor: shared.saltFor,
+      firstSeen: shared.firstSeen,
+      reading: shared.reading,
+      isKnownPath: (path) => ['/', '/p/frotas', '/p/onibus', '/conteudos/artigo'].includes(path),
+      write: (id, rows) => writeBatch(db, id, rows),
+    })
+    const views: Array<[string, string]> = [
+      ['198.51.100.1', '/p/frotas'],
+      ['198.51.100.2', '/p/onibus'],
+      ['198.51.100.2', '/p/frotas'],
+      ['198.51.100.3', '/conteudos/artigo'],
+    ]
+    for (const [ip, path] of views)
+      expect(await collector.record({ ip, userAgent: CHROME, body: { path } })).toBe('counted')
+    await collector.flush()
+    const record = await composeLeadRecord(
+      {
+        name: 'Maria Souza',
+        email: 'maria@transportadora.com.br',
+        company: 'Transportadora Horizonte',
+        phone: '(11) 99999-8888',
+        fleetSize: '51-100',
+        message: '',
+      },
+      { page: '/p/frotas' },
+      'frotas',
+    )
+    const columns = Object.keys(record.dadosCliente)
+    await queryAsAnon(
+      db,
+      `insert into public.dados_cliente (${columns.join(', ')}) values (${columns.map((_, i) => `$${i + 1}`).join(', ')})`,
+      Object.values(record.dadosCliente),
+    )
+
+    const query = reportQuerySchema.parse({ from: today(), to: today(), by: 'section' })
+    const figures = async () =>
+      Object.fromEntries(
+        (await readReport(db, query)).rows.map((row) => [row.key, [row.visitors, row.leads]]),
+      )
+    // Before step 3: counted, and no leads joined (not an '(undefined)' row of them).
+    expect(await figures()).toEqual({ '/p': [2, 0], '/conteudos': [1, 0] })
+    await db.exec(SECTION_LEADS)
+    expect(await figures()).toEqual({ '/p': [2, 1], '/conteudos': [1, 0] })
+
+    // The CSV's and `npm run stats`'s header, the route's path filter, the Studio's tables.
+    expect(KEY_COLUMNS).toHaveProperty('section', 'Seção')
+    expect(PATH_GROUPS).not.toContain('section')
+    expect(REPORT_TABLES.at(-1)).toEqual({
+      by: 'section',
+      title: 'Por seção',
+      keyHeading: 'Seção',
+      emptyKeyLabel: '(sem seção)',
+    })
+  })
+
+  it('is the file list docs/analytics.md gives', () => {
+    const doc = fs.readFileSync('docs/analytics.md', 'utf8')
+    const section = doc.split('### Adding a dimension')[1]!.split(/\n#/)[0]!
+    const steps = [...section.matchAll(/^\d\. `([^`]+)`/gm)].map((match) => match[1])
+    // Step 1 is the mock above, step 3 SECTION_LEADS; steps 2 and 4 are the doc and the beacon's
+    // side, which a dimension of the visit's values (this one) does without.
+    expect(steps).toEqual([
+      'lib/analytics/measures.mjs',
+      'docs/analytics.md',
+      'supabase/migrations/<date>_<name>.sql',
+      'lib/analytics/collect.ts',
+    ])
+    // The count the doc states is its list's length, and the issue's bound.
+    expect(Number(/At most (\d+) files/.exec(section)?.[1])).toBe(steps.length)
+    expect(steps.length).toBeLessThanOrEqual(4)
+  })
+})
