@@ -102,8 +102,8 @@ const nextConfig: NextConfig = {
   experimental: {
     // The stylesheet goes into the page as a <style>, not a render-blocking <link>: on a phone
     // with a weak signal the <link> shared the slow link with a dozen script chunks and the
-    // headline waited about a second for it (docs/speed.md). Next also copies its text
-    // into the inline RSC payload, where nothing reads it; scripts/patch-next.mjs removes that.
+    // headline waited about a second for it (docs/speed.md). Next also copies its text twice
+    // into the inline RSC payload, unread; we patch nothing to remove them (docs/upgrading-next.md).
     // https://nextjs.org/docs/app/api-reference/config/next-config-js/inlineCss
     inlineCss: true,
   },

@@ -586,6 +586,8 @@ const variants = (options.variant ?? []).map((distDir, index) => ({
   name: index === 0 ? 'variant' : `variant${index + 1}`,
   distDir,
 }))
+/** @type {{ name: string, distDir: string, path: string }[]} what --variant measured, by page */
+const measuredVariants = []
 const results = {
   date: new Date().toISOString(),
   machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, node: process.version },
@@ -640,6 +642,7 @@ try {
     const variantProxy = await startHttp2Proxy(variant.baseUrl)
     cleanups.push(variantProxy.stop)
     results.urls[name] = `${variantProxy.origin}/`
+    results.urls[`${name}Origin`] = `${variant.baseUrl}/`
   }
 
   // Every page kind answers, or the run stops here: a kind left out would pass unseen.
@@ -689,12 +692,25 @@ try {
       measurePageWeight(new URL(page.path, site.baseUrl).href),
     )
   }
+  // The variants' weight too, in results.json only: the budgets judge the site's build.
+  results.pageWeight.variants = {}
+  for (const { name, distDir } of variants)
+    for (const page of pages)
+      results.pageWeight.variants[`${distDir} ${page.path}`] = await withRetry(() =>
+        measurePageWeight(new URL(page.path, results.urls[`${name}Origin`]).href),
+      )
   // Lighthouse first, while nothing else loads the machine.
   /** @type {Record<string, string>} Lighthouse page name → URL */
   const lighthousePages = {}
   for (const page of pages) lighthousePages[page.id] = new URL(page.path, siteProxy.origin).href
   lighthousePages.floor = results.urls.floor
-  for (const { name } of variants) lighthousePages[name] = results.urls[name]
+  // A variant on every page kind measured: a change can weigh differently on each.
+  for (const variant of variants)
+    for (const page of pages) {
+      const name = pages.length === 1 ? variant.name : `${variant.name}-${page.id}`
+      lighthousePages[name] = new URL(page.path, results.urls[variant.name]).href
+      measuredVariants.push({ name, distDir: variant.distDir, path: page.path })
+    }
   results.urls.pages = lighthousePages
   console.log(`▶ Calibration: this host's benchmarkIndex against ${TARGET_DEVICE.name}`)
   results.calibration = await calibrate(results.urls.floor, chromePath)
@@ -750,7 +766,7 @@ if (results.serverAction) results.serverAction.rows = await countRows()
 const rows = judge({
   results,
   pages,
-  variants,
+  variants: measuredVariants,
   pageWeightBudget: PAGE_WEIGHT_BUDGET,
   frontMinRatio: FRONT_MIN_RATIO,
 })

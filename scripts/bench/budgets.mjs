@@ -87,7 +87,7 @@ const signed = (value) => `${value >= 0 ? '+' : '−'}${Math.abs(value)}`
  * @param {{
  *   results: any,
  *   pages: readonly BenchPage[],
- *   variants?: { name: string, distDir: string }[],
+ *   variants?: { name: string, distDir: string, path?: string }[],
  *   budgets?: typeof BUDGETS,
  *   pageWeightBudget: Record<string, number>,
  *   frontMinRatio?: number,
@@ -113,7 +113,7 @@ export function judge({
     const page = pages.find((p) => p.id === name)
     if (page) return page.path
     const variant = variants.find((v) => v.name === name)
-    return variant ? `/ (${variant.distDir})` : name
+    return variant ? `${variant.path ?? '/'} (${variant.distDir})` : name
   }
 
   const jsFloor = results.firstLoadJs.floor

@@ -16,21 +16,17 @@
  */
 
 /**
- * Budgets of the home page, tightened to what it weighs (503 elements, 57.8 KiB of payload
- * without the stylesheet, 35.9 KiB of stylesheet, 141.6 KiB of HTML) with a little room, so that a
- * change cannot quietly give back what was won; see tests/e2e/page-weight.spec.ts. The HTML holds
- * the stylesheet once, in its <style> (scripts/patch-next.mjs removes the payload's copies).
- * The payload's budget moved from 58 to 58.5 KiB, on purpose: the form now carries the server's
- * signed render time (the no-JavaScript bot trap, docs/security.md) and the header its offset
- * for the announcement bar (docs/campaigns.md), ~0.4 KiB together after leaving default props out.
- * All four moved with the savings calculator in the ROI block (issue 37), which the page did not
- * have: before it 505 elements, 58.1 KiB of payload, 36.9 KiB of stylesheet, 142.9 KiB of HTML;
- * with it 542, 60.9, 37.6 and 151.6. Its server-rendered form (3 fields, the figures, 2 buttons)
- * and "Como calculamos" are 37 elements and 5.2 KiB of markup, the panel's texts and the island's
- * props 2.7 KiB of payload, its few new utilities 0.7 KiB of stylesheet; the same room is left.
+ * Budgets of the home page, tightened to what it weighs (547 elements, 61.3 KiB of payload
+ * without the stylesheet, 37.5 KiB of stylesheet, 228.3 KiB of HTML) with a little room, so that
+ * a change cannot quietly give back what was won; see tests/e2e/page-weight.spec.ts.
+ * The HTML holds the stylesheet three times: its <style>, and two copies in the inline RSC
+ * payload (the page's, and the built-in global-error's) that nothing reads. Those copies are 76
+ * KiB of the HTML (16 KiB gzipped); a patch of Next's runtime removed them until we chose to
+ * patch nothing under the framework (docs/upgrading-next.md). The payload's budget leaves them
+ * out, so it still watches the markup alone.
  */
 export const PAGE_WEIGHT_BUDGET = {
-  htmlBytes: 153 * 1024,
+  htmlBytes: 230 * 1024,
   rscPayloadBytes: 61.5 * 1024,
   elements: 550,
   stylesheetBytes: 37.75 * 1024,
@@ -43,8 +39,7 @@ export const PAGE_WEIGHT_BUDGET = {
  */
 export function pageWeight(html) {
   // The stylesheet, inlined by `experimental.inlineCss` (next.config.ts) as <style> elements that
-  // React hoists (`data-precedence`). Next also writes its text into the RSC payload;
-  // scripts/patch-next.mjs takes it out again.
+  // React hoists (`data-precedence`). Next also writes its text into the RSC payload.
   const stylesheets = [
     ...html.matchAll(/<style\b[^>]*\bdata-precedence="[^"]*"[^>]*>([\s\S]*?)<\/style>/g),
   ].map((match) => match[1] ?? '')
@@ -63,14 +58,17 @@ export function pageWeight(html) {
     })
     .join('')
   // How often the stylesheet's text is in the payload, and what those copies weigh there
-  // (escaped, as the scripts carry them).
+  // (escaped as the scripts carry them: JSON, then <, >, & and the line separators as \uXXXX).
   let stylesheetCopies = 0
   let copiedBytes = 0
   for (const css of stylesheets) {
     if (css.length === 0) continue
     const copies = flight.split(css).length - 1
     stylesheetCopies += copies
-    copiedBytes += copies * Buffer.byteLength(JSON.stringify(css).slice(1, -1))
+    const escaped = JSON.stringify(css)
+      .slice(1, -1)
+      .replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+    copiedBytes += copies * Buffer.byteLength(escaped)
   }
   // The payload's own weight (the page as data) without the stylesheet's copies, so that the
   // budget watches the markup and a stylesheet change cannot hide a markup change.

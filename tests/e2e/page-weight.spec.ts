@@ -23,21 +23,22 @@ test('the served home page stays within its markup, RSC payload and element budg
   expect(weight.stylesheetBytes, report).toBeLessThanOrEqual(PAGE_WEIGHT_BUDGET.stylesheetBytes)
 })
 
-test('the stylesheet is inlined once, with no copy in the RSC payload', async ({ request }) => {
+test('the stylesheet is inlined, and copied into the RSC payload no more than Next does', async ({
+  request,
+}) => {
   const html = await (await request.get(SERVERS.site.url)).text()
   const weight = pageWeight(html)
   // No render-blocking request before the headline can paint (next.config.ts, inlineCss).
   expect(html).not.toMatch(/<link[^>]+rel="stylesheet"/)
   expect(weight.stylesheetBytes).toBeGreaterThan(10_000)
-  // Next writes the stylesheet's text into the inline payload too (once more for the built-in
-  // global-error): scripts/patch-next.mjs removes both copies. If this sees one, a patch no longer
-  // applies: see that file.
-  expect(weight.stylesheetCopies).toBe(0)
+  // Next 16.4 also writes its text into the inline payload twice (the page's tree and the built-in
+  // global-error's), unread; we patch nothing to remove them (docs/upgrading-next.md). A third
+  // copy fails here; so does an upgrade that drops one: then lower the HTML budget by its weight.
+  expect(weight.stylesheetCopies).toBe(2)
 })
 
 test('the hydrated page keeps the stylesheet the server sent, whole and once', async ({ page }) => {
-  // The payload's <style> now has no text: React must adopt the server's element by its href
-  // rather than write an empty one over it.
+  // React adopts the server's <style> by its href rather than adding the payload's copy.
   await gotoHome(page)
   const styles = await page.evaluate(() =>
     [...document.querySelectorAll('style, link[rel="stylesheet"]')].map((element) => ({

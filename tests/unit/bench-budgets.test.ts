@@ -249,6 +249,33 @@ describe('judge', () => {
     })
   })
 
+  it('names each variant by the page and the build it measured', () => {
+    const input = results()
+    type Mode = Record<string, ReturnType<typeof summary>>
+    const devtools: Mode = input.lighthouse.mobile.devtools
+    const simulate: Mode = input.lighthouse.mobile.simulate
+    const desktop: Mode = input.lighthouse.desktop
+    for (const mode of [devtools, simulate, desktop]) {
+      mode['variant-home'] = summary()
+      mode['variant-article'] = summary()
+    }
+    devtools['variant-article'] = summary({ lcpMs: 2000 })
+    const article = PAGES[3]!.path
+    const rows = judge({
+      results: input,
+      pages: PAGES,
+      variants: [
+        { name: 'variant-home', distDir: '.next-exp', path: '/' },
+        { name: 'variant-article', distDir: '.next-exp', path: article },
+      ],
+      pageWeightBudget: PAGE_WEIGHT_BUDGET,
+    })
+    expect(rows.find((r) => r.name === 'Mobile applied, / (.next-exp): LCP')?.pass).toBe(true)
+    expect(rows.find((r) => r.name === `Mobile applied, ${article} (.next-exp): LCP`)?.pass).toBe(
+      false,
+    )
+  })
+
   it('prints one markdown row per measure', () => {
     const rows = run(results())
     const table = formatTable(rows).split('\n')
