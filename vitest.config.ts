@@ -14,5 +14,7 @@ export default defineConfig({
     include: ['**/*.test.{ts,tsx}'],
     exclude: ['node_modules/**', 'tests/e2e/**', '.next*/**', '.bench-floor/**'],
     environment: 'node',
+    // One initdb per run for every embedded store the tests open (tests/support/pglite-templates.ts).
+    globalSetup: ['tests/support/pglite-templates.ts'],
   },
 })
