@@ -21,6 +21,7 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 
 import { openPglite } from '../lib/leads/db.mjs'
@@ -31,34 +32,6 @@ import {
   retryFailed,
 } from '../lib/leads/delivery/queue.mjs'
 import { openPostgres } from '../lib/leads/postgres.mjs'
-
-const { values } = parseArgs({
-  options: {
-    limit: { type: 'string' },
-    json: { type: 'boolean', default: false },
-    deliveries: { type: 'boolean', default: false },
-    disable: { type: 'string' },
-    'retry-failed': { type: 'boolean', default: false },
-    help: { type: 'boolean', short: 'h', default: false },
-  },
-})
-if (values.help) {
-  console.log(
-    'Usage: npm run leads [-- --limit N] [-- --json] [-- --deliveries]\n' +
-      `       npm run leads -- --disable <${DESTINATIONS.join('|')}>\n` +
-      '       npm run leads -- --retry-failed',
-  )
-  process.exit(0)
-}
-if (values.disable !== undefined && !DESTINATIONS.includes(/** @type {any} */ (values.disable))) {
-  console.error(`--disable takes one of ${DESTINATIONS.join(', ')}, not "${values.disable}".`)
-  process.exit(2)
-}
-const limit = values.limit === undefined ? null : Number(values.limit)
-if (limit !== null && (!Number.isInteger(limit) || limit < 1)) {
-  console.error(`--limit must be a positive whole number, not "${values.limit}".`)
-  process.exit(2)
-}
 
 // Each request is its dados_cliente row and the contact_form chat_messages row written right after
 // it for the same name and phone. A request whose second insert failed shows without the latter.
@@ -90,193 +63,236 @@ const DELIVERIES_SQL = `
   limit $1
 `
 
-/** @param {import('../lib/leads/db.mjs').Database} db */
-async function readAll(db) {
-  const queue = await db.query(`select to_regclass('lead_delivery.deliveries') as t`)
-  if (!queue.rows[0]?.t) return { rows: (await db.query(REQUESTS_SQL, [limit])).rows }
-  return {
-    rows: values.deliveries ? [] : (await db.query(REQUESTS_SQL, [limit])).rows,
-    stats: await deliveryStats(db, { asRole: false }),
-    deliveries: values.deliveries ? (await db.query(DELIVERIES_SQL, [limit])).rows : [],
-  }
-}
-
-async function readRequests() {
-  const databaseUrl = process.env.DATABASE_URL?.trim()
-  if (databaseUrl) {
-    const db = await openPostgres(databaseUrl)
-    try {
-      return { source: 'DATABASE_URL', ...(await readAll(db)) }
-    } finally {
-      await db.close()
-    }
-  }
-
-  const dataDir = path.resolve(process.env.LEADS_DATA_DIR?.trim() || '.data/leads')
-  const relative = path.relative(process.cwd(), dataDir)
-  const source = `embedded store ${relative && !relative.startsWith('..') ? relative : dataDir}`
-  if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) return { source, rows: [], missing: true }
-
-  const snapshot = fs.mkdtempSync(path.join(os.tmpdir(), 'vigia-leads-'))
-  const copy = path.join(snapshot, 'data')
-  try {
-    fs.cpSync(dataDir, copy, { recursive: true })
-    const db = await openPglite(copy)
-    try {
-      const tables = await db.query(`select to_regclass('public.dados_cliente') as t`)
-      if (!tables.rows[0]?.t) return { source, rows: [], missing: true }
-      return { source, ...(await readAll(db)) }
-    } finally {
-      await db.close()
-    }
-  } finally {
-    fs.rmSync(snapshot, { recursive: true, force: true })
-  }
-}
-
-/** @param {unknown} value */
-function iso(value) {
-  return value instanceof Date ? value.toISOString() : value == null ? null : String(value)
-}
-
 /**
- * @param {import('../lib/leads/delivery/queue.mjs').DestinationStats[]} stats
+ * The command itself, callable in-process (the tests do; `node scripts/leads.mjs` below).
+ * @param {string[]} argv the arguments after the script's name
+ * @param {{ env?: NodeJS.ProcessEnv, cwd?: string, stdout?: { write(text: string): unknown }, stderr?: { write(text: string): unknown } }} [io]
+ * @returns {Promise<number>} the exit code
  */
-function deliverySummary(stats) {
-  if (stats.length === 0)
-    return 'Deliveries: none queued (no e-mail, webhook or RD Station configured).'
-  const parts = stats.map(
-    (row) =>
-      `${row.destination} ${row.delivered} delivered, ${row.pending} pending` +
-      (row.oldestPendingSeconds === null ? '' : ` (oldest ${age(row.oldestPendingSeconds)})`) +
-      `, ${row.failed} failed` +
-      (row.pending > 0 && !row.sent ? ' (no running instance sends to it)' : ''),
-  )
-  return `Deliveries: ${parts.join('; ')}.`
-}
+export async function main(argv, io = {}) {
+  const env = io.env ?? process.env
+  const cwd = io.cwd ?? process.cwd()
+  const stdout = io.stdout ?? process.stdout
+  const stderr = io.stderr ?? process.stderr
+  /** @param {unknown[]} parts */
+  const out = (...parts) => stdout.write(`${parts.join(' ')}\n`)
+  /** @param {unknown[]} parts */
+  const err = (...parts) => stderr.write(`${parts.join(' ')}\n`)
 
-/** @param {number} seconds */
-function age(seconds) {
-  if (seconds < 120) return `${seconds} s`
-  if (seconds < 7200) return `${Math.round(seconds / 60)} min`
-  return `${Math.round(seconds / 3600)} h`
-}
-
-/** @param {Record<string, unknown>[]} rows @param {import('../lib/leads/delivery/queue.mjs').DestinationStats[]} stats */
-function printDeliveries(rows, stats) {
-  if (values.json) {
-    console.log(
-      JSON.stringify(
-        {
-          summary: stats,
-          deliveries: rows.map((row) => ({
-            lead: row.lead_uid,
-            destination: row.destination,
-            status: row.status,
-            attempts: row.attempts,
-            createdAt: iso(row.created_at),
-            nextAttemptAt: row.status === 'pending' ? iso(row.next_attempt_at) : null,
-            lastError: row.last_error,
-          })),
-        },
-        null,
-        2,
-      ),
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      limit: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      deliveries: { type: 'boolean', default: false },
+      disable: { type: 'string' },
+      'retry-failed': { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  })
+  if (values.help) {
+    out(
+      'Usage: npm run leads [-- --limit N] [-- --json] [-- --deliveries]\n' +
+        `       npm run leads -- --disable <${DESTINATIONS.join('|')}>\n` +
+        '       npm run leads -- --retry-failed',
     )
-    return
+    return 0
   }
-  console.log(deliverySummary(stats))
-  for (const row of rows) {
-    console.log(
-      `${iso(row.created_at)}  lead ${row.lead_uid}  ${row.destination}  ${row.status}, ` +
-        `${row.attempts} attempt(s)` +
-        (row.status === 'pending' ? `, next ${iso(row.next_attempt_at)}` : '') +
-        (row.last_error ? `, last error: ${row.last_error}` : ''),
-    )
+  if (values.disable !== undefined && !DESTINATIONS.includes(/** @type {any} */ (values.disable))) {
+    err(`--disable takes one of ${DESTINATIONS.join(', ')}, not "${values.disable}".`)
+    return 2
   }
-}
+  const limit = values.limit === undefined ? null : Number(values.limit)
+  if (limit !== null && (!Number.isInteger(limit) || limit < 1)) {
+    err(`--limit must be a positive whole number, not "${values.limit}".`)
+    return 2
+  }
 
-/** The database itself (not a copy), for the commands that change the queue. */
-async function openForWriting() {
-  const databaseUrl = process.env.DATABASE_URL?.trim()
-  if (databaseUrl) return openPostgres(databaseUrl)
-  const dataDir = path.resolve(process.env.LEADS_DATA_DIR?.trim() || '.data/leads')
-  if (!fs.existsSync(path.join(dataDir, 'PG_VERSION')))
-    throw new Error(`no embedded store in ${dataDir}.`)
-  return openPglite(dataDir)
-}
+  /** @param {import('../lib/leads/db.mjs').Database} db */
+  async function readAll(db) {
+    const queue = await db.query(`select to_regclass('lead_delivery.deliveries') as t`)
+    if (!queue.rows[0]?.t) return { rows: (await db.query(REQUESTS_SQL, [limit])).rows }
+    return {
+      rows: values.deliveries ? [] : (await db.query(REQUESTS_SQL, [limit])).rows,
+      stats: await deliveryStats(db, { asRole: false }),
+      deliveries: values.deliveries ? (await db.query(DELIVERIES_SQL, [limit])).rows : [],
+    }
+  }
 
-if (values.disable !== undefined || values['retry-failed']) {
-  try {
-    const db = await openForWriting()
-    try {
-      if (values.disable !== undefined) {
-        const given = await disableDestination(db, values.disable)
-        console.log(
-          `${values.disable} is off: no lead is queued for it from now on` +
-            (given > 0 ? `; ${given} waiting delivery(ies) given up.` : '.') +
-            ' An instance with its settings switches it on again when it starts.',
-        )
+  async function readRequests() {
+    const databaseUrl = env.DATABASE_URL?.trim()
+    if (databaseUrl) {
+      const db = await openPostgres(databaseUrl)
+      try {
+        return { source: 'DATABASE_URL', ...(await readAll(db)) }
+      } finally {
+        await db.close()
       }
-      if (values['retry-failed']) {
-        const again = await retryFailed(db)
-        console.log(`${again} failed delivery(ies) queued again.`)
+    }
+
+    const dataDir = path.resolve(cwd, env.LEADS_DATA_DIR?.trim() || '.data/leads')
+    const relative = path.relative(cwd, dataDir)
+    const source = `embedded store ${relative && !relative.startsWith('..') ? relative : dataDir}`
+    if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) return { source, rows: [], missing: true }
+
+    const snapshot = fs.mkdtempSync(path.join(os.tmpdir(), 'vigia-leads-'))
+    const copy = path.join(snapshot, 'data')
+    try {
+      fs.cpSync(dataDir, copy, { recursive: true })
+      const db = await openPglite(copy)
+      try {
+        const tables = await db.query(`select to_regclass('public.dados_cliente') as t`)
+        if (!tables.rows[0]?.t) return { source, rows: [], missing: true }
+        return { source, ...(await readAll(db)) }
+      } finally {
+        await db.close()
       }
     } finally {
-      await db.close()
+      fs.rmSync(snapshot, { recursive: true, force: true })
     }
-    process.exit(0)
+  }
+
+  /** @param {unknown} value */
+  function iso(value) {
+    return value instanceof Date ? value.toISOString() : value == null ? null : String(value)
+  }
+
+  /**
+   * @param {import('../lib/leads/delivery/queue.mjs').DestinationStats[]} stats
+   */
+  function deliverySummary(stats) {
+    if (stats.length === 0)
+      return 'Deliveries: none queued (no e-mail, webhook or RD Station configured).'
+    const parts = stats.map(
+      (row) =>
+        `${row.destination} ${row.delivered} delivered, ${row.pending} pending` +
+        (row.oldestPendingSeconds === null ? '' : ` (oldest ${age(row.oldestPendingSeconds)})`) +
+        `, ${row.failed} failed` +
+        (row.pending > 0 && !row.sent ? ' (no running instance sends to it)' : ''),
+    )
+    return `Deliveries: ${parts.join('; ')}.`
+  }
+
+  /** @param {number} seconds */
+  function age(seconds) {
+    if (seconds < 120) return `${seconds} s`
+    if (seconds < 7200) return `${Math.round(seconds / 60)} min`
+    return `${Math.round(seconds / 3600)} h`
+  }
+
+  /** @param {Record<string, unknown>[]} rows @param {import('../lib/leads/delivery/queue.mjs').DestinationStats[]} stats */
+  function printDeliveries(rows, stats) {
+    if (values.json) {
+      out(
+        JSON.stringify(
+          {
+            summary: stats,
+            deliveries: rows.map((row) => ({
+              lead: row.lead_uid,
+              destination: row.destination,
+              status: row.status,
+              attempts: row.attempts,
+              createdAt: iso(row.created_at),
+              nextAttemptAt: row.status === 'pending' ? iso(row.next_attempt_at) : null,
+              lastError: row.last_error,
+            })),
+          },
+          null,
+          2,
+        ),
+      )
+      return
+    }
+    out(deliverySummary(stats))
+    for (const row of rows) {
+      out(
+        `${iso(row.created_at)}  lead ${row.lead_uid}  ${row.destination}  ${row.status}, ` +
+          `${row.attempts} attempt(s)` +
+          (row.status === 'pending' ? `, next ${iso(row.next_attempt_at)}` : '') +
+          (row.last_error ? `, last error: ${row.last_error}` : ''),
+      )
+    }
+  }
+
+  /** The database itself (not a copy), for the commands that change the queue. */
+  async function openForWriting() {
+    const databaseUrl = env.DATABASE_URL?.trim()
+    if (databaseUrl) return openPostgres(databaseUrl)
+    const dataDir = path.resolve(cwd, env.LEADS_DATA_DIR?.trim() || '.data/leads')
+    if (!fs.existsSync(path.join(dataDir, 'PG_VERSION')))
+      throw new Error(`no embedded store in ${dataDir}.`)
+    return openPglite(dataDir)
+  }
+
+  if (values.disable !== undefined || values['retry-failed']) {
+    try {
+      const db = await openForWriting()
+      try {
+        if (values.disable !== undefined) {
+          const given = await disableDestination(db, values.disable)
+          out(
+            `${values.disable} is off: no lead is queued for it from now on` +
+              (given > 0 ? `; ${given} waiting delivery(ies) given up.` : '.') +
+              ' An instance with its settings switches it on again when it starts.',
+          )
+        }
+        if (values['retry-failed']) {
+          const again = await retryFailed(db)
+          out(`${again} failed delivery(ies) queued again.`)
+        }
+      } finally {
+        await db.close()
+      }
+      return 0
+    } catch (error) {
+      err('Could not change the deliveries:', error instanceof Error ? error.message : error)
+      return 1
+    }
+  }
+
+  try {
+    const { source, rows, missing, stats, deliveries } = await readRequests()
+    if (values.deliveries) {
+      printDeliveries(deliveries ?? [], stats ?? [])
+      return 0
+    }
+    const requests = rows.map((row) => ({
+      createdAt: iso(row.created_at),
+      nomewpp: row.nomewpp,
+      telefone: row.telefone,
+      atendimento_ia: row.atendimento_ia,
+      chatMessage:
+        row.user_message == null
+          ? null
+          : { createdAt: iso(row.message_created_at), user_message: row.user_message },
+    }))
+
+    if (values.json) {
+      out(JSON.stringify(requests, null, 2))
+    } else if (requests.length === 0) {
+      out(missing ? `No demo requests yet (${source} has none).` : `No demo requests in ${source}.`)
+    } else {
+      out(
+        `${requests.length} demo request${requests.length === 1 ? '' : 's'} from ${source}, newest first:\n`,
+      )
+      for (const request of requests) {
+        out(`${request.createdAt}  ${request.nomewpp}  ${request.telefone ?? '(sem telefone)'}`)
+        out(`  dados_cliente.atendimento_ia: ${request.atendimento_ia}`)
+        out(
+          request.chatMessage
+            ? `  chat_messages.user_message:   ${request.chatMessage.user_message}`
+            : '  chat_messages: no contact_form row (the second insert failed?)',
+        )
+        out('')
+      }
+    }
+    if (!values.json && stats) out(deliverySummary(stats))
   } catch (error) {
-    console.error(
-      'Could not change the deliveries:',
-      error instanceof Error ? error.message : error,
-    )
-    process.exit(1)
+    err('Could not read the demo requests:', error instanceof Error ? error.message : error)
+    return 1
   }
+  return 0
 }
 
-try {
-  const { source, rows, missing, stats, deliveries } = await readRequests()
-  if (values.deliveries) {
-    printDeliveries(deliveries ?? [], stats ?? [])
-    process.exit(0)
-  }
-  const requests = rows.map((row) => ({
-    createdAt: iso(row.created_at),
-    nomewpp: row.nomewpp,
-    telefone: row.telefone,
-    atendimento_ia: row.atendimento_ia,
-    chatMessage:
-      row.user_message == null
-        ? null
-        : { createdAt: iso(row.message_created_at), user_message: row.user_message },
-  }))
-
-  if (values.json) {
-    console.log(JSON.stringify(requests, null, 2))
-  } else if (requests.length === 0) {
-    console.log(
-      missing ? `No demo requests yet (${source} has none).` : `No demo requests in ${source}.`,
-    )
-  } else {
-    console.log(
-      `${requests.length} demo request${requests.length === 1 ? '' : 's'} from ${source}, newest first:\n`,
-    )
-    for (const request of requests) {
-      console.log(
-        `${request.createdAt}  ${request.nomewpp}  ${request.telefone ?? '(sem telefone)'}`,
-      )
-      console.log(`  dados_cliente.atendimento_ia: ${request.atendimento_ia}`)
-      console.log(
-        request.chatMessage
-          ? `  chat_messages.user_message:   ${request.chatMessage.user_message}`
-          : '  chat_messages: no contact_form row (the second insert failed?)',
-      )
-      console.log('')
-    }
-  }
-  if (!values.json && stats) console.log(deliverySummary(stats))
-} catch (error) {
-  console.error('Could not read the demo requests:', error instanceof Error ? error.message : error)
-  process.exitCode = 1
-}
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url))
+  process.exitCode = await main(process.argv.slice(2))

@@ -17,6 +17,7 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 
 import { reportCsv } from '../lib/analytics/csv.mjs'
@@ -31,122 +32,161 @@ const TITLES = Object.fromEntries(
   Object.entries(KEY_COLUMNS).map(([by, label]) => [by, `Por ${label.toLowerCase()}`]),
 )
 
-const { values } = parseArgs({
-  options: {
-    days: { type: 'string' },
-    from: { type: 'string' },
-    to: { type: 'string' },
-    by: { type: 'string', multiple: true },
-    path: { type: 'string' },
-    csv: { type: 'boolean', default: false },
-    json: { type: 'boolean', default: false },
-    help: { type: 'boolean', short: 'h', default: false },
-  },
-})
-if (values.help) {
-  console.log(
-    `Usage: npm run stats [-- --days N | --from AAAA-MM-DD --to AAAA-MM-DD] [--by ${GROUPS.join('|')}] [--path /p/x] [--csv | --json]`,
-  )
-  process.exit(0)
-}
+/** A usage mistake: its message is printed and the exit code is 2. */
+class UsageError extends Error {}
 
-function fail(message) {
-  console.error(message)
-  process.exit(2)
-}
-
-const isDate = (value) =>
-  /^\d{4}-\d{2}-\d{2}$/.test(value) &&
-  new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) === value
-
-const days = values.days === undefined ? 30 : Number(values.days)
-if (!Number.isInteger(days) || days < 1 || days > 400)
-  fail(`--days deve ser um número inteiro de 1 a 400, não "${values.days}".`)
-const to = values.to ?? siteDay(Date.now())
-const from = values.from ?? siteDay(Date.parse(`${to}T12:00:00Z`) - (days - 1) * 86_400_000)
-if (!isDate(from) || !isDate(to) || from > to)
-  fail('--from e --to devem ser datas AAAA-MM-DD, com --from antes de --to.')
-// By default, one table per reported dimension (measures.mjs); the days only with --by day.
-const groups = values.by ?? GROUPS.filter((group) => group !== 'day')
-for (const by of groups)
-  if (!GROUPS.includes(by)) fail(`--by deve ser um destes: ${GROUPS.join(', ')}.`)
-if (values.csv && groups.length !== 1) fail('Com --csv, escolha uma tabela com --by.')
-
-async function withDatabase(fn) {
-  const url = process.env.ANALYTICS_DATABASE_URL?.trim() || process.env.DATABASE_URL?.trim()
-  if (url) {
-    const db = await openPostgres(url)
-    try {
-      return await fn(db, 'PostgreSQL')
-    } finally {
-      await db.close()
-    }
-  }
-  const dataDir = path.resolve(process.env.LEADS_DATA_DIR?.trim() || '.data/leads')
-  if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) return fn(undefined, dataDir)
-  const snapshot = fs.mkdtempSync(path.join(os.tmpdir(), 'vigia-stats-'))
+/**
+ * The command itself, callable in-process (the tests do; `node scripts/stats.mjs` below).
+ * @param {string[]} argv the arguments after the script's name
+ * @param {{ env?: NodeJS.ProcessEnv, cwd?: string, stdout?: { write(text: string): unknown }, stderr?: { write(text: string): unknown } }} [io]
+ * @returns {Promise<number>} the exit code
+ */
+export async function main(argv, io = {}) {
   try {
-    const copy = path.join(snapshot, 'data')
-    fs.cpSync(dataDir, copy, { recursive: true })
-    const db = await openPglite(copy)
-    try {
-      const ready = await db.query(`select to_regclass('analytics.daily_counts') as t`)
-      return await fn(ready.rows[0]?.t ? db : undefined, `embedded store ${dataDir}`)
-    } finally {
-      await db.close()
-    }
-  } finally {
-    fs.rmSync(snapshot, { recursive: true, force: true })
+    return await run(argv, io)
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error
+    ;(io.stderr ?? process.stderr).write(`${error.message}\n`)
+    return 2
   }
 }
 
-const percent = (value) => `${(value * 100).toLocaleString('pt-BR', { maximumFractionDigits: 1 })}%`
+/** @param {string[]} argv @param {NonNullable<Parameters<typeof main>[1]>} io */
+async function run(argv, io) {
+  const env = io.env ?? process.env
+  const cwd = io.cwd ?? process.cwd()
+  const stdout = io.stdout ?? process.stdout
+  const stderr = io.stderr ?? process.stderr
+  /** @param {unknown[]} parts */
+  const out = (...parts) => stdout.write(`${parts.join(' ')}\n`)
+  /** @param {unknown[]} parts */
+  const err = (...parts) => stderr.write(`${parts.join(' ')}\n`)
 
-/** One measure as the terminal shows it (the kinds of measures.mjs). */
-function shown(spec, row) {
-  const value = row[spec.name]
-  if (spec.kind === 'ratio') return percent(value)
-  if (value === null || value === undefined) return '—'
-  if (spec.kind === 'seconds') return `${Math.round(value)} s`
-  if (spec.kind === 'percent') return `${Math.round(value)}%`
-  return String(value)
-}
-
-function printTable(report) {
-  const header = [report.by === 'day' ? 'dia' : 'chave', ...MEASURE_SPECS.map((s) => s.short)]
-  const lines = report.rows.map((row) => [row.key, ...MEASURE_SPECS.map((s) => shown(s, row))])
-  const widths = header.map((title, i) =>
-    Math.max(title.length, ...lines.map((line) => line[i].length)),
-  )
-  const format = (cells) =>
-    cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ')
-  console.log(`${TITLES[report.by]} (${report.from} a ${report.to})`)
-  console.log(format(header))
-  console.log(widths.map((width) => '-'.repeat(width)).join('  '))
-  if (lines.length === 0) console.log('(nenhuma visita nem lead no período)')
-  for (const line of lines) console.log(format(line))
-  console.log('')
-}
-
-try {
-  await withDatabase(async (db, source) => {
-    if (!db) {
-      console.log(`Nenhuma visita contada ainda (${source} não tem as tabelas de visitas).`)
-      return
-    }
-    const reports = []
-    for (const by of groups)
-      reports.push(
-        await queryReport(db, { from, to, by, ...(values.path ? { path: values.path } : {}) }),
-      )
-    if (values.json) console.log(JSON.stringify(reports, null, 2))
-    else if (values.csv) process.stdout.write(reportCsv(reports[0].rows, reports[0].by))
-    else {
-      console.log(`Visitas e leads de ${source}; dias em ${SITE_TIME_ZONE}.\n`)
-      for (const report of reports) printTable(report)
-    }
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      days: { type: 'string' },
+      from: { type: 'string' },
+      to: { type: 'string' },
+      by: { type: 'string', multiple: true },
+      path: { type: 'string' },
+      csv: { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
   })
-} catch (error) {
-  console.error('Não foi possível ler as visitas:', error instanceof Error ? error.message : error)
-  process.exitCode = 1
+  if (values.help) {
+    out(
+      `Usage: npm run stats [-- --days N | --from AAAA-MM-DD --to AAAA-MM-DD] [--by ${GROUPS.join('|')}] [--path /p/x] [--csv | --json]`,
+    )
+    return 0
+  }
+
+  /** @param {string} message */
+  function fail(message) {
+    throw new UsageError(message)
+  }
+
+  const isDate = (value) =>
+    /^\d{4}-\d{2}-\d{2}$/.test(value) &&
+    new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) === value
+
+  const days = values.days === undefined ? 30 : Number(values.days)
+  if (!Number.isInteger(days) || days < 1 || days > 400)
+    fail(`--days deve ser um número inteiro de 1 a 400, não "${values.days}".`)
+  const to = values.to ?? siteDay(Date.now())
+  const from = values.from ?? siteDay(Date.parse(`${to}T12:00:00Z`) - (days - 1) * 86_400_000)
+  if (!isDate(from) || !isDate(to) || from > to)
+    fail('--from e --to devem ser datas AAAA-MM-DD, com --from antes de --to.')
+  // By default, one table per reported dimension (measures.mjs); the days only with --by day.
+  const groups = values.by ?? GROUPS.filter((group) => group !== 'day')
+  for (const by of groups)
+    if (!GROUPS.includes(by)) fail(`--by deve ser um destes: ${GROUPS.join(', ')}.`)
+  if (values.csv && groups.length !== 1) fail('Com --csv, escolha uma tabela com --by.')
+
+  async function withDatabase(fn) {
+    const url = env.ANALYTICS_DATABASE_URL?.trim() || env.DATABASE_URL?.trim()
+    if (url) {
+      const db = await openPostgres(url)
+      try {
+        return await fn(db, 'PostgreSQL')
+      } finally {
+        await db.close()
+      }
+    }
+    const dataDir = path.resolve(cwd, env.LEADS_DATA_DIR?.trim() || '.data/leads')
+    if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) return fn(undefined, dataDir)
+    const snapshot = fs.mkdtempSync(path.join(os.tmpdir(), 'vigia-stats-'))
+    try {
+      const copy = path.join(snapshot, 'data')
+      fs.cpSync(dataDir, copy, { recursive: true })
+      const db = await openPglite(copy)
+      try {
+        const ready = await db.query(`select to_regclass('analytics.daily_counts') as t`)
+        return await fn(ready.rows[0]?.t ? db : undefined, `embedded store ${dataDir}`)
+      } finally {
+        await db.close()
+      }
+    } finally {
+      fs.rmSync(snapshot, { recursive: true, force: true })
+    }
+  }
+
+  const percent = (value) =>
+    `${(value * 100).toLocaleString('pt-BR', { maximumFractionDigits: 1 })}%`
+
+  /** One measure as the terminal shows it (the kinds of measures.mjs). */
+  function shown(spec, row) {
+    const value = row[spec.name]
+    if (spec.kind === 'ratio') return percent(value)
+    if (value === null || value === undefined) return '—'
+    if (spec.kind === 'seconds') return `${Math.round(value)} s`
+    if (spec.kind === 'percent') return `${Math.round(value)}%`
+    return String(value)
+  }
+
+  function printTable(report) {
+    const header = [report.by === 'day' ? 'dia' : 'chave', ...MEASURE_SPECS.map((s) => s.short)]
+    const lines = report.rows.map((row) => [row.key, ...MEASURE_SPECS.map((s) => shown(s, row))])
+    const widths = header.map((title, i) =>
+      Math.max(title.length, ...lines.map((line) => line[i].length)),
+    )
+    const format = (cells) =>
+      cells
+        .map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i])))
+        .join('  ')
+    out(`${TITLES[report.by]} (${report.from} a ${report.to})`)
+    out(format(header))
+    out(widths.map((width) => '-'.repeat(width)).join('  '))
+    if (lines.length === 0) out('(nenhuma visita nem lead no período)')
+    for (const line of lines) out(format(line))
+    out('')
+  }
+
+  try {
+    await withDatabase(async (db, source) => {
+      if (!db) {
+        out(`Nenhuma visita contada ainda (${source} não tem as tabelas de visitas).`)
+        return
+      }
+      const reports = []
+      for (const by of groups)
+        reports.push(
+          await queryReport(db, { from, to, by, ...(values.path ? { path: values.path } : {}) }),
+        )
+      if (values.json) out(JSON.stringify(reports, null, 2))
+      else if (values.csv) stdout.write(reportCsv(reports[0].rows, reports[0].by))
+      else {
+        out(`Visitas e leads de ${source}; dias em ${SITE_TIME_ZONE}.\n`)
+        for (const report of reports) printTable(report)
+      }
+    })
+  } catch (error) {
+    err('Não foi possível ler as visitas:', error instanceof Error ? error.message : error)
+    return 1
+  }
+  return 0
 }
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url))
+  process.exitCode = await main(process.argv.slice(2))

@@ -9,6 +9,7 @@ import { openPglite } from '@/lib/leads/db.mjs'
 import { closeEmbeddedLeadStores, createEmbeddedLeadStore } from '@/lib/leads/embedded-store'
 import { demoRequestSchema } from '@/lib/validations/demo-request'
 
+import { seedPgliteFolder } from './helpers/database'
 import { expectNoPersonalData, leadRecord, loggedText, PERSON } from './helpers/records'
 
 let root: string
@@ -51,6 +52,8 @@ afterAll(() => {
 })
 
 describe('the embedded lead store', () => {
+  // A first start on an empty folder; the other tests start from a copy of the folder it leaves
+  // (seedPgliteFolder), which skips PGlite's initdb.
   it('writes both rows, as SPEC section 7 says, and keeps them across a restart', async () => {
     const dataDir = path.join(root, 'happy')
     const record = leadRecord()
@@ -80,10 +83,12 @@ describe('the embedded lead store', () => {
     const dados = { ...record.dadosCliente, whatsapp_opt_in: null }
     expect(rows.dados).toEqual([dados, { ...dados, telefone: null }])
     expect(rows.chat).toEqual([record.chatMessage, { ...record.chatMessage, phone: null }])
-  }, 60_000)
+    // initdb in WebAssembly: over a minute on two loaded cores.
+  }, 180_000)
 
   it('stops at the first insert when it is refused, and logs no personal data', async () => {
     const dataDir = path.join(root, 'first-fails')
+    seedPgliteFolder(dataDir)
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {})
     const store = createEmbeddedLeadStore({ dataDir })
     const result = await store.insertLead(
@@ -101,6 +106,7 @@ describe('the embedded lead store', () => {
 
   it('keeps the first row when the second insert is refused', async () => {
     const dataDir = path.join(root, 'second-fails')
+    seedPgliteFolder(dataDir)
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {})
     const record = leadRecord({
       chatMessage: { user_message: `${PERSON.message} ${'x'.repeat(4000)}` },
@@ -131,6 +137,7 @@ describe('the embedded lead store', () => {
 
   it('stores the longest request the form accepts, composed by compose.ts', async () => {
     const dataDir = path.join(root, 'longest')
+    seedPgliteFolder(dataDir)
     const domain = ['a'.repeat(63), 'b'.repeat(63), 'c'.repeat(59), 'com'].join('.')
     const input = {
       name: 'N'.repeat(120),
@@ -164,6 +171,7 @@ describe('the embedded lead store', () => {
 describe('the embedded lead store and retries', () => {
   it('stores a retried submission (same key) once, and a new key again', async () => {
     const dataDir = path.join(root, 'retry')
+    seedPgliteFolder(dataDir)
     const store = createEmbeddedLeadStore({ dataDir })
     const keyed = (key: string) =>
       leadRecord({ dadosCliente: { chave_envio: key }, chatMessage: { chave_envio: key } })

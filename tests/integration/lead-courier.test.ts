@@ -5,6 +5,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 
 import { startWebhookReceiver } from '../support/lead-receivers.mjs'
+import { seedPgliteFolder } from './helpers/database'
 import { leadRecord } from './helpers/records'
 
 // The courier itself (lib/leads/delivery/index.ts) on the embedded store: a lead delivered whose
@@ -33,6 +34,7 @@ const PORT = 50_000 + Math.floor(Math.random() * 10_000)
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'lead-courier-'))
 
 beforeAll(() => {
+  seedPgliteFolder(path.join(root, 'leads'))
   vi.stubEnv('LEADS_DATA_DIR', path.join(root, 'leads'))
   vi.stubEnv('SUPABASE_URL', '')
   vi.stubEnv('SUPABASE_ANON_KEY', '')

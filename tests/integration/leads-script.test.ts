@@ -11,18 +11,27 @@ import { enableDestinations } from '@/lib/leads/delivery/queue.mjs'
 import { closeEmbeddedLeadStores, createEmbeddedLeadStore } from '@/lib/leads/embedded-store'
 import type { LeadRecord } from '@/lib/leads/types'
 
-import { createTestDatabase, hasPostgres } from './helpers/database'
+import { main } from '../../scripts/leads.mjs'
+import { createTestDatabase, hasPostgres, seedPgliteFolder } from './helpers/database'
 import { leadRecord } from './helpers/records'
+import { runScript } from './helpers/script'
 
 const run = promisify(execFile)
 const script = path.resolve('scripts/leads.mjs')
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'leads-script-'))
 
-function leadsCommand(env: Record<string, string | undefined>, ...args: string[]) {
-  // The script reads DATABASE_URL when set; each case decides.
+/** The environment of a call: the script reads DATABASE_URL when set; each case decides. */
+function environment(env: Record<string, string | undefined>) {
   const base = { ...process.env }
   delete base.DATABASE_URL
-  return run(process.execPath, [script, ...args], { env: { ...base, ...env }, cwd: root })
+  return { ...base, ...env }
+}
+
+/** `npm run leads -- ...args`, in this process (the CLI itself: the first test). */
+async function leadsCommand(env: Record<string, string | undefined>, ...args: string[]) {
+  const result = await runScript(main, args, { env: environment(env), cwd: root })
+  if (result.code !== 0) throw Object.assign(new Error(`exit ${result.code}`), result)
+  return result
 }
 
 const older = leadRecord({
@@ -61,13 +70,19 @@ afterAll(() => {
 })
 
 describe('npm run leads', () => {
-  it('says so when the embedded store holds nothing yet', async () => {
-    const { stdout } = await leadsCommand({ LEADS_DATA_DIR: path.join(root, 'none') })
+  it('says so when the embedded store holds nothing yet, and exits 2 on a bad option (node)', async () => {
+    const env = environment({ LEADS_DATA_DIR: path.join(root, 'none') })
+    const { stdout } = await run(process.execPath, [script], { env, cwd: root })
     expect(stdout).toContain('No demo requests yet')
-  })
+    const bad = await run(process.execPath, [script, '--limit', '0'], { env, cwd: root }).catch(
+      (error: { code: number; stderr: string }) => error,
+    )
+    expect(bad).toMatchObject({ code: 2, stderr: expect.stringContaining('--limit must be') })
+  }, 60_000)
 
   it('lists the embedded store newest first, while the store is open in another process', async () => {
     const dataDir = path.join(root, 'embedded')
+    seedPgliteFolder(dataDir)
     const store = createEmbeddedLeadStore({ dataDir })
     vi.spyOn(console, 'error').mockImplementation(() => {})
     // The middle one's second insert is refused by the policy (its text is too long).
@@ -90,6 +105,7 @@ describe('npm run leads', () => {
 
   it('shows pending and failed deliveries with the oldest pending age (--deliveries)', async () => {
     const dataDir = path.join(root, 'deliveries')
+    seedPgliteFolder(dataDir)
     const store = createEmbeddedLeadStore({ dataDir })
     const db = await store.database()
     await enableDestinations(db, ['email', 'webhook'])
@@ -152,9 +168,11 @@ describe('npm run leads', () => {
     expect(off.stdout).toContain('email is off: no lead is queued for it from now on; 1 waiting')
     const again = await leadsCommand({ LEADS_DATA_DIR: dataDir }, '--retry-failed')
     expect(again.stdout).toContain('2 failed delivery(ies) queued again.')
-    const bad = await leadsCommand({ LEADS_DATA_DIR: dataDir }, '--disable', 'slack').catch(
-      (error: { stderr: string }) => error,
-    )
+    const bad = await runScript(main, ['--disable', 'slack'], {
+      env: environment({ LEADS_DATA_DIR: dataDir }),
+      cwd: root,
+    })
+    expect(bad.code).toBe(2)
     expect(bad.stderr).toContain('--disable takes one of email, webhook, rdstation')
   }, 120_000)
 

@@ -10,7 +10,12 @@ import { writeBatch } from '@/lib/analytics/store'
 import { composeLeadRecord } from '@/lib/leads/compose'
 import { applyMigrations, openPglite, queryAsAnon } from '@/lib/leads/db.mjs'
 
-// `npm run stats` (scripts/stats.mjs) on an embedded store: the same figures as the API.
+import { main } from '../../scripts/stats.mjs'
+import { seedPgliteFolder } from './helpers/database'
+import { runScript } from './helpers/script'
+
+// `npm run stats` (scripts/stats.mjs) on an embedded store: the same figures as the API. Run in
+// this process (its `main`), but for the first test, which runs the command itself.
 
 const run = promisify(execFile)
 const script = path.resolve('scripts/stats.mjs')
@@ -21,25 +26,35 @@ afterAll(() => {
   fs.rmSync(root, { recursive: true, force: true })
 })
 
-function stats(...args: string[]) {
-  const env: NodeJS.ProcessEnv = { ...process.env, LEADS_DATA_DIR: dataDir }
-  delete env.DATABASE_URL
-  delete env.ANALYTICS_DATABASE_URL
-  return run(process.execPath, [script, ...args], { env, cwd: root })
+const env: NodeJS.ProcessEnv = { ...process.env, LEADS_DATA_DIR: dataDir }
+delete env.DATABASE_URL
+delete env.ANALYTICS_DATABASE_URL
+
+async function stats(...args: string[]) {
+  const result = await runScript(main, args, { env, cwd: root })
+  expect(result.stderr).toBe('')
+  expect(result.code).toBe(0)
+  return result
 }
 
 describe('npm run stats', { timeout: 180_000 }, () => {
-  it('says when nothing is counted yet', async () => {
-    const { stdout } = await stats()
+  it('says when nothing is counted yet, and exits 2 on a bad option (node)', async () => {
+    const { stdout } = await run(process.execPath, [script], { env, cwd: root })
     expect(stdout).toContain('Nenhuma visita contada ainda')
+    const bad = await run(process.execPath, [script, '--days', '0'], { env, cwd: root }).catch(
+      (error: { code: number; stderr: string }) => error,
+    )
+    expect(bad).toMatchObject({ code: 2, stderr: expect.stringContaining('--days deve ser') })
   })
 
   it('prints visits, visitors, leads and conversion by page, campaign and source', async () => {
     const day = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(
       new Date(),
     )
+    seedPgliteFolder(dataDir)
     const db = await openPglite(dataDir)
     try {
+      // Already applied on the copy: a no-op that keeps this test true should the template change.
       await applyMigrations(db)
       const hash = (n: number) => n.toString(16).padStart(32, '0')
       await writeBatch(db, '00000000-0000-4000-8000-00000000000a', [

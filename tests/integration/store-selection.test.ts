@@ -2,9 +2,11 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 
-import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 
 import { closeEmbeddedLeadStores } from '@/lib/leads/embedded-store'
+
+import { seedPgliteFolder } from './helpers/database'
 
 // lib/env.ts reads the environment once, when first imported; each case imports it afresh.
 async function loadLeads() {
@@ -20,6 +22,8 @@ function jwt(claims: object): string {
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lead-selection-'))
 
 describe('choosing the lead store', () => {
+  // The store's first start on an empty folder: tests/integration/embedded-store.test.ts.
+  beforeAll(() => seedPgliteFolder(dataDir))
   beforeEach(() => {
     vi.stubEnv('SUPABASE_URL', '')
     vi.stubEnv('SUPABASE_ANON_KEY', '')

@@ -1,4 +1,9 @@
 import { randomBytes } from 'node:crypto'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+
+import { inject } from 'vitest'
 
 import { openPglite, type Database } from '@/lib/leads/db.mjs'
 import { openPostgres } from '@/lib/leads/postgres.mjs'
@@ -29,14 +34,34 @@ export function hasPostgres(): boolean {
 }
 
 /**
+ * Makes dataDir (absent or empty) a copy of a PGlite folder made once per run by
+ * tests/support/pglite-templates.ts: `migrated` is what the embedded store leaves on its first
+ * start, `empty` a database with nothing applied. Opening a copy skips PGlite's initdb, which
+ * costs seconds a database; the tests of a first start itself begin from an empty folder instead.
+ */
+export function seedPgliteFolder(dataDir: string, template: 'empty' | 'migrated' = 'migrated') {
+  fs.cpSync(inject('pgliteTemplates')[template], dataDir, { recursive: true })
+}
+
+/**
  * A database of its own for one test file: a new, randomly named database on the DATABASE_URL
- * server (dropped by close()), or a PGlite in memory.
+ * server (dropped by close()), or a PGlite on a copy of the empty template (removed by close()).
  */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const adminUrl = process.env.DATABASE_URL
   if (!adminUrl) {
-    const db = await openPglite()
-    return { db, url: undefined, label: 'PGlite', close: () => db.close() }
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigia-test-db-'))
+    seedPgliteFolder(dataDir, 'empty')
+    const db = await openPglite(dataDir)
+    return {
+      db,
+      url: undefined,
+      label: 'PGlite',
+      close: async () => {
+        await db.close()
+        fs.rmSync(dataDir, { recursive: true, force: true })
+      },
+    }
   }
 
   const name = `lead_test_${randomBytes(6).toString('hex')}`
