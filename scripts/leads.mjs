@@ -21,9 +21,9 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 
+import { cliIo, parsedOrUsage, runIfMain } from './lib/cli-io.mjs'
 import { openPglite } from '../lib/leads/db.mjs'
 import {
   deliveryStats,
@@ -66,30 +66,30 @@ const DELIVERIES_SQL = `
 /**
  * The command itself, callable in-process (the tests do; `node scripts/leads.mjs` below).
  * @param {string[]} argv the arguments after the script's name
- * @param {{ env?: NodeJS.ProcessEnv, cwd?: string, stdout?: { write(text: string): unknown }, stderr?: { write(text: string): unknown } }} [io]
+ * @param {import('./lib/cli-io.mjs').CliIo} [io]
  * @returns {Promise<number>} the exit code
  */
 export async function main(argv, io = {}) {
-  const env = io.env ?? process.env
-  const cwd = io.cwd ?? process.cwd()
-  const stdout = io.stdout ?? process.stdout
-  const stderr = io.stderr ?? process.stderr
-  /** @param {unknown[]} parts */
-  const out = (...parts) => stdout.write(`${parts.join(' ')}\n`)
-  /** @param {unknown[]} parts */
-  const err = (...parts) => stderr.write(`${parts.join(' ')}\n`)
+  const { env, cwd, out, err } = cliIo(io)
 
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      limit: { type: 'string' },
-      json: { type: 'boolean', default: false },
-      deliveries: { type: 'boolean', default: false },
-      disable: { type: 'string' },
-      'retry-failed': { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  })
+  const parsed = parsedOrUsage(() =>
+    parseArgs({
+      args: argv,
+      options: {
+        limit: { type: 'string' },
+        json: { type: 'boolean', default: false },
+        deliveries: { type: 'boolean', default: false },
+        disable: { type: 'string' },
+        'retry-failed': { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    }),
+  )
+  if (typeof parsed === 'string') {
+    err(parsed)
+    return 2
+  }
+  const { values } = parsed
   if (values.help) {
     out(
       'Usage: npm run leads [-- --limit N] [-- --json] [-- --deliveries]\n' +
@@ -294,5 +294,4 @@ export async function main(argv, io = {}) {
   return 0
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url))
-  process.exitCode = await main(process.argv.slice(2))
+await runIfMain(import.meta.url, main)

@@ -17,9 +17,9 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 
+import { cliIo, parsedOrUsage, runIfMain } from './lib/cli-io.mjs'
 import { reportCsv } from '../lib/analytics/csv.mjs'
 import { SITE_TIME_ZONE, siteDay } from '../lib/site-time.mjs'
 import { KEY_COLUMNS, MEASURE_SPECS, REPORT_GROUP_NAMES } from '../lib/analytics/measures.mjs'
@@ -38,7 +38,7 @@ class UsageError extends Error {}
 /**
  * The command itself, callable in-process (the tests do; `node scripts/stats.mjs` below).
  * @param {string[]} argv the arguments after the script's name
- * @param {{ env?: NodeJS.ProcessEnv, cwd?: string, stdout?: { write(text: string): unknown }, stderr?: { write(text: string): unknown } }} [io]
+ * @param {import('./lib/cli-io.mjs').CliIo} [io]
  * @returns {Promise<number>} the exit code
  */
 export async function main(argv, io = {}) {
@@ -53,28 +53,28 @@ export async function main(argv, io = {}) {
 
 /** @param {string[]} argv @param {NonNullable<Parameters<typeof main>[1]>} io */
 async function run(argv, io) {
-  const env = io.env ?? process.env
-  const cwd = io.cwd ?? process.cwd()
-  const stdout = io.stdout ?? process.stdout
-  const stderr = io.stderr ?? process.stderr
-  /** @param {unknown[]} parts */
-  const out = (...parts) => stdout.write(`${parts.join(' ')}\n`)
-  /** @param {unknown[]} parts */
-  const err = (...parts) => stderr.write(`${parts.join(' ')}\n`)
+  const { env, cwd, stdout, out, err } = cliIo(io)
 
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      days: { type: 'string' },
-      from: { type: 'string' },
-      to: { type: 'string' },
-      by: { type: 'string', multiple: true },
-      path: { type: 'string' },
-      csv: { type: 'boolean', default: false },
-      json: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  })
+  const parsed = parsedOrUsage(() =>
+    parseArgs({
+      args: argv,
+      options: {
+        days: { type: 'string' },
+        from: { type: 'string' },
+        to: { type: 'string' },
+        by: { type: 'string', multiple: true },
+        path: { type: 'string' },
+        csv: { type: 'boolean', default: false },
+        json: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    }),
+  )
+  if (typeof parsed === 'string') {
+    err(parsed)
+    return 2
+  }
+  const { values } = parsed
   if (values.help) {
     out(
       `Usage: npm run stats [-- --days N | --from AAAA-MM-DD --to AAAA-MM-DD] [--by ${GROUPS.join('|')}] [--path /p/x] [--csv | --json]`,
@@ -188,5 +188,4 @@ async function run(argv, io) {
   return 0
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url))
-  process.exitCode = await main(process.argv.slice(2))
+await runIfMain(import.meta.url, main)

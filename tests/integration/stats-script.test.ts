@@ -45,6 +45,20 @@ describe('npm run stats', { timeout: 180_000 }, () => {
       (error: { code: number; stderr: string }) => error,
     )
     expect(bad).toMatchObject({ code: 2, stderr: expect.stringContaining('--days deve ser') })
+    // A mistyped option: one line, no stack trace (scripts/lib/cli-io.mjs, for both commands).
+    for (const [name, args] of [
+      ['stats', ['--dias', '7']],
+      ['leads', ['--limite', '3']],
+    ] as const) {
+      const typo = await run(process.execPath, [path.resolve(`scripts/${name}.mjs`), ...args], {
+        env,
+        cwd: root,
+      }).catch((error: { code: number; stderr: string }) => error)
+      expect(typo).toMatchObject({
+        code: 2,
+        stderr: `Opção desconhecida: ${args[0]}. Veja --help.\n`,
+      })
+    }
   })
 
   it('prints visits, visitors, leads and conversion by page, campaign and source', async () => {
