@@ -18,7 +18,13 @@ import {
   VALID,
   waitLikeAPerson,
 } from './demo-fixtures'
-import { expectIslandHydrated, expectNoAxeViolations, gotoHome, isNarrow } from './fixtures'
+import {
+  expectIslandHydrated,
+  expectNoAxeViolations,
+  gotoHome,
+  isNarrow,
+  waitForPageSettled,
+} from './fixtures'
 import { SERVERS } from './servers'
 
 const ROOT = path.join(__dirname, '..', '..')
@@ -215,7 +221,7 @@ test.describe('with JavaScript', () => {
       }).observe({ type: 'layout-shift', buffered: true })
     })
     await openCalculator(page)
-    await page.waitForTimeout(300)
+    await waitForPageSettled(page)
     expect(
       await page.evaluate(() => (window as unknown as { __shifts: string[] }).__shifts),
     ).toEqual([])

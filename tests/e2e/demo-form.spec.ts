@@ -15,7 +15,12 @@ import {
   VALID,
   waitLikeAPerson,
 } from './demo-fixtures'
-import { expectIslandHydrated, expectNoAxeViolations, gotoHome } from './fixtures'
+import {
+  expectIslandHydrated,
+  expectNoAxeViolations,
+  gotoHome,
+  waitForPageSettled,
+} from './fixtures'
 
 test('has the fields of SPEC section 3, labelled, with the right types and hints', async ({
   page,
@@ -160,8 +165,8 @@ test('the form hydrates when the visitor nears it, and keeps what was typed befo
   await gotoHome(page)
   pageStarted = true
   // A dozen screens above the form, its code has not been asked for and it is still the
-  // server's form, with the browser's own validation.
-  await page.waitForTimeout(500)
+  // server's form, with the browser's own validation, once the page has settled.
+  await waitForPageSettled(page)
   expect(held).toEqual([])
   await expect(demoForm(page)).not.toHaveAttribute('novalidate', '')
 

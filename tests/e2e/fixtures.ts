@@ -103,6 +103,22 @@ export async function gotoHome(page: Page) {
   await waitForHydration(page)
 }
 
+/**
+ * Resolves once the page has rendered two more frames and then had an idle moment: what it has
+ * loaded has laid out, its observers (layout shifts, near-viewport islands) have reported, and no
+ * task is left queued. A condition where a fixed pause would guess at how slow the machine is.
+ */
+export async function waitForPageSettled(page: Page) {
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve) =>
+        requestAnimationFrame(() =>
+          requestAnimationFrame(() => requestIdleCallback(() => resolve(), { timeout: 2_000 })),
+        ),
+      ),
+  )
+}
+
 /** Resolves once the page has not scrolled for several frames (smooth scrolling has ended). */
 export async function waitForScrollEnd(page: Page) {
   await page.waitForFunction(

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 
-import { expect, gotoHome, isNarrow, test } from './fixtures'
+import { expect, gotoHome, isNarrow, test, waitForPageSettled } from './fixtures'
 
 // The product visual and every other <img> on the page, on the bundled dataset (`site` build), at
 // 1280 px and at 375 px.
@@ -30,8 +30,15 @@ async function scrollThrough(page: import('@playwright/test').Page) {
     step: Math.max(100, Math.floor(window.innerHeight * 0.8)),
   }))
   for (let y = 0; y < height; y += step) {
-    await page.evaluate((top) => window.scrollTo({ top, behavior: 'instant' }), y)
-    await page.waitForTimeout(50)
+    // Two frames: the lazy images now in view are asked for (their observer runs at a frame).
+    await page.evaluate(
+      (top) =>
+        new Promise((resolve) => {
+          window.scrollTo({ top, behavior: 'instant' })
+          requestAnimationFrame(() => requestAnimationFrame(resolve))
+        }),
+      y,
+    )
   }
   await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }))
 }
@@ -92,7 +99,15 @@ test.describe('images', () => {
     })
     await gotoHome(page)
     await scrollThrough(page)
-    await page.waitForTimeout(300)
+    // Every image has arrived (and moved whatever it was going to), and the page has settled.
+    await expect
+      .poll(() =>
+        page
+          .locator('img')
+          .evaluateAll((images) => (images as HTMLImageElement[]).every((img) => img.complete)),
+      )
+      .toBe(true)
+    await waitForPageSettled(page)
     const { imageShifts, cls } = await page.evaluate(() => {
       const w = window as unknown as { __imageShifts: string[]; __cls: number }
       return { imageShifts: w.__imageShifts, cls: w.__cls }
