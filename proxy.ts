@@ -136,7 +136,7 @@ export async function proxy(request: NextRequest) {
   return NextResponse.next()
 }
 
-// Only paths a redirect may start from (sanity/lib/routed-types.ts), one segment at the root, every
+// Only paths a redirect may start from (sanity/lib/routed-type-rules.ts), one segment at the root, every
 // path under a document section (lib/known-paths.ts): campaign pages and articles, with what
 // hangs below them (an article's social image), review links, and the routing table, to keep it
 // internal. The home page, assets, the rest of the API and the Studio never pass through here.

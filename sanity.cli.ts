@@ -6,7 +6,7 @@ const dataset = process.env.NEXT_PUBLIC_SANITY_DATASET?.trim() || 'production'
 export default defineCliConfig({
   api: { projectId, dataset },
   typegen: {
-    path: ['./sanity/lib/**/*.ts', './sanity/routed-types.ts', './lib/**/*.ts'],
+    path: ['./sanity/lib/**/*.ts', './sanity/routed-type-definitions.ts', './lib/**/*.ts'],
     schema: './sanity/schema.json',
     generates: './sanity/types.ts',
     overloadClientMethods: true,

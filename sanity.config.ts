@@ -7,7 +7,7 @@ import { defineDocuments, defineLocations, presentationTool } from 'sanity/prese
 import { structureTool } from 'sanity/structure'
 
 import { apiVersion, dataset, projectId } from './sanity/env'
-import { ROUTED_TYPE_LIST, routedPath } from './sanity/lib/routed-types'
+import { ROUTED_TYPE_LIST, routedPath } from './sanity/lib/routed-type-rules'
 import { performanceTool } from './sanity/performance'
 import { schemaTypes } from './sanity/schema-types'
 import {

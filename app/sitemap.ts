@@ -1,11 +1,11 @@
 import type { MetadataRoute } from 'next'
 
 import { serverEnv } from '@/lib/env'
-import { ROUTED, ROUTED_TYPE_NAMES, routedLists, routedPath } from '@/lib/routed-types'
+import { ROUTED, ROUTED_TYPE_NAMES, routedLists, routedPath } from '@/lib/routed-type-plans'
 
 // Regenerated with the content; the routed types' list tags (webhook) refresh it when a page
 // changes, and the webhook requests it at once. Every routed type's live documents
-// (lib/routed-types.ts): lib/content leaves out those outside their visibility window and has the
+// (lib/routed-type-plans.ts): lib/content leaves out those outside their visibility window and has the
 // sitemap rebuilt at the next start or end of any window.
 export const revalidate = 3600
 

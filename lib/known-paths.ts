@@ -4,11 +4,11 @@ import {
   routedLists,
   routedPath,
   type RoutedEntry,
-} from '@/lib/routed-types'
-import { routedType, type RoutedTypeName } from '@/sanity/lib/routed-types'
+} from '@/lib/routed-type-plans'
+import { routedType, type RoutedTypeName } from '@/sanity/lib/routed-type-rules'
 
 /**
- * The slugs that exist under each routed type's prefix (lib/routed-types.ts), read from the lists
+ * The slugs that exist under each routed type's prefix (lib/routed-type-plans.ts), read from the lists
  * cached under each type's tag, so the webhook refreshes them the way it refreshes the redirects.
  * proxy.ts answers an address under one of these prefixes whose slug is not listed with the 404
  * page, before any page code runs: no Content Lake query, no ISR cache entry (docs/security.md,

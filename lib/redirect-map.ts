@@ -3,7 +3,7 @@ import {
   REDIRECTABLE_SECTIONS,
   RESERVED_SLUGS,
   redirectSource,
-} from '@/sanity/lib/routed-types'
+} from '@/sanity/lib/routed-type-rules'
 
 import { isVisible, type VisibilityWindow } from './content/visibility'
 import { isSitePath, landingPath, sitePath } from './site-path'
@@ -30,7 +30,7 @@ export function redirectFor(map: RedirectMap, path: string, now = Date.now()) {
 
 /**
  * What proxy.ts answers from, built by app/api/redirects: the checked redirects, and for each
- * routed type's prefix (sanity/routed-types.ts) the slugs that exist, so an unknown one is
+ * routed type's prefix (sanity/routed-type-definitions.ts) the slugs that exist, so an unknown one is
  * answered 404 without asking the Content Lake or rendering anything.
  */
 export type RoutingTable = {
@@ -106,7 +106,7 @@ function checkRedirect(
   if (!REDIRECT_FROM_PATTERN.test(from))
     return { problem: 'from is not a path a redirect may start from' }
   // An old address under a redirectable type's prefix (/p/<slug>, /conteudos/<slug>:
-  // sanity/routed-types.ts) may redirect; the sections themselves and the names the site routes
+  // sanity/routed-type-definitions.ts) may redirect; the sections themselves and the names the site routes
   // under them may not.
   const { section, type, segment } = redirectSource(from)
   if (section === undefined && RESERVED_FIRST_SEGMENTS.has(segment))

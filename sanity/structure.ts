@@ -3,7 +3,7 @@ import type { DefaultDocumentNodeResolver, StructureResolver } from 'sanity/stru
 
 import { withSlugChangeRedirect } from './actions/publish-with-redirect'
 import { ReviewLinkAction } from './actions/review-link'
-import { ROUTED_DOCUMENT_TYPES, ROUTED_TYPE_LIST, routedTypeOf } from './lib/routed-types'
+import { ROUTED_DOCUMENT_TYPES, ROUTED_TYPE_LIST, routedTypeOf } from './lib/routed-type-rules'
 import { performanceView } from './performance'
 
 // The landing page and the site settings exist exactly once, under fixed ids equal to their type
@@ -30,7 +30,7 @@ const singleton = (S: Parameters<StructureResolver>[0], type: string, title: str
 
 type Group = NonNullable<(typeof ROUTED_TYPE_LIST)[number]['studio']>['group']
 
-/** The routed types of one group (sanity/lib/routed-types.ts), by their list's title. */
+/** The routed types of one group (sanity/lib/routed-type-rules.ts), by their list's title. */
 const routedItems = (S: Parameters<StructureResolver>[0], group: Group) =>
   ROUTED_TYPE_LIST.flatMap(({ documentType, studio }) =>
     documentType && studio?.group === group ? [{ documentType, studio }] : [],

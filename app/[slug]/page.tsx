@@ -10,7 +10,7 @@ import { SiteHeader } from '@/components/site-header'
 import { SkipLink } from '@/components/skip-link'
 import { Container } from '@/components/ui/section'
 import { getLegalPage, getSiteSettings } from '@/lib/content'
-import { staticParams } from '@/lib/routed-types'
+import { staticParams } from '@/lib/routed-type-plans'
 import { formatLegalDate } from '@/lib/legal-date'
 import { pageMetadata, withBrand } from '@/lib/site-metadata'
 

@@ -12,7 +12,7 @@ import { stepsBlockType } from './steps/schema'
 /**
  * The first of a block's three registration lists: every block a campaign page may hold, in the
  * order the Studio's "Adicionar bloco" menu lists them. The other two are its GROQ fragment
- * (campaignPageProjection in sanity/lib/queries.ts) and its component (blocks/components.tsx);
+ * (blocks/fragments.ts) and its component (blocks/components.tsx);
  * tests/unit/block-registry.test.ts fails when one is missing. docs/content.md, "Adding a block".
  */
 export const BLOCK_SCHEMA_TYPES = [

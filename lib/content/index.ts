@@ -54,7 +54,7 @@ import type {
 import { serverEnv } from '@/lib/env'
 import { isSanityConfigured } from '@/sanity/env'
 import { ARTICLES_PER_PAGE, SLUG_PATTERN, listingPageCount } from '@/sanity/lib/paths'
-import { routedType, type RoutedTypeName } from '@/sanity/lib/routed-types'
+import { routedType, type RoutedTypeName } from '@/sanity/lib/routed-type-rules'
 
 import { hashReviewToken, isReviewLinkUsable, isReviewTokenShape } from '@/lib/review-token'
 
@@ -291,7 +291,7 @@ export async function getArticle(slug: string, { anyWindow = false } = {}) {
   if (!SLUG_PATTERN.test(slug)) return null
   const article = await fetchContent<ARTICLE_QUERY_RESULT>(ARTICLE_QUERY, { slug }, [
     // Also what it shows of its categories and author: their publish revalidates the tags of
-    // the articles that show them (lib/routed-types.ts), not every article's.
+    // the articles that show them (lib/routed-type-plans.ts), not every article's.
     documentTag('article', slug),
     everyDocumentTag('article'),
     CONTENT_TAGS.claim,
@@ -392,7 +392,7 @@ export async function getLiveCampaignPageSlugs() {
 }
 
 /**
- * What an article publish changes, read fresh by the webhook (lib/routed-types.ts): the article
+ * What an article publish changes, read fresh by the webhook (lib/routed-type-plans.ts): the article
  * as published now, its categories' and `categoriesBefore`'s newest-list cut-offs, and the campaign
  * pages that show the latest articles.
  */
@@ -418,7 +418,7 @@ export function getArticlesShowing(id: string) {
 
 /**
  * A routed type's document through its definition's query (the default fetcher of a type without
- * one of its own, sanity/routed-types.ts): published, or its draft in draft mode; cached under its
+ * one of its own, sanity/routed-type-definitions.ts): published, or its draft in draft mode; cached under its
  * own tag and the tags of what its page shows, so its publish refreshes it and no other page;
  * null when there is none at this slug or (a windowed type) it is outside its window, the cached
  * answer then expiring at the window's next start or end. `anyWindow`: the draft preview.

@@ -1,8 +1,8 @@
-import { ROUTED_DOCUMENT_TYPES, type RoutedDocumentType } from '@/sanity/lib/routed-types'
+import { ROUTED_DOCUMENT_TYPES, type RoutedDocumentType } from '@/sanity/lib/routed-type-rules'
 
 // Cache tags for CMS content. One per document type: a fetch declares the tags of every type its
 // query reads, and the Sanity webhook revalidates the tag of the type that changed, so publishing
-// a claim regenerates every page that shows a figure. Routed types (sanity/lib/routed-types.ts)
+// a claim regenerates every page that shows a figure. Routed types (sanity/lib/routed-type-rules.ts)
 // get theirs from the registry, and also tag each document's own page (documentTag), so an
 // article publish leaves the other articles cached.
 const OTHER_TYPES = [

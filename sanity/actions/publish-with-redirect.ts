@@ -1,6 +1,6 @@
 import { useClient, type DocumentActionComponent, type SlugValue } from 'sanity'
 
-import { routedPath } from '../lib/routed-types'
+import { routedPath } from '../lib/routed-type-rules'
 import { redirectsForSlugChange, type RedirectingType } from '../lib/slug-change'
 
 /**

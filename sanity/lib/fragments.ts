@@ -1,5 +1,5 @@
 // Shared GROQ projections, used by the page queries (queries.ts) and the blocks' own fragments
-// (components/blocks/*/query.ts). A projection's name ends in `Projection`, so it never shares a
+// (components/blocks/fragments.ts). A projection's name ends in `Projection`, so it never shares a
 // name with the schema's field factories (sanity/schema-types: `imageField`, `windowProjection`...). The same query text runs against the Content Lake (next-sanity's client)
 // and against the bundled dataset (groq-js), so keep to GROQ that both evaluate.
 export const claimProjection = /* groq */ `_id, value, label, sourceNote`

@@ -1,15 +1,6 @@
 import { defineQuery } from 'next-sanity'
 
-import { benefitsBlockFragment } from '../../components/blocks/benefits/query'
-import { cardGridBlockFragment } from '../../components/blocks/card-grid/query'
-import { ctaBandBlockFragment } from '../../components/blocks/cta-band/query'
-import { demoFormBlockFragment } from '../../components/blocks/demo-form/query'
-import { faqBlockFragment } from '../../components/blocks/faq/query'
-import { heroBlockFragment } from '../../components/blocks/hero/query'
-import { richTextBlockFragment } from '../../components/blocks/rich-text/query'
-import { stepsBlockFragment } from '../../components/blocks/steps/query'
-import { latestArticlesBlockFragment } from '../../components/blocks/latest-articles/query'
-import { roiCalculatorBlockFragment } from '../../components/blocks/roi-calculator/query'
+import { blockFragments } from '../../components/blocks/fragments'
 import {
   articleCardProjection,
   articleFilter,
@@ -99,9 +90,7 @@ export const ROI_CALCULATOR_QUERY = defineQuery(`
 `)
 
 // Campaign pages (app/p/[slug]): the page's SEO fields and its blocks, each projected by its own
-// fragment (components/blocks/*/query.ts). A block type without a fragment here comes back as {_key, _type}
-// only, and the page skips it (components/blocks/render-blocks.tsx); tests/unit/block-registry.test.ts
-// fails when a registered block's fragment is missing.
+// fragment (blockFragments, components/blocks/fragments.ts).
 const campaignPageProjection = /* groq */ `
     _id,
     title,
@@ -111,16 +100,7 @@ const campaignPageProjection = /* groq */ `
     blocks[]{
       _key,
       _type,
-      ${heroBlockFragment},
-      ${stepsBlockFragment},
-      ${cardGridBlockFragment},
-      ${benefitsBlockFragment},
-      ${ctaBandBlockFragment},
-      ${demoFormBlockFragment},
-      ${faqBlockFragment},
-      ${richTextBlockFragment},
-      ${latestArticlesBlockFragment},
-      ${roiCalculatorBlockFragment}
+      ${blockFragments}
     }
 `
 

@@ -1,4 +1,4 @@
-import { routedPath, slugChangeRedirectId, type RoutedTypeName } from './routed-types'
+import { routedPath, slugChangeRedirectId, type RoutedTypeName } from './routed-type-rules'
 
 type Redirect = { _id: string; from?: string | null; to?: string | null }
 

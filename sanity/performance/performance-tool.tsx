@@ -5,7 +5,7 @@ import type { UserViewComponent } from 'sanity/structure'
 
 import { CAMPAIGN_NAMING_ROLES } from '../../lib/analytics/campaign-link'
 import { apiVersion } from '../env'
-import { documentPath as routedDocumentPath } from '../lib/routed-types'
+import { documentPath as routedDocumentPath } from '../lib/routed-type-rules'
 import { CampaignLinkBuilder } from './campaign-link-builder'
 import { PerformanceDashboard } from './performance-dashboard'
 

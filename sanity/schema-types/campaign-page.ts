@@ -2,7 +2,7 @@ import { defineArrayMember, defineField, defineType } from 'sanity'
 
 import { BLOCK_SCHEMA_TYPES } from '../../components/blocks/schemas'
 import { requiredString, seoField } from './objects'
-import { routedPath } from '../lib/routed-types'
+import { routedPath } from '../lib/routed-type-rules'
 import { routedSlugField } from './path-rules'
 import { pageVisibilityFields, VISIBILITY_GROUP, visibilitySubtitle } from './visibility'
 

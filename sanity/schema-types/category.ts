@@ -1,7 +1,7 @@
 import { defineField, defineType } from 'sanity'
 
 import { requiredString } from './objects'
-import { routedPath } from '../lib/routed-types'
+import { routedPath } from '../lib/routed-type-rules'
 import { routedSlugField } from './path-rules'
 
 // A subject articles are filed under; each has its page at /conteudos/categoria/<slug>.

@@ -17,7 +17,7 @@ import {
   routedType,
   routedTypeOf,
   type RoutedTypeName,
-} from '../lib/routed-types'
+} from '../lib/routed-type-rules'
 import { landingPath } from '../../lib/site-path'
 
 // Validation rules that look at other documents: a page's address must be free, and a redirect

@@ -100,7 +100,7 @@ test.describe('articles: publishing without a deploy', () => {
       _id: newArticle._id,
       slug: SLUG,
     })
-    // The article lists and its own page; no other article's (lib/routed-types.ts).
+    // The article lists and its own page; no other article's (lib/routed-type-plans.ts).
     expect(answer.revalidated).toEqual(
       expect.arrayContaining(['sanity:article', `sanity:doc:article:${SLUG}`]),
     )

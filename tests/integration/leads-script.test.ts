@@ -172,8 +172,8 @@ describe('npm run leads', () => {
       env: environment({ LEADS_DATA_DIR: dataDir }),
       cwd: root,
     })
-    expect(bad.code).toBe(2)
-    expect(bad.stderr).toContain('--disable takes one of email, webhook, rdstation')
+    expect(bad.code).toBe(1)
+    expect(bad.stderr).toContain('Unknown destination "slack": this database knows email, webhook.')
   }, 120_000)
 
   it.runIf(hasPostgres())(

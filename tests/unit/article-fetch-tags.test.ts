@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 
 // The tags an article page's data is cached under, against a configured Sanity project: what a
-// publish revalidates (lib/routed-types.ts) works only if the fetches carry those very tags.
+// publish revalidates (lib/routed-type-plans.ts) works only if the fetches carry those very tags.
 const fetchFromSanity = vi.hoisted(() => vi.fn())
 vi.mock('@/sanity/env', async (importOriginal) => ({
   ...(await importOriginal<object>()),

@@ -19,7 +19,11 @@ import {
   wordCount,
 } from '@/lib/articles/text'
 import { listingPageCount } from '@/sanity/lib/paths'
-import { REDIRECT_FROM_PATTERN, routedSlugProblem, slugProblem } from '@/sanity/lib/routed-types'
+import {
+  REDIRECT_FROM_PATTERN,
+  routedSlugProblem,
+  slugProblem,
+} from '@/sanity/lib/routed-type-rules'
 import { redirectsForSlugChange } from '@/sanity/lib/slug-change'
 import {
   ARTICLE_FEED_QUERY,

@@ -1,5 +1,6 @@
-// A block exists once: its schema, its GROQ fragment and its component, side by side in
-// components/blocks/<name>/. These fail when one of the three is missing (docs/content.md, "Adding a block").
+// A block exists once: its schema and its component side by side in components/blocks/<name>/,
+// its GROQ fragment in components/blocks/fragments.ts. These fail when one of the three is missing
+// (docs/content.md, "Adding a block"; tests/unit/block-recipe.test.tsx follows it).
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 
@@ -51,13 +52,13 @@ describe('the block registry', () => {
     )
   })
 
-  it('keeps each block in a folder of its own: schema, fragment and component side by side', () => {
+  it('keeps each block in a folder of its own: schema and component side by side', () => {
     const folders = readdirSync(BLOCKS_DIR).filter((name) =>
       statSync(path.join(BLOCKS_DIR, name)).isDirectory(),
     )
     expect(folders.length).toBe(schemaBlockTypes.length)
     for (const folder of folders) {
-      for (const file of ['schema.ts', 'query.ts', 'component.tsx'])
+      for (const file of ['schema.ts', 'component.tsx'])
         expect(existsSync(path.join(BLOCKS_DIR, folder, file)), `blocks/${folder}/${file}`).toBe(
           true,
         )
@@ -79,16 +80,21 @@ describe('the block registry', () => {
       .flatMap(sources)
       .filter((file) => !blockFolder.test(file))
       .filter((file) =>
-        /from '[^']*\/[a-z-]+\/(schema|query|component)'/.test(
+        /from '[^']*\/[a-z-]+\/(schema|component)'/.test(
           readFileSync(path.join(root, file), 'utf8'),
         ),
       )
     const LISTS = [
       ['BLOCK_SCHEMA_TYPES', 'components/blocks/schemas.ts'],
-      ['campaignPageProjection', 'sanity/lib/queries.ts'],
+      ['blockFragments', 'components/blocks/fragments.ts'],
       ['BLOCK_COMPONENTS', 'components/blocks/components.tsx'],
     ] as const
-    expect(importers.sort()).toEqual(LISTS.map(([, file]) => file).sort())
+    // The fragments are written in fragments.ts itself: the folders are imported by the other two.
+    expect(importers.sort()).toEqual(
+      LISTS.map(([, file]) => file)
+        .filter((file) => file !== 'components/blocks/fragments.ts')
+        .sort(),
+    )
 
     const doc = readFileSync(path.join(root, 'docs/content.md'), 'utf8')
     const section = doc.slice(doc.indexOf('### Adding a block'), doc.indexOf('## The savings'))

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { parseDataset, queryDataset } from '@/lib/content/bundled'
 import { tagForType } from '@/lib/content/tags'
 import { campaignPath } from '@/sanity/lib/paths'
-import { REDIRECT_FROM_PATTERN, slugProblem } from '@/sanity/lib/routed-types'
+import { REDIRECT_FROM_PATTERN, slugProblem } from '@/sanity/lib/routed-type-rules'
 import { redirectsForSlugChange } from '@/sanity/lib/slug-change'
 import {
   CAMPAIGN_PAGE_QUERY,

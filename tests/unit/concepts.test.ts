@@ -28,7 +28,7 @@ import {
   SLUG_PATTERN,
   SLUG_SEGMENT,
 } from '@/sanity/lib/paths'
-import { APP_ROUTES } from '@/sanity/lib/routed-types'
+import { APP_ROUTES } from '@/sanity/lib/routed-type-rules'
 
 // Each concept is written once in code (issue 50, "Each concept once"); where a copy must stay
 // elsewhere (a migration's SQL, which cannot import, or deploy/nginx.conf), this file holds it to

@@ -11,8 +11,8 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 
 import { PAGES } from '@/scripts/bench/budgets.mjs'
-import { APP_ROUTES, RESERVED_SLUGS } from '@/sanity/lib/routed-types'
-import { ARTICLE_RESERVED_SLUGS } from '@/sanity/routed-types'
+import { APP_ROUTES, RESERVED_SLUGS } from '@/sanity/lib/routed-type-rules'
+import { ARTICLE_RESERVED_SLUGS } from '@/sanity/routed-type-definitions'
 
 const root = path.resolve(__dirname, '../..')
 const read = (file: string) => readFileSync(path.join(root, file), 'utf8')

@@ -28,7 +28,7 @@ function exportsOf(files: string[]): Map<string, string> {
 const GROQ_FILES = [
   'sanity/lib/fragments.ts',
   'sanity/lib/queries.ts',
-  ...blockFolders.map((folder) => `components/blocks/${folder}/query.ts`),
+  'components/blocks/fragments.ts',
 ]
 
 const SCHEMA_FILES = [

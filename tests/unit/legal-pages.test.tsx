@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 
 import { LegalText } from '@/components/legal-text'
 import { AGGREGATE_RETENTION_MONTHS, SALT_MAX_AGE_HOURS } from '@/lib/analytics/retention'
+import { DESTINATIONS } from '@/lib/leads/delivery/destinations'
 import { LEAD_RETENTION_MONTHS } from '@/lib/leads/delivery/queue.mjs'
 import { RETRY_FOR_MS } from '@/lib/leads/delivery/retry'
 import { cnpjProblem } from '@/lib/cnpj'
@@ -73,13 +74,8 @@ describe('the bundled legal pages', () => {
 
   it('the privacy policy names who receives a lead and why, and keeps every copy to the code', async () => {
     const { text } = await legalPage('privacidade')
-    // lib/leads/delivery's three destinations (LGPD art. 9: with whom, and why).
-    for (const receiver of [
-      'caixa de e-mail da equipe comercial',
-      'webhook',
-      'RD Station Marketing',
-    ])
-      expect(text).toContain(receiver)
+    // Every destination lib/leads/delivery/destinations.ts declares (LGPD art. 9: with whom).
+    for (const { receiver } of Object.values(DESTINATIONS)) expect(text).toContain(receiver)
     // rdstation.ts sends the opt-in as a tag only, never as e-mail consent.
     expect(text).toContain('nunca como consentimento para receber e-mails de marketing')
     // queue.mjs: copies emptied when delivered or given up (retry.ts), rows purged at retention.

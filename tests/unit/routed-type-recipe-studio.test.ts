@@ -18,8 +18,8 @@ const recipe = vi.hoisted(() => ({
     studio: { title: 'Casos', of: 'do caso', group: 'campaigns', preview: true, performance: true },
   },
 }))
-vi.mock('@/sanity/routed-types', async (importOriginal) => {
-  const original = await importOriginal<typeof import('@/sanity/routed-types')>()
+vi.mock('@/sanity/routed-type-definitions', async (importOriginal) => {
+  const original = await importOriginal<typeof import('@/sanity/routed-type-definitions')>()
   return { ...original, ROUTED_TYPES: { ...original.ROUTED_TYPES, caseStudy: recipe.caseStudy } }
 })
 vi.mock('@/sanity/schema-types', async (importOriginal) => {

@@ -3,7 +3,7 @@ import { NextRequest } from 'next/server'
 import { beforeAll, describe, expect, it, vi } from 'vitest'
 
 // docs/routed-types.md, "Adding a routed type", followed for a throwaway type that ships nowhere:
-// case studies at /casos/<slug>. Step 3 (its definition and queries in sanity/routed-types.ts) is
+// case studies at /casos/<slug>. Step 3 (its definition and queries in sanity/routed-type-definitions.ts) is
 // the mock below; step 4, its route, reads what the test reads (getRoutedDocument, staticParams);
 // the other steps are files routed-types.test.ts checks for every registered type. Nothing else
 // is added for it. Its page data, the sitemap and the routing table are then read through the real
@@ -64,8 +64,8 @@ const lake = vi.hoisted(() => {
     },
   }
 })
-vi.mock('@/sanity/routed-types', async (importOriginal) => {
-  const original = await importOriginal<typeof import('@/sanity/routed-types')>()
+vi.mock('@/sanity/routed-type-definitions', async (importOriginal) => {
+  const original = await importOriginal<typeof import('@/sanity/routed-type-definitions')>()
   return { ...original, ROUTED_TYPES: { ...original.ROUTED_TYPES, caseStudy: lake.caseStudy } }
 })
 // A configured Sanity project whose client answers from the recorder above (the real
@@ -102,10 +102,10 @@ process.env.CDN_PURGE_URL = PURGE
 const NAME = 'caseStudy' as never
 
 const { getRoutedDocument } = await import('@/lib/content')
-const { staticParams } = await import('@/lib/routed-types')
+const { staticParams } = await import('@/lib/routed-type-plans')
 const { documentTag } = await import('@/lib/content/tags')
 const { RESERVED_SLUGS, REDIRECT_FROM_PATTERN, documentPath, routedSlugProblem } =
-  await import('@/sanity/lib/routed-types')
+  await import('@/sanity/lib/routed-type-rules')
 const sitemap = (await import('@/app/sitemap')).default
 const routingTable = (await import('@/app/api/redirects/route')).GET
 const webhook = await import('@/app/api/revalidate/route')

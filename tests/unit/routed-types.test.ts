@@ -3,7 +3,7 @@ import path from 'node:path'
 
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 
-// The routed types (sanity/routed-types.ts, lib/routed-types.ts) and what a publish of each
+// The routed types (sanity/routed-type-definitions.ts, lib/routed-type-plans.ts) and what a publish of each
 // changes. lib/content is replaced by a fixed set of answers: what is tested
 // is which tags, paths and purges the registry derives from them.
 const content = vi.hoisted(() => ({
@@ -22,10 +22,10 @@ const content = vi.hoisted(() => ({
 vi.mock('@/lib/content', () => content)
 
 const { ROUTED, ROUTED_TYPE_NAMES, WEBHOOK_PROJECTION, publishPlan, staticParams } =
-  await import('@/lib/routed-types')
+  await import('@/lib/routed-type-plans')
 const { knownSlugs, documentPagePaths } = await import('@/lib/known-paths')
 const { ROUTED_TYPE_LIST, REDIRECT_FROM_PATTERN, RESERVED_SLUGS } =
-  await import('@/sanity/lib/routed-types')
+  await import('@/sanity/lib/routed-type-rules')
 const { CONTENT_TAGS } = await import('@/lib/content/tags')
 const { SLUG_MATCHER_SEGMENT } = await import('@/sanity/lib/paths')
 const { schemaTypes } = await import('@/sanity/schema-types')
@@ -103,7 +103,7 @@ describe('adding a routed type: every step of docs/routed-types.md done for ever
           `schemaTypes has ${documentType}`,
         ).toContain(documentType)
       // Its definition.
-      expect(files).toContain('sanity/routed-types.ts')
+      expect(files).toContain('sanity/routed-type-definitions.ts')
       // A page route under its prefix whose prerender comes from the registry.
       expect(files).toContain('app<prefix>/[slug]/page.tsx')
       const route = routeFile(prefix)

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 
 import { CONTENT_TAGS } from '@/lib/content/tags'
-import { ROUTED, WEBHOOK_PROJECTION } from '@/lib/routed-types'
+import { ROUTED, WEBHOOK_PROJECTION } from '@/lib/routed-type-plans'
 
 // docs/content.md tells whoever sets up the Sanity webhook which types to send. A type the site
 // revalidates but the filter leaves out is never published live (it shows up only at the hourly
@@ -17,7 +17,7 @@ describe('the webhook filter in docs/content.md', () => {
     expect(list, 'the filter is `_type in [...]`').toBeDefined()
     const documented = [...list!.matchAll(/"([^"]+)"/g)].map((match) => match[1]).sort()
     expect(documented).toEqual(Object.keys(CONTENT_TAGS).sort())
-    // Every routed type's document type among them (lib/routed-types.ts).
+    // Every routed type's document type among them (lib/routed-type-plans.ts).
     for (const routed of Object.values(ROUTED))
       if (routed.documentType) expect(documented).toContain(routed.documentType)
   })

@@ -2,10 +2,10 @@ import { serverEnv } from '@/lib/env'
 import { getRedirects } from '@/lib/content'
 import { documentPathsOf, knownSlugsOf, routedEntries } from '@/lib/known-paths'
 import { addWindowRedirects, buildRedirectMap, type RoutingTable } from '@/lib/redirect-map'
-import { ROUTED, ROUTED_TYPE_NAMES, routedPath } from '@/lib/routed-types'
+import { ROUTED, ROUTED_TYPE_NAMES, routedPath } from '@/lib/routed-type-plans'
 
 // What proxy.ts answers from: the redirect documents, checked (lib/redirect-map.ts), as a map
-// from path to target, and the slugs each routed type has (lib/routed-types.ts). Cached like
+// from path to target, and the slugs each routed type has (lib/routed-type-plans.ts). Cached like
 // the pages (no Content Lake request per visitor) and revalidated by the webhook's redirect and
 // routed types' list tags on every instance; the proxy keeps a copy for a second at most.
 // Internal: it lists pages not yet started, their start times and hidden redirects, so proxy.ts

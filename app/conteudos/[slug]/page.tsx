@@ -6,11 +6,11 @@ import { ArticleView, articleShareImagePath } from '@/components/articles/articl
 import { visibleUpdateDate } from '@/lib/articles/dates'
 import { getArticle, getSiteSettings } from '@/lib/content'
 import { pageMetadata, withBrand } from '@/lib/site-metadata'
-import { staticParams } from '@/lib/routed-types'
+import { staticParams } from '@/lib/routed-type-plans'
 import { articlePath } from '@/sanity/lib/paths'
 
 // Articles (article documents). The newest ones published at build time are prerendered
-// (lib/routed-types.ts); any other is rendered on its first request and cached like them
+// (lib/routed-type-plans.ts); any other is rendered on its first request and cached like them
 // (dynamicParams), and the
 // webhook revalidates the article tag and requests the page, so it is live within seconds with
 // no deploy. A slug with no published article answers 404 (drafts only in draft mode, at

@@ -5,7 +5,7 @@ import { CampaignPageView } from '@/components/campaign-page-view'
 import { getCampaignPage, getSiteSettings } from '@/lib/content'
 import { SITE_SHARE_IMAGE, shareImageUrl } from '@/lib/content/share-image'
 import { pageMetadata, withBrand } from '@/lib/site-metadata'
-import { staticParams } from '@/lib/routed-types'
+import { staticParams } from '@/lib/routed-type-plans'
 import { campaignPath } from '@/sanity/lib/paths'
 
 // Campaign pages (campaignPage documents), built by editors from blocks. The ones published at

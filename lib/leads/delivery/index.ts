@@ -8,14 +8,13 @@ import { getLeadStore } from '@/lib/leads'
 import type { Database } from '@/lib/leads/db.mjs'
 import { outsideRequest } from '@/lib/outside-request'
 
-import { senderFor, sendLeadEmail } from './email'
+import { DESTINATIONS, type Destination, type DestinationSpec, type Sender } from './destinations'
 import { leadFromRow, type DeliveredLead } from './lead'
 import {
   ATTEMPT_DEADLINE_MS,
   claimDue,
   LEASE_SECONDS,
   deliveryStats,
-  DESTINATIONS,
   enableDestinations,
   purgeExpired,
   recordAttempt,
@@ -23,12 +22,10 @@ import {
   type Claimed,
   type DestinationStats,
 } from './queue.mjs'
-import { sendLeadConversion } from './rdstation'
 import { nextStep, RETRY_FOR_MS, type AttemptResult } from './retry'
-import { sendLeadWebhook } from './webhook'
 
 // The one module that sends each lead to the destinations configured (issues 46 and 49,
-// docs/leads.md): e-mail, a signed webhook, RD Station. The database queues a delivery per lead
+// docs/leads.md), those ./destinations.ts declares. The database queues a delivery per lead
 // and enabled destination when the lead is stored (a trigger, supabase/migrations/*_lead_delivery*.sql);
 // every instance polls the queue, claims due deliveries with SKIP LOCKED and a lease, sends each
 // within a deadline well under the lease, and records each attempt. An instance only ever switches
@@ -47,8 +44,6 @@ const PURGE_EVERY_MS = 60 * 60_000
 /** A record that fails is tried again after these waits, inside the lease. */
 const RECORD_RETRY_MS = [500, 2000]
 
-type Destination = (typeof DESTINATIONS)[number]
-type Sender = (lead: DeliveredLead, signal: AbortSignal) => Promise<AttemptResult>
 type Step = Parameters<typeof recordAttempt>[2]
 
 export type DeliveryHealth = {
@@ -81,35 +76,12 @@ type State = {
 const globalForDelivery = globalThis as typeof globalThis & { __vigiaLeadDelivery?: State }
 
 function senders(): Partial<Record<Destination, Sender>> {
-  const { email, webhook, rdstation } = serverEnv.leadDelivery
-  return {
-    ...(email
-      ? {
-          email: (lead: DeliveredLead, signal: AbortSignal) =>
-            sendLeadEmail(
-              lead,
-              {
-                smtpUrl: email.smtpUrl,
-                to: email.to,
-                from: senderFor(email.smtpUrl, serverEnv.siteUrl, email.from),
-              },
-              signal,
-            ),
-        }
-      : {}),
-    ...(webhook
-      ? {
-          webhook: (lead: DeliveredLead, signal: AbortSignal) =>
-            sendLeadWebhook(lead, webhook, signal),
-        }
-      : {}),
-    ...(rdstation
-      ? {
-          rdstation: (lead: DeliveredLead, signal: AbortSignal) =>
-            sendLeadConversion(lead, rdstation, signal),
-        }
-      : {}),
-  }
+  return Object.fromEntries(
+    Object.entries(DESTINATIONS).flatMap(([name, spec]: [string, DestinationSpec]) => {
+      const send = spec.sender(serverEnv)
+      return send ? [[name, send]] : []
+    }),
+  )
 }
 
 /** The database the leads are in: the embedded store's, or the server's own Supabase connection. */
@@ -338,7 +310,7 @@ export function startLeadDelivery(): void {
   console.info(
     names.length > 0
       ? `[leads] Each lead is also sent to: ${names.join(', ')}.`
-      : '[leads] No lead destination configured (e-mail, webhook, RD Station) on this instance: it sends none, and changes nothing for the others.',
+      : `[leads] No lead destination configured (${Object.keys(DESTINATIONS).join(', ')}) on this instance: it sends none, and changes nothing for the others.`,
   )
   outsideRequest(() => {
     void tick(s)

@@ -9,9 +9,6 @@
  * @typedef {{ destination: string, pending: number, failed: number, delivered: number, oldestPendingSeconds: number | null, sent: boolean }} DestinationStats
  */
 
-/** The destinations the migration knows. */
-export const DESTINATIONS = /** @type {const} */ (['email', 'webhook', 'rdstation'])
-
 /**
  * How long a claimed delivery is this instance's: more than twice one attempt's deadline
  * (ATTEMPT_DEADLINE_MS, 20 s) and its record, short enough that a delivery held by an instance
@@ -64,9 +61,16 @@ export async function enableDestinations(db, enabled) {
  * @returns {Promise<number>} how many waiting deliveries were given up
  */
 export async function disableDestination(db, name) {
-  if (!(/** @type {readonly string[]} */ (DESTINATIONS).includes(name)))
-    throw new Error(`Unknown destination "${name}": one of ${DESTINATIONS.join(', ')}.`)
   return db.transaction(async (tx) => {
+    // The names are the code's (lib/leads/delivery/destinations.ts), which this plain script
+    // cannot import: one an instance never switched on here has nothing to switch off.
+    const known = (
+      await tx.query(`select name from lead_delivery.destinations order by name`)
+    ).rows.map((row) => String(row.name))
+    if (!known.includes(name))
+      throw new Error(
+        `Unknown destination "${name}": this database knows ${known.length > 0 ? known.join(', ') : 'none'}.`,
+      )
     await tx.query(
       `insert into lead_delivery.destinations as d (name, enabled) values ($1, false)
        on conflict (name) do update set enabled = false, changed_at = now() where d.enabled`,

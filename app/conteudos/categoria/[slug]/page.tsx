@@ -8,7 +8,7 @@ import { articlesTrail } from '@/lib/articles/trail'
 import { getCategory, getSiteSettings } from '@/lib/content'
 import { pageMetadata, withBrand } from '@/lib/site-metadata'
 import { categoryPath } from '@/sanity/lib/paths'
-import { staticParams } from '@/lib/routed-types'
+import { staticParams } from '@/lib/routed-type-plans'
 
 // A category's page: its description and its articles, newest first. Revalidated by the article
 // and category tags (app/api/revalidate requests it after a publish).

@@ -6,10 +6,10 @@ import { LISTING_TITLE } from '@/lib/articles/trail'
 import { getArticleListPage, getSiteSettings } from '@/lib/content'
 import { pageMetadata, withBrand } from '@/lib/site-metadata'
 import { ARTICLES_PREFIX, listingPagePath } from '@/sanity/lib/paths'
-import { staticParams } from '@/lib/routed-types'
+import { staticParams } from '@/lib/routed-type-plans'
 
 // The listing's pages from 2 on, each at a real URL with its own canonical: /conteudos/pagina/2.
-// A page past the last answers 404; the first few are prerendered (lib/routed-types.ts), any
+// A page past the last answers 404; the first few are prerendered (lib/routed-type-plans.ts), any
 // other is rendered on its first request.
 export const revalidate = 3600
 export const dynamicParams = true

@@ -41,13 +41,13 @@ import {
   routedTypeOf,
   type RoutedTypeDefinition,
   type RoutedTypeName,
-} from '@/sanity/lib/routed-types'
+} from '@/sanity/lib/routed-type-rules'
 
 export { routedPath }
 
 /**
  * The site's side of the routed types (docs/routed-types.md), derived from their definitions in
- * sanity/routed-types.ts: how the slugs are listed, what a publish changes, the sitemap entry and
+ * sanity/routed-type-definitions.ts: how the slugs are listed, what a publish changes, the sitemap entry and
  * the prerender. A type gets the defaults (its definition's queries through lib/content, and
  * documentPublish) unless SITE_PARTS gives it more. The sitemap, the known paths
  * (lib/known-paths.ts, read by proxy.ts), the routing table's window redirects (app/api/redirects),

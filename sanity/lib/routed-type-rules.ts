@@ -1,60 +1,11 @@
-import type { MetadataRoute } from 'next'
-
-import { ROUTED_TYPES } from '../routed-types'
+import { ROUTED_TYPES } from '../routed-type-definitions'
+import type { RoutedTypeDefinition } from './routed-type-definition'
 import { SLUG_MAX_LENGTH, SLUG_PATTERN, SLUG_SEGMENT } from './paths'
 
 // What everything that names a routed type loops over, derived from the definitions in
-// sanity/routed-types.ts (docs/routed-types.md): paths, slug rules, reserved names, redirect
+// sanity/routed-type-definitions.ts (docs/routed-types.md): paths, slug rules, reserved names, redirect
 // sources. Pure, shared by the Studio's browser bundle and the site; the site's server side
-// (fetchers, tags, publish plan) is lib/routed-types.ts.
-
-type ChangeFrequency = NonNullable<MetadataRoute.Sitemap[number]['changeFrequency']>
-
-export type RoutedTypeDefinition = {
-  /** The Sanity document type its pages are made from; none for pages computed from a list. */
-  documentType?: string
-  /** Where its documents live ('' for the root); proxy.ts's matcher lists each top section. */
-  prefix: string
-  /** The path of one document; `<prefix>/<slug>` unless given. */
-  path?: (slug: string) => string
-  /** An old address under the prefix may be a redirect's source (and a renamed one leaves one). */
-  redirectable?: boolean
-  /** Why its prefix's first segment is reserved at the root (a type with a top section of its own). */
-  section?: string
-  /** Names its slugs cannot take; the root's RESERVED_SLUGS unless given. */
-  reservedSlugs?: ReadonlyMap<string, string>
-  /** Other types whose slugs may not equal its own (one address space: legal and campaign pages). */
-  sharesSlugsWith?: readonly string[]
-  /** Its documents have a visibility window (and a redirect outside it). */
-  windowed?: boolean
-  /** Names under the prefix the site serves besides its documents (the feed). */
-  extraSlugs?: readonly string[]
-  sitemap: { changeFrequency: ChangeFrequency; priority: number | ((index: number) => number) }
-  /** generateStaticParams prerenders at most this many, newest first; all unless given. */
-  prerender?: number
-  /**
-   * The default fetchers' queries (lib/content getRoutedDocument, getRoutedSlugs): one document by
-   * $slug, and every published one's `slug` (plus `_updatedAt`, `noindex` and for a windowed type
-   * the window and `hiddenRedirect`). Types with fetchers of their own leave them out.
-   */
-  queries?: { document: string; slugs: string }
-  /** Other document types its page shows: their tags go on its data (claims, the calculator). */
-  shows?: readonly string[]
-  /** In the Studio: its list's title and place, and the name used in validation messages. */
-  studio?: {
-    title: string
-    /** "da página de campanha": `já é o endereço <of> "..."`. */
-    of: string
-    group: 'site' | 'campaigns' | 'articles'
-    ordering?: { field: string; direction: 'asc' | 'desc' }
-    /** Presentation frames it at /preview<path> (a route app/preview<prefix>/[slug]). */
-    preview?: boolean
-    /** A Desempenho tab with its page's figures. */
-    performance?: boolean
-    /** "Criar link de revisão" (app/revisao renders the type). */
-    reviewLinks?: boolean
-  }
-}
+// (fetchers, tags, publish plan) is lib/routed-type-plans.ts.
 
 /** Top-level names the app routes (or Next serves) besides the routed types' sections. */
 export const APP_ROUTES: ReadonlyMap<string, string> = new Map([
@@ -69,6 +20,7 @@ export const APP_ROUTES: ReadonlyMap<string, string> = new Map([
 export type RoutedTypeName = keyof typeof ROUTED_TYPES
 
 export { ROUTED_TYPES }
+export type { RoutedTypeDefinition }
 
 /** The definitions, each with its name, read through the type every one of them satisfies. */
 export const ROUTED_TYPE_LIST: ReadonlyArray<RoutedTypeDefinition & { name: RoutedTypeName }> = (

@@ -9,7 +9,7 @@ import {
   legalPagePath,
   listingPagePath,
 } from './lib/paths'
-import type { RoutedTypeDefinition } from './lib/routed-types'
+import type { RoutedTypeDefinition } from './lib/routed-type-definition'
 
 // The routed types: every page made from a document, one definition each, read by the site and
 // the Studio alike (so nothing here may import server code): address, slug rules, sitemap entry,

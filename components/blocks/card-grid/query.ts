@@ -1,8 +1,0 @@
-import { cardProjection, claimProjection } from '../../../sanity/lib/fragments'
-
-export const cardGridBlockFragment = /* groq */ `_type == "cardGridBlock" => {
-  eyebrow, heading, intro,
-  cards[]{${cardProjection}},
-  specTitle,
-  "specs": specs[]->{${claimProjection}}
-}`

@@ -1,6 +1,0 @@
-import { cardProjection } from '../../../sanity/lib/fragments'
-
-export const stepsBlockFragment = /* groq */ `_type == "stepsBlock" => {
-  eyebrow, heading, intro,
-  steps[]{${cardProjection}}
-}`
