@@ -77,11 +77,23 @@ beforeEach(() => {
   content.getRedirectPaths.mockResolvedValue(['/onibus', '/p/velha'])
 })
 
-/** The files docs/routed-types.md says a new routed type touches, as it lists them. */
-function recipeFiles(): string[] {
+/** docs/routed-types.md's recipe, from its heading on. */
+function recipeText(): string {
   const doc = read('docs/routed-types.md')
-  const steps = doc.slice(doc.indexOf('## Adding a routed type'))
-  return [...steps.matchAll(/^\d+\. `([^`]+)`/gm)].map((match) => match[1]!)
+  return doc.slice(doc.indexOf('## Adding a routed type'))
+}
+
+/** The files docs/routed-types.md says a new routed type touches by hand, as it lists them. */
+function recipeFiles(): string[] {
+  return [...recipeText().matchAll(/^\d+\. `([^`]+)`/gm)].map((match) => match[1]!)
+}
+
+/** The bundled dataset's documents. */
+function bundledDocuments(): { _id: string; _type: string }[] {
+  return read('sanity/dataset/production.ndjson')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as { _id: string; _type: string })
 }
 
 describe('adding a routed type: every step of docs/routed-types.md done for every type', () => {
@@ -128,10 +140,39 @@ describe('adding a routed type: every step of docs/routed-types.md done for ever
       // (webhook-filter-doc.test.ts).
       expect(files).toContain('docs/content.md')
       if (documentType) expect(Object.keys(CONTENT_TAGS)).toContain(documentType)
-      expect(files).toEqual(expect.arrayContaining(['sanity/schema.json', 'sanity/types.ts']))
-      // Framed by Presentation: the one file more the recipe names.
+      // The generated files, named after the list (not written by hand).
+      expect(recipeText()).toMatch(
+        /`npm run typegen` writes `sanity\/schema\.json` and `sanity\/types\.ts`/,
+      )
+      // Framed by Presentation.
+      expect(files).toContain('app/preview<prefix>/[slug]/page.tsx')
       if (routed.studio?.preview)
         expect(routeFile(`/preview${prefix}`), `app/preview${prefix}/[slug]/page.tsx`).toBeDefined()
+      // A published sample in the bundled dataset, so the site shows the type offline.
+      expect(files).toContain('sanity/dataset/production.ndjson')
+      if (documentType)
+        expect(
+          bundledDocuments().some(
+            (doc) => doc._type === documentType && !doc._id.startsWith('drafts.'),
+          ),
+          `the bundled dataset publishes a ${documentType}`,
+        ).toBe(true)
+      // Review links only for a type app/revisao renders: a REVIEW_*_QUERY that names the type,
+      // read by getReviewPage (else "Criar link de revisão" makes links that answer 404).
+      if (routed.studio?.reviewLinks) {
+        const reviewQueries = [
+          ...read('sanity/lib/queries.ts').matchAll(
+            /export const (REVIEW_\w+_QUERY) = defineQuery\(`([\s\S]*?)`\)/g,
+          ),
+        ].filter(([, , text]) => text!.includes(`_type == "${documentType}"`))
+        expect(reviewQueries.length, `a REVIEW_*_QUERY for ${documentType}`).toBeGreaterThan(0)
+        const reader = read('lib/content/index.ts')
+        const getReviewPage = reader.slice(reader.indexOf('export async function getReviewPage'))
+        for (const [, name] of reviewQueries)
+          expect(getReviewPage, `getReviewPage reads ${name}`).toMatch(
+            new RegExp(`fetchPrivate<\\w+>\\(${name}`),
+          )
+      }
     },
   )
 
