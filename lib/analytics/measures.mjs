@@ -179,9 +179,10 @@ export const KEY_COLUMNS = Object.freeze(
 )
 
 // The limits that keep one client from skewing the counts (docs/analytics.md, "Hostile input gets
-// nothing"). The SQL of record_views repeats CAP_PER_DAY, PROMOTE_ADDRESSES and
-// PROMOTIONS_PER_DAY (a migration cannot import them); tests/unit/concepts.test.ts holds the
-// latest definition to these values, tests/integration/analytics-store.test.ts its behaviour.
+// nothing"). The SQL of record_views repeats CAP_PER_DAY, PROMOTE_ADDRESSES, PROMOTIONS_PER_DAY,
+// CANDIDATES_PER_DAY and CONTACT_CHANNELS (a migration cannot import them);
+// tests/unit/concepts.test.ts holds the latest definition to these values,
+// tests/integration/analytics-store.test.ts its behaviour.
 
 /**
  * Values of a capped dimension a day keeps under their own name whoever sent them; past it, a
@@ -193,6 +194,8 @@ export const KEY_COLUMNS = Object.freeze(
 export const CAP_PER_DAY = 200
 export const PROMOTE_ADDRESSES = 3
 export const PROMOTIONS_PER_DAY = 100
+/** Candidates a day and dimension waits with at most: past it, a new value is only (outras). */
+export const CANDIDATES_PER_DAY = 10_000
 
 /**
  * The seconds one visitor's reading of one page counts in a day, in all (lib/analytics/

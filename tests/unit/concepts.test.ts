@@ -3,7 +3,13 @@ import path from 'node:path'
 
 import { describe, expect, it } from 'vitest'
 
-import { CAP_PER_DAY, PROMOTE_ADDRESSES, PROMOTIONS_PER_DAY } from '@/lib/analytics/measures.mjs'
+import {
+  CANDIDATES_PER_DAY,
+  CAP_PER_DAY,
+  CONTACT_CHANNELS,
+  PROMOTE_ADDRESSES,
+  PROMOTIONS_PER_DAY,
+} from '@/lib/analytics/measures.mjs'
 import { OTHER_KEY } from '@/lib/analytics/report-db.mjs'
 import { DIRECT_KEY, NO_CAMPAIGN_KEY } from '@/lib/analytics/report-schema'
 import { TAG_MAX_LENGTH, UTM_KEYS } from '@/lib/campaign-tags'
@@ -104,6 +110,14 @@ describe('the counting caps and placeholder keys', () => {
       `cardinality(candidate.address_buckets) >= ${PROMOTE_ADDRESSES} and promoted < ${PROMOTIONS_PER_DAY}`,
     )
     expect(keyLiterals(body)).toEqual(new Set([OTHER_KEY]))
+    expect(body).toContain(`) < ${CANDIDATES_PER_DAY} then`)
+  })
+
+  it('count the contact channels the code declares', () => {
+    const body = functionBody('analytics.record_views')
+    expect(body).toContain(
+      `foreach channel in array array[${CONTACT_CHANNELS.map((c) => `'${c}'`).join(', ')}] loop`,
+    )
   })
 
   it('are the ones lead_counts writes', () => {
