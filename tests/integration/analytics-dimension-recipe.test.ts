@@ -1,10 +1,9 @@
-import fs from 'node:fs'
-
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 
-import { applyMigrations, queryAsAnon } from '@/lib/leads/db.mjs'
+import { applyMigrations } from '@/lib/leads/db.mjs'
 
-import { createTestDatabase, type TestDatabase } from './helpers/database'
+import { createTestDatabase, insertLeadRow, type TestDatabase } from './helpers/database'
+import { readRecipe } from '../support/recipe'
 
 // docs/analytics.md, "Adding a dimension", followed for a throwaway dimension that ships nowhere:
 // the site's section (the path's first segment, /p for every campaign page). Step 1 (its entry in
@@ -111,12 +110,7 @@ describe('an analytics dimension added by the recipe alone', { timeout: 60_000 }
       { page: '/p/frotas' },
       'frotas',
     )
-    const columns = Object.keys(record.dadosCliente)
-    await queryAsAnon(
-      db,
-      `insert into public.dados_cliente (${columns.join(', ')}) values (${columns.map((_, i) => `$${i + 1}`).join(', ')})`,
-      Object.values(record.dadosCliente),
-    )
+    await insertLeadRow(db, record.dadosCliente)
 
     const query = reportQuerySchema.parse({ from: today(), to: today(), by: 'section' })
     const figures = async () =>
@@ -140,9 +134,7 @@ describe('an analytics dimension added by the recipe alone', { timeout: 60_000 }
   })
 
   it('is the file list docs/analytics.md gives', () => {
-    const doc = fs.readFileSync('docs/analytics.md', 'utf8')
-    const section = doc.split('### Adding a dimension')[1]!.split(/\n#/)[0]!
-    const steps = [...section.matchAll(/^\d\. `([^`]+)`/gm)].map((match) => match[1])
+    const { files: steps, statedCount } = readRecipe('docs/analytics.md', '### Adding a dimension')
     // Step 1 is the mock above, step 3 SECTION_LEADS; steps 2 and 4 are the doc and the beacon's
     // side, which a dimension of the visit's values (this one) does without.
     expect(steps).toEqual([
@@ -152,7 +144,7 @@ describe('an analytics dimension added by the recipe alone', { timeout: 60_000 }
       'lib/analytics/collect.ts',
     ])
     // The count the doc states is its list's length, and the issue's bound.
-    expect(Number(/At most (\d+) files/.exec(section)?.[1])).toBe(steps.length)
+    expect(statedCount).toBe(steps.length)
     expect(steps.length).toBeLessThanOrEqual(4)
   })
 })

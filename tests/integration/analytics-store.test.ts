@@ -40,6 +40,7 @@ import {
   hasPostgres,
   sqlStateOf,
   type TestDatabase,
+  insertLeadRow,
 } from './helpers/database'
 
 // The visit counts in the database (supabase/migrations/*_visit_analytics.sql) on PGlite, or on a
@@ -98,13 +99,7 @@ const request: DemoRequest = {
 
 async function storeLead(db: Database, attribution: Record<string, string>, page?: string) {
   const record = await composeLeadRecord(request, attribution, page)
-  const row = record.dadosCliente
-  const columns = Object.keys(row)
-  await queryAsAnon(
-    db,
-    `insert into public.dados_cliente (${columns.join(', ')}) values (${columns.map((_, i) => `$${i + 1}`).join(', ')})`,
-    Object.values(row),
-  )
+  await insertLeadRow(db, record.dadosCliente)
 }
 
 function collectorOn(db: () => Database, redis?: Connection): Collector {

@@ -40,6 +40,7 @@ import {
   hasPostgres,
   sqlStateOf,
   type TestDatabase,
+  insertLeadRow,
 } from './helpers/database'
 
 // The deliveries the database queues for each lead (supabase/migrations/*_lead_delivery*.sql),
@@ -72,15 +73,7 @@ async function storeLead(company: string, optIn: boolean, overrides: Partial<Dem
     whatsappOptIn: optIn ? 'sim' : '',
     ...overrides,
   })
-  const row = record.dadosCliente as Record<string, unknown>
-  const columns = Object.keys(row)
-  await queryAsAnon(
-    db,
-    `insert into public.dados_cliente (${columns.join(', ')}) values (${columns.map((_, i) => `$${i + 1}`).join(', ')})`,
-    Object.values(row).map((value) =>
-      value !== null && typeof value === 'object' ? JSON.stringify(value) : value,
-    ),
-  )
+  await insertLeadRow(db, record.dadosCliente)
 }
 
 async function count(sql: string): Promise<number> {

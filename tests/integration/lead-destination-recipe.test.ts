@@ -2,9 +2,10 @@ import fs from 'node:fs'
 
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 
-import { applyMigrations, queryAsAnon, type Database } from '@/lib/leads/db.mjs'
+import { applyMigrations, type Database } from '@/lib/leads/db.mjs'
 
-import { createTestDatabase, type TestDatabase } from './helpers/database'
+import { createTestDatabase, insertLeadRow, type TestDatabase } from './helpers/database'
+import { readRecipe } from '../support/recipe'
 
 // docs/leads.md, "Adding a destination", followed for a throwaway destination that ships nowhere:
 // a CRM whose first answer is a 503 with Retry-After 0. Step 1 (its sender) and step 2 (its entry
@@ -74,15 +75,7 @@ describe('a lead destination added by the recipe alone', { timeout: 60_000 }, ()
       calculadora: '',
       whatsappOptIn: '',
     })
-    const row = record.dadosCliente as Record<string, unknown>
-    const columns = Object.keys(row)
-    await queryAsAnon(
-      db,
-      `insert into public.dados_cliente (${columns.join(', ')}) values (${columns.map((_, i) => `$${i + 1}`).join(', ')})`,
-      Object.values(row).map((value) =>
-        value !== null && typeof value === 'object' ? JSON.stringify(value) : value,
-      ),
-    )
+    await insertLeadRow(db, record.dadosCliente)
     nudgeLeadDelivery()
 
     await vi.waitFor(
@@ -114,9 +107,11 @@ describe('a lead destination added by the recipe alone', { timeout: 60_000 }, ()
   })
 
   it('is the file list docs/leads.md gives, and every destination has its bullet there', async () => {
-    const doc = fs.readFileSync('docs/leads.md', 'utf8')
-    const section = doc.split('### Adding a destination')[1]!.split(/\n#/)[0]!
-    const steps = [...section.matchAll(/^\d\. `([^`]+)`/gm)].map((match) => match[1])
+    const {
+      text: section,
+      files: steps,
+      statedCount,
+    } = readRecipe('docs/leads.md', '### Adding a destination')
     // Steps 1 and 2 are the mock above; 3 and 4 are held below and by
     // tests/unit/legal-pages.test.tsx, which loops over DESTINATIONS' receivers.
     expect(steps).toEqual([
@@ -125,7 +120,7 @@ describe('a lead destination added by the recipe alone', { timeout: 60_000 }, ()
       'docs/leads.md',
       'sanity/dataset/production.ndjson',
     ])
-    expect(Number(/At most (\d+) files/.exec(section)?.[1])).toBe(steps.length)
+    expect(statedCount).toBe(steps.length)
     expect(steps.length).toBeLessThanOrEqual(4)
     // Settings add three more, named (tests/unit/env-example.test.ts and env-docs.test.ts hold
     // them to lib/env.ts).
@@ -138,7 +133,10 @@ describe('a lead destination added by the recipe alone', { timeout: 60_000 }, ()
     const { DESTINATIONS } = await vi.importActual<
       typeof import('@/lib/leads/delivery/destinations')
     >('@/lib/leads/delivery/destinations')
-    const bullets = doc.split('## Where each lead goes')[1]!.split('\n**')[0]!
+    const bullets = fs
+      .readFileSync('docs/leads.md', 'utf8')
+      .split('## Where each lead goes')[1]!
+      .split('\n**')[0]!
     for (const name of Object.keys(DESTINATIONS)) expect(bullets).toContain(`(\`${name}\`)`)
   })
 })

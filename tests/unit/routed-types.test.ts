@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 
 import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { readRecipe } from '../support/recipe'
 
 // The routed types (sanity/routed-type-definitions.ts, lib/routed-type-plans.ts) and what a publish of each
 // changes. lib/content is replaced by a fixed set of answers: what is tested
@@ -77,16 +78,11 @@ beforeEach(() => {
   content.getRedirectPaths.mockResolvedValue(['/onibus', '/p/velha'])
 })
 
-/** docs/routed-types.md's recipe, from its heading on. */
-function recipeText(): string {
-  const doc = read('docs/routed-types.md')
-  return doc.slice(doc.indexOf('## Adding a routed type'))
-}
-
+const routedRecipe = () => readRecipe('docs/routed-types.md', '## Adding a routed type')
+/** docs/routed-types.md's recipe. */
+const recipeText = () => routedRecipe().text
 /** The files docs/routed-types.md says a new routed type touches by hand, as it lists them. */
-function recipeFiles(): string[] {
-  return [...recipeText().matchAll(/^\d+\. `([^`]+)`/gm)].map((match) => match[1]!)
-}
+const recipeFiles = () => routedRecipe().files
 
 /** The bundled dataset's documents. */
 function bundledDocuments(): { _id: string; _type: string }[] {
@@ -100,6 +96,8 @@ describe('adding a routed type: every step of docs/routed-types.md done for ever
   it('lists at most 8 files', () => {
     expect(recipeFiles().length).toBeGreaterThan(0)
     expect(recipeFiles().length).toBeLessThanOrEqual(8)
+    // "take N files by hand": the count the doc states is its list's length.
+    expect(routedRecipe().statedCount).toBe(recipeFiles().length)
   })
 
   it.each(ROUTED_TYPE_LIST.map((routed) => [routed.name, routed] as const))(

@@ -5,7 +5,7 @@ import path from 'node:path'
 
 import { inject } from 'vitest'
 
-import { openPglite, type Database } from '@/lib/leads/db.mjs'
+import { openPglite, queryAsAnon, type Database } from '@/lib/leads/db.mjs'
 import { openPostgres } from '@/lib/leads/postgres.mjs'
 
 export type TestDatabase = {
@@ -90,4 +90,19 @@ export async function sqlStateOf(promise: Promise<unknown>): Promise<string> {
     return String((error as { code?: unknown }).code)
   }
   throw new Error('Expected the statement to be refused, but it succeeded.')
+}
+
+/**
+ * Inserts a composed lead's dados_cliente row as the site does: as the anon role, every column it
+ * carries (objects as JSON). The row's trigger then queues its deliveries and credits its visit.
+ */
+export async function insertLeadRow(db: Database, row: object): Promise<void> {
+  const columns = Object.keys(row)
+  await queryAsAnon(
+    db,
+    `insert into public.dados_cliente (${columns.join(', ')}) values (${columns.map((_, i) => `$${i + 1}`).join(', ')})`,
+    Object.values(row).map((value) =>
+      value !== null && typeof value === 'object' ? JSON.stringify(value) : value,
+    ),
+  )
 }
