@@ -21,6 +21,9 @@ export const announcementType = defineType({
   name: 'announcement',
   title: 'Aviso no topo do site',
   type: 'document',
+  // No title above the form: a never-created announcement has no preview to title it, and Sanity
+  // then shows "Sem título"; the pane's own header already names it (issue 52).
+  __experimental_formPreviewTitle: false,
   description:
     'Uma faixa acima do cabeçalho em todas as páginas. O visitante pode fechá-la; ela volta a aparecer quando o aviso for alterado.',
   fields: [

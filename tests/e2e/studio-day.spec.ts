@@ -175,11 +175,14 @@ test('the desk and every singleton read as they are: each titled by its own name
     await expect(page.getByRole('heading', { level: 2, name: /^Novo / })).toHaveCount(0)
     await shot(page, testInfo, `studio-${id}-1280`)
   }
-  // The announcement does not exist in the bundled dataset: Sanity titles a document that does
-  // not exist yet "Sem título" (its preview is never prepared), never "Novo …".
+  // The announcement does not exist in the bundled dataset: its pane names it, and no form title
+  // says "Sem título" (Sanity's fallback for a document with no preview yet) or "Novo …".
   await page.goto(`${site.url}/studio/structure/announcement`)
-  await expect(page.getByRole('heading', { level: 2 })).toBeVisible({ timeout: 60_000 })
-  await expect(page.getByRole('textbox', { name: 'Texto' }).first()).toBeEditable()
+  await expect(page.getByRole('textbox', { name: 'Texto' }).first()).toBeEditable({
+    timeout: 60_000,
+  })
+  await expect(page.getByText('Aviso no topo do site', { exact: true }).first()).toBeVisible()
+  await expect(page.getByText(/Sem título|Untitled/)).toHaveCount(0)
   await expect(page.getByRole('heading', { level: 2, name: /^Novo / })).toHaveCount(0)
   await shot(page, testInfo, 'studio-announcement-1280')
 
