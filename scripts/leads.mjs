@@ -95,7 +95,7 @@ export async function main(argv, io = {}) {
   }
   const limit = values.limit === undefined ? null : Number(values.limit)
   if (limit !== null && (!Number.isInteger(limit) || limit < 1)) {
-    err(`--limit must be a positive whole number, not "${values.limit}".`)
+    err(`--limit deve ser um número inteiro positivo (1, 2, 3…), não "${values.limit}".`)
     return 2
   }
 
@@ -211,7 +211,10 @@ export async function main(argv, io = {}) {
     if (databaseUrl) return openPostgres(databaseUrl)
     const dataDir = path.resolve(cwd, env.LEADS_DATA_DIR?.trim() || '.data/leads')
     if (!fs.existsSync(path.join(dataDir, 'PG_VERSION')))
-      throw new Error(`no embedded store in ${dataDir}.`)
+      throw new Error(
+        `nenhum armazenamento embutido em ${dataDir}. Aponte LEADS_DATA_DIR para a pasta dele ` +
+          'ou DATABASE_URL para o PostgreSQL.',
+      )
     return openPglite(dataDir)
   }
 
@@ -219,6 +222,12 @@ export async function main(argv, io = {}) {
     try {
       const db = await openForWriting()
       try {
+        const queue = await db.query(`select to_regclass('lead_delivery.destinations') as t`)
+        if (!queue.rows[0]?.t)
+          throw new Error(
+            'este banco não tem a fila de entregas (lead_delivery): nenhum destino para desligar ' +
+              'nem entrega para reenviar. Um servidor com as migrações atuais a cria ao iniciar.',
+          )
         if (values.disable !== undefined) {
           const given = await disableDestination(db, values.disable)
           out(
@@ -236,7 +245,7 @@ export async function main(argv, io = {}) {
       }
       return 0
     } catch (error) {
-      err('Could not change the deliveries:', error instanceof Error ? error.message : error)
+      err('Não foi possível alterar as entregas:', error instanceof Error ? error.message : error)
       return 1
     }
   }
@@ -279,7 +288,10 @@ export async function main(argv, io = {}) {
     }
     if (!values.json && stats) out(deliverySummary(stats))
   } catch (error) {
-    err('Could not read the demo requests:', error instanceof Error ? error.message : error)
+    err(
+      'Não foi possível ler os pedidos de demonstração:',
+      error instanceof Error ? error.message : error,
+    )
     return 1
   }
   return 0

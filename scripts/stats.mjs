@@ -87,21 +87,26 @@ async function run(argv, io) {
     throw new UsageError(message)
   }
 
+  /** A real calendar day written AAAA-MM-DD (2026-02-30 is not). */
   const isDate = (value) =>
     /^\d{4}-\d{2}-\d{2}$/.test(value) &&
-    new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) === value
+    new Date(Date.parse(`${value}T00:00:00Z`) || 0).toISOString().slice(0, 10) === value
+  for (const option of /** @type {const} */ (['from', 'to']))
+    if (values[option] !== undefined && !isDate(values[option]))
+      fail(
+        `--${option} deve ser uma data AAAA-MM-DD (por exemplo 2026-11-01), não "${values[option]}".`,
+      )
 
   const days = values.days === undefined ? 30 : Number(values.days)
   if (!Number.isInteger(days) || days < 1 || days > 400)
     fail(`--days deve ser um número inteiro de 1 a 400, não "${values.days}".`)
   const to = values.to ?? siteDay(Date.now())
   const from = values.from ?? siteDay(Date.parse(`${to}T12:00:00Z`) - (days - 1) * 86_400_000)
-  if (!isDate(from) || !isDate(to) || from > to)
-    fail('--from e --to devem ser datas AAAA-MM-DD, com --from antes de --to.')
+  if (from > to) fail(`--from (${from}) deve vir antes de --to (${to}), ou ser o mesmo dia.`)
   // By default, one table per reported dimension (measures.mjs); the days only with --by day.
   const groups = values.by ?? GROUPS.filter((group) => group !== 'day')
   for (const by of groups)
-    if (!GROUPS.includes(by)) fail(`--by deve ser um destes: ${GROUPS.join(', ')}.`)
+    if (!GROUPS.includes(by)) fail(`--by deve ser um destes: ${GROUPS.join(', ')}; não "${by}".`)
   if (values.csv && groups.length !== 1) fail('Com --csv, escolha uma tabela com --by.')
 
   async function withDatabase(fn) {

@@ -23,16 +23,16 @@ type Page = { title: string; seo: { description: string }; blocks: Block[] }
 /** The example page as the bundled dataset holds it, so the tests copy no marketing text. */
 const example = (() => {
   const file = path.join(__dirname, '..', '..', 'sanity', 'dataset', 'production.ndjson')
-  const page = parseDataset(readFileSync(file, 'utf8')).find(
-    (doc) => doc._id === 'campaignPage-onibus-rodoviarios',
-  ) as unknown as Page | undefined
+  const documents = parseDataset(readFileSync(file, 'utf8'))
+  const page = documents.find((doc) => doc._id === 'campaignPage-onibus-rodoviarios') as unknown as
+    Page | undefined
   if (!page) throw new Error('The bundled dataset has no example campaign page.')
   const block = (type: string) => {
     const found = page.blocks.find((candidate) => candidate._type === type)
     if (!found) throw new Error(`The example page has no ${type}.`)
     return found as Record<string, unknown>
   }
-  return { page, block }
+  return { page, block, documents }
 })()
 
 async function scriptsOf(request: APIRequestContext, url: string): Promise<string[]> {
@@ -213,6 +213,83 @@ test.describe('the example campaign page', () => {
   test('is in the sitemap', async ({ request }) => {
     const xml = await (await request.get('/sitemap.xml')).text()
     expect(xml).toContain(`${PATH}</loc>`)
+  })
+})
+
+/*
+ * The second bundled page holds the blocks the first does not (the card grid, the benefits, the
+ * latest articles, the calculator): every block has a sample (tests/unit/block-registry.test.ts).
+ * It repeats the home page's sections, so it stays out of search.
+ */
+test.describe('the example page of the other blocks', () => {
+  const OTHER = '/p/seguranca-de-frotas'
+  const other = example.documents.find((doc) => doc._id === 'campaignPage-seguranca-de-frotas') as
+    (Record<string, unknown> & { blocks: Block[] }) | undefined
+  const block = (type: string) => {
+    const found = other?.blocks.find((candidate) => candidate._type === type)
+    if (!found) throw new Error(`The second example page has no ${type}.`)
+    return found as Record<string, unknown>
+  }
+
+  test('renders each block with its copy, in order, and asks search engines to skip it', async ({
+    page,
+  }) => {
+    const response = await page.goto(OTHER)
+    expect(response?.status()).toBe(200)
+    await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', /noindex/)
+    const main = page.getByRole('main')
+
+    const cards = block('cardGridBlock')
+    for (const card of cards.cards as Array<{ title: string }>)
+      await expect(
+        main.getByRole('heading', { level: 3, name: card.title, exact: true }),
+      ).toBeVisible()
+    // The panel's figures are claim documents, as on the home page.
+    await expect(main.getByText('98,5%', { exact: true })).toBeVisible()
+
+    const benefits = block('benefitsBlock')
+    for (const card of benefits.cards as Array<{ title: string }>)
+      await expect(
+        main.getByRole('heading', { level: 3, name: card.title, exact: true }),
+      ).toBeVisible()
+    // A market's name shares its line with its badge ("Fase futura").
+    for (const market of benefits.markets as Array<{ name: string }>)
+      await expect(main.getByText(market.name).first()).toBeVisible()
+
+    // The newest of its category, as many as it asks for and the bundle holds.
+    const articles = block('latestArticlesBlock')
+    const category = (articles.category as { _ref: string })._ref
+    const inCategory = example.documents.filter(
+      (doc) => doc._type === 'article' && JSON.stringify(doc.categories).includes(category),
+    ).length
+    const listing = page.locator('section').filter({
+      has: page.getByRole('heading', { level: 2, name: articles.heading as string }),
+    })
+    await expect(listing.getByRole('heading', { level: 3 })).toHaveCount(
+      Math.min(articles.count as number, inCategory),
+    )
+    await expect(listing.getByRole('link', { name: /^Ver todos em / })).toHaveAttribute(
+      'href',
+      '/conteudos/categoria/fadiga-e-seguranca',
+    )
+
+    // The calculator, working without JavaScript: a form to /calculadora.
+    await expect(
+      main.locator('form[aria-label="Calculadora de economia"][action="/calculadora"]'),
+    ).toHaveCount(1)
+
+    // One section per block, in order.
+    const headings = await main
+      .locator('section')
+      .evaluateAll((sections) =>
+        sections.map((section) => section.querySelector('h1, h2')?.textContent ?? ''),
+      )
+    expect(headings).toEqual(other!.blocks.map((item) => (item.headline ?? item.heading) as string))
+  })
+
+  test('has no axe violations', async ({ page }) => {
+    await page.goto(OTHER)
+    await expectNoAxeViolations(page)
   })
 })
 

@@ -132,7 +132,7 @@ describe(`lead deliveries on ${backendLabel}`, () => {
         `select count(*)::int as n from lead_delivery.deliveries where destination = 'rdstation'`,
       ),
     ).toBe(1)
-    await expect(disableDestination(db, 'slack')).rejects.toThrow(/Unknown destination/)
+    await expect(disableDestination(db, 'slack')).rejects.toThrow(/destino desconhecido: "slack"/)
     await clearQueue()
   })
 

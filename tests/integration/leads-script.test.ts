@@ -77,7 +77,19 @@ describe('npm run leads', () => {
     const bad = await run(process.execPath, [script, '--limit', '0'], { env, cwd: root }).catch(
       (error: { code: number; stderr: string }) => error,
     )
-    expect(bad).toMatchObject({ code: 2, stderr: expect.stringContaining('--limit must be') })
+    expect(bad).toMatchObject({
+      code: 2,
+      stderr: '--limit deve ser um número inteiro positivo (1, 2, 3…), não "0".\n',
+    })
+    // The two that write need the store itself: without one, a line saying where it looked.
+    for (const args of [['--disable', 'email'], ['--retry-failed']]) {
+      const none = await runScript(main, args, { env, cwd: root })
+      expect(none).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `Não foi possível alterar as entregas: nenhum armazenamento embutido em ${path.join(root, 'none')}. Aponte LEADS_DATA_DIR para a pasta dele ou DATABASE_URL para o PostgreSQL.\n`,
+      })
+    }
   }, 60_000)
 
   it('lists the embedded store newest first, while the store is open in another process', async () => {
@@ -172,8 +184,12 @@ describe('npm run leads', () => {
       env: environment({ LEADS_DATA_DIR: dataDir }),
       cwd: root,
     })
-    expect(bad.code).toBe(1)
-    expect(bad.stderr).toContain('Unknown destination "slack": this database knows email, webhook.')
+    expect(bad).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'Não foi possível alterar as entregas: destino desconhecido: "slack". Este banco conhece: email, webhook.\n',
+    })
   }, 120_000)
 
   it.runIf(hasPostgres())(

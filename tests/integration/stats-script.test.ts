@@ -45,6 +45,31 @@ describe('npm run stats', { timeout: 180_000 }, () => {
       (error: { code: number; stderr: string }) => error,
     )
     expect(bad).toMatchObject({ code: 2, stderr: expect.stringContaining('--days deve ser') })
+    // Every bad value: one line in Portuguese naming it and what is accepted, never a stack trace.
+    for (const [args, message] of [
+      [
+        ['--to', 'ontem'],
+        '--to deve ser uma data AAAA-MM-DD (por exemplo 2026-11-01), não "ontem".',
+      ],
+      [
+        ['--from', '2026-02-30'],
+        '--from deve ser uma data AAAA-MM-DD (por exemplo 2026-11-01), não "2026-02-30".',
+      ],
+      [
+        ['--from', '2026-11-05', '--to', '2026-11-01'],
+        '--from (2026-11-05) deve vir antes de --to (2026-11-01), ou ser o mesmo dia.',
+      ],
+      [
+        ['--by', 'pais'],
+        '--by deve ser um destes: page, landing, campaign, source, day; não "pais".',
+      ],
+      [['--days', '401'], '--days deve ser um número inteiro de 1 a 400, não "401".'],
+    ] as const)
+      expect(await runScript(main, [...args], { env, cwd: root })).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `${message}\n`,
+      })
     // A mistyped option: one line, no stack trace (scripts/lib/cli-io.mjs, for both commands).
     for (const [name, args] of [
       ['stats', ['--dias', '7']],

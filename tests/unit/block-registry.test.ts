@@ -1,6 +1,6 @@
 // A block exists once: its schema and its component side by side in components/blocks/<name>/,
-// its GROQ fragment in components/blocks/fragments.ts. These fail when one of the three is missing
-// (docs/content.md, "Adding a block"; tests/unit/block-recipe.test.tsx follows it).
+// its GROQ fragment in components/blocks/fragments.ts, a sample on a bundled campaign page. These
+// fail when one is missing (docs/content.md, "Adding a block"; block-recipe.test.tsx follows it).
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 
@@ -11,6 +11,8 @@ import { BLOCK_SCHEMA_TYPES } from '@/components/blocks/schemas'
 import { CAMPAIGN_PAGE_QUERY } from '@/sanity/lib/queries'
 import { campaignPageType } from '@/sanity/schema-types/campaign-page'
 import { schemaTypes } from '@/sanity/schema-types'
+
+import { bundledDocuments } from './content-support'
 
 const BLOCKS_DIR = path.join(__dirname, '..', '..', 'components', 'blocks')
 
@@ -24,6 +26,13 @@ const schemaBlockTypes = (
 /** The types CAMPAIGN_PAGE_QUERY has a fragment for (`_type == "x" => {...}`). */
 const fragmentTypes = [...CAMPAIGN_PAGE_QUERY.matchAll(/_type == "(\w+)" =>/g)].map(
   (match) => match[1],
+)
+
+/** The block types the bundled campaign pages hold: what a checkout without Sanity shows. */
+const bundledSampleTypes = new Set(
+  bundledDocuments()
+    .filter((doc) => doc._type === 'campaignPage')
+    .flatMap((doc) => (doc.blocks as Array<{ _type: string }>).map((block) => block._type)),
 )
 
 describe('the block registry', () => {
@@ -42,6 +51,14 @@ describe('the block registry', () => {
 
   it.each(schemaBlockTypes)('%s has a GROQ fragment in CAMPAIGN_PAGE_QUERY', (type) => {
     expect(fragmentTypes, `CAMPAIGN_PAGE_QUERY lacks the fragment of ${type}`).toContain(type)
+  })
+
+  // Step 6 of the recipe; tests/unit/blocks-render.test.tsx renders each sample.
+  it.each(schemaBlockTypes)('%s has a sample on a bundled campaign page', (type) => {
+    expect(
+      bundledSampleTypes.has(type),
+      `sanity/dataset/production.ndjson: no campaign page holds a ${type}`,
+    ).toBe(true)
   })
 
   it('has no component or fragment for a type the schema does not offer', () => {

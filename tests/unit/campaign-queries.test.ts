@@ -96,6 +96,8 @@ describe('CAMPAIGN_PAGE_QUERY over the bundled dataset', () => {
     )
     expect(slugs.map((entry) => [entry.slug, entry.noindex])).toEqual([
       ['onibus-rodoviarios', false],
+      // The page of the other blocks repeats the home page's sections: out of search.
+      ['seguranca-de-frotas', true],
     ])
   })
 })

@@ -69,7 +69,11 @@ export async function disableDestination(db, name) {
     ).rows.map((row) => String(row.name))
     if (!known.includes(name))
       throw new Error(
-        `Unknown destination "${name}": this database knows ${known.length > 0 ? known.join(', ') : 'none'}.`,
+        `destino desconhecido: "${name}". ` +
+          (known.length > 0
+            ? `Este banco conhece: ${known.join(', ')}.`
+            : 'Este banco ainda não conhece nenhum: um servidor com e-mail, webhook ou RD Station ' +
+              'configurado os registra ao iniciar.'),
       )
     await tx.query(
       `insert into lead_delivery.destinations as d (name, enabled) values ($1, false)
