@@ -34,6 +34,7 @@ import {
   ORIGIN_PAGE_FIELD,
   PAGE_FIELD,
   STARTED_AT_FIELD,
+  SUBMIT_TIMEOUT_MS,
   TURNSTILE_ACTION,
   SUBMISSION_KEY_FIELD,
   FORM_TOKEN_FIELD,
@@ -56,10 +57,6 @@ const FIELDS_IN_FORM_ORDER: DemoRequestField[] = [
   'fleetSize',
   'message',
 ]
-
-// Past this the visitor is told it failed (SPEC section 8) rather than left waiting on a weak
-// signal; what they typed stays in the form.
-const SUBMIT_TIMEOUT_MS = 10_000
 
 const TOASTS = {
   success: {

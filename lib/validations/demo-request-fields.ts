@@ -102,3 +102,8 @@ export const WHATSAPP_OPT_IN_LABEL =
   'Aceito ser contatado pelo WhatsApp sobre a demonstração, no telefone informado.'
 /** A person needs more than this to fill in the form; a script usually does not. */
 export const MIN_FILL_MS = 2000
+/**
+ * Past this the visitor is told it failed (SPEC section 8) rather than left waiting on a weak
+ * signal; what they typed stays in the form.
+ */
+export const SUBMIT_TIMEOUT_MS = 10_000
