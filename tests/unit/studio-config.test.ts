@@ -308,24 +308,27 @@ describe('document views', () => {
   })
 })
 
+// i18next loads and settles asynchronously: seconds on a loaded 2-core machine, where the first
+// test outran vitest's 5 s and waitFor's 1 s.
+const SETTLE = { timeout: 20_000 }
+
 describe('Studio interface language', () => {
   it('offers Brazilian Portuguese and opens in it when the editor has not chosen another', async () => {
     const i18n = source().i18n
     expect(i18n.locales.map((locale) => locale.id)).toEqual(['en-US', 'pt-BR'])
-    // With no stored preference the Studio picks the last configured locale (pt-BR, after en-US);
-    // i18next settles on it asynchronously.
-    await vi.waitFor(() => expect(i18n.currentLocale.id).toBe('pt-BR'))
-  })
+    // With no stored preference the Studio picks the last configured locale (pt-BR, after en-US).
+    await vi.waitFor(() => expect(i18n.currentLocale.id).toBe('pt-BR'), SETTLE)
+  }, 30_000)
 
   it('translates the desk, the document actions and the Presentation tool', async () => {
     const i18n = source().i18n
     await i18n.loadNamespaces(['structure', 'presentation', 'studio'])
-    await vi.waitFor(() => expect(i18n.currentLocale.id).toBe('pt-BR'))
+    await vi.waitFor(() => expect(i18n.currentLocale.id).toBe('pt-BR'), SETTLE)
     expect(i18n.t('action.publish.label', { ns: 'structure' })).toBe('Publicar')
     expect(i18n.t('action.delete.label', { ns: 'structure' })).toBe('Excluir')
     expect(i18n.t('action.unpublish.label', { ns: 'structure' })).toBe('Despublicar')
     expect(i18n.t('preview-frame.refresh-button.tooltip', { ns: 'presentation' })).toBe(
       'Atualizar pré-visualização',
     )
-  })
+  }, 30_000)
 })
