@@ -84,6 +84,9 @@ const SERVER_BOUND_SPECS = [
   /lead-delivery\.spec\.ts/,
 ]
 
+/** Tests that only send requests (`{ tag: '@http' }`): the `http` project runs them, once. */
+const HTTP_ONLY = /@http/
+
 export default defineConfig({
   testDir: 'tests/e2e',
   fullyParallel: true,
@@ -245,16 +248,26 @@ export default defineConfig({
       use: { viewport: { width: 1280, height: 800 } },
     },
     {
+      // The tests tagged @http (HTTP_ONLY): plain requests, headers and bodies, which no width
+      // changes, so once against the site server, not once per width; no page is ever opened.
+      name: 'http',
+      metadata: needs({ builds: ['site'], quick: true }),
+      testIgnore: SERVER_BOUND_SPECS,
+      grep: HTTP_ONLY,
+    },
+    {
       name: 'desktop',
       metadata: needs({ builds: ['site'] }),
       // The mobile menu exists below the md breakpoint only.
       testIgnore: [...SERVER_BOUND_SPECS, /mobile-menu\.spec\.ts/],
+      grepInvert: HTTP_ONLY,
       use: { viewport: { width: 1280, height: 800 } },
     },
     {
       name: 'mobile',
       metadata: needs({ builds: ['site'], quick: true }),
       testIgnore: SERVER_BOUND_SPECS,
+      grepInvert: HTTP_ONLY,
       // Below Tailwind's md breakpoint (768 px): the navigation collapses into the menu button.
       use: {
         viewport: { width: 375, height: 812 },

@@ -197,14 +197,18 @@ test.describe('an article', () => {
     await expect(page.locator('meta[property="og:type"]')).toHaveAttribute('content', 'article')
   })
 
-  test('an article without a cover gets a card generated with its title', async ({ request }) => {
-    const response = await request.get(`/conteudos/lgpd-camera-na-cabine/opengraph-image`)
-    expect(response.status()).toBe(200)
-    expect(response.headers()['content-type']).toBe('image/png')
-    const png = await response.body()
-    expect(png.readUInt32BE(16)).toBe(1200)
-    expect(png.readUInt32BE(20)).toBe(630)
-  })
+  test(
+    'an article without a cover gets a card generated with its title',
+    { tag: '@http' },
+    async ({ request }) => {
+      const response = await request.get(`/conteudos/lgpd-camera-na-cabine/opengraph-image`)
+      expect(response.status()).toBe(200)
+      expect(response.headers()['content-type']).toBe('image/png')
+      const png = await response.body()
+      expect(png.readUInt32BE(16)).toBe(1200)
+      expect(png.readUInt32BE(20)).toBe(630)
+    },
+  )
 
   test('publishes the FAQ of an article as FAQPage data with the visible questions', async ({
     page,
@@ -339,18 +343,20 @@ test.describe('the listing, categories, feed and sitemap', () => {
     }
   })
 
-  test('the sitemap has the listing, the categories and every article with lastmod', async ({
-    request,
-  }) => {
-    const xml = await (await request.get('/sitemap.xml')).text()
-    for (const path of [
-      '/conteudos',
-      '/conteudos/categoria/fadiga-e-seguranca',
-      '/conteudos/categoria/lgpd-e-privacidade',
-      ...bundled.articles.map((a) => `/conteudos/${a.slug!.current}`),
-    ])
-      expect(xml).toMatch(new RegExp(`${path}</loc>\\s*<lastmod>[^<]+</lastmod>`))
-  })
+  test(
+    'the sitemap has the listing, the categories and every article with lastmod',
+    { tag: '@http' },
+    async ({ request }) => {
+      const xml = await (await request.get('/sitemap.xml')).text()
+      for (const path of [
+        '/conteudos',
+        '/conteudos/categoria/fadiga-e-seguranca',
+        '/conteudos/categoria/lgpd-e-privacidade',
+        ...bundled.articles.map((a) => `/conteudos/${a.slug!.current}`),
+      ])
+        expect(xml).toMatch(new RegExp(`${path}</loc>\\s*<lastmod>[^<]+</lastmod>`))
+    },
+  )
 })
 
 test.describe('as light as the home page', () => {
@@ -358,32 +364,42 @@ test.describe('as light as the home page', () => {
     ['an article', ARTICLE],
     ['the listing', '/conteudos'],
   ] as const) {
-    test(`${name} stays within the page-weight budgets of the home page`, async ({ request }) => {
-      const weight = pageWeight(await (await request.get(url)).text())
-      const report = JSON.stringify({ weight, budget: PAGE_WEIGHT_BUDGET })
-      // A page that lost its content would pass every budget while proving nothing.
-      expect(weight.elements, report).toBeGreaterThan(120)
-      expect(weight.elements, report).toBeLessThanOrEqual(PAGE_WEIGHT_BUDGET.elements)
-      expect(weight.rscPayloadBytes, report).toBeLessThanOrEqual(PAGE_WEIGHT_BUDGET.rscPayloadBytes)
-      expect(weight.htmlBytes, report).toBeLessThanOrEqual(PAGE_WEIGHT_BUDGET.htmlBytes)
-      expect(weight.stylesheetBytes, report).toBeLessThanOrEqual(PAGE_WEIGHT_BUDGET.stylesheetBytes)
-    })
+    test(
+      `${name} stays within the page-weight budgets of the home page`,
+      { tag: '@http' },
+      async ({ request }) => {
+        const weight = pageWeight(await (await request.get(url)).text())
+        const report = JSON.stringify({ weight, budget: PAGE_WEIGHT_BUDGET })
+        // A page that lost its content would pass every budget while proving nothing.
+        expect(weight.elements, report).toBeGreaterThan(120)
+        expect(weight.elements, report).toBeLessThanOrEqual(PAGE_WEIGHT_BUDGET.elements)
+        expect(weight.rscPayloadBytes, report).toBeLessThanOrEqual(
+          PAGE_WEIGHT_BUDGET.rscPayloadBytes,
+        )
+        expect(weight.htmlBytes, report).toBeLessThanOrEqual(PAGE_WEIGHT_BUDGET.htmlBytes)
+        expect(weight.stylesheetBytes, report).toBeLessThanOrEqual(
+          PAGE_WEIGHT_BUDGET.stylesheetBytes,
+        )
+      },
+    )
 
-    test(`${name} ships no JavaScript of its own (no more than a legal page, less than the home)`, async ({
-      request,
-    }) => {
-      const size = async (src: string) => (await (await request.get(src)).body()).length
-      const legal = new Set(await scriptsOf(request, '/privacidade'))
-      const scripts = await scriptsOf(request, url)
-      let extraBytes = 0
-      for (const src of scripts.filter((src) => !legal.has(src))) extraBytes += await size(src)
-      // At most the route's own tiny chunk (Next's per-route module list), never components.
-      expect(extraBytes, scripts.join('\n')).toBeLessThan(1_000)
-      let homeBytes = 0
-      for (const src of await scriptsOf(request, '/')) homeBytes += await size(src)
-      let bytes = 0
-      for (const src of scripts) bytes += await size(src)
-      expect(bytes).toBeLessThanOrEqual(homeBytes)
-    })
+    test(
+      `${name} ships no JavaScript of its own (no more than a legal page, less than the home)`,
+      { tag: '@http' },
+      async ({ request }) => {
+        const size = async (src: string) => (await (await request.get(src)).body()).length
+        const legal = new Set(await scriptsOf(request, '/privacidade'))
+        const scripts = await scriptsOf(request, url)
+        let extraBytes = 0
+        for (const src of scripts.filter((src) => !legal.has(src))) extraBytes += await size(src)
+        // At most the route's own tiny chunk (Next's per-route module list), never components.
+        expect(extraBytes, scripts.join('\n')).toBeLessThan(1_000)
+        let homeBytes = 0
+        for (const src of await scriptsOf(request, '/')) homeBytes += await size(src)
+        let bytes = 0
+        for (const src of scripts) bytes += await size(src)
+        expect(bytes).toBeLessThanOrEqual(homeBytes)
+      },
+    )
   }
 })

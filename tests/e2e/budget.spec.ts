@@ -15,27 +15,31 @@ import { expect, gotoHome, test } from './fixtures'
 import { demoForm, field } from './demo-fixtures'
 import { SERVERS } from './servers'
 
-test(`first-load JS of / is at most ${formatKiB(FIRST_LOAD_JS_BUDGET_BYTES)} gzip`, async () => {
-  const result = await measureFirstLoadJs({
-    baseUrl: SERVERS.site.url,
-    distDir: path.join(__dirname, '..', '..', BUILDS.site.distDir),
-  })
-  const breakdown = result.scripts.map(
-    (script) => `${script.file} ${script.share} ${script.gzipBytes} B`,
-  )
-  // A page with no scripts at all would pass the budget while proving nothing.
-  expect(result.frameworkBytes, breakdown.join('\n')).toBeGreaterThan(0)
-  expect(result.siteBytes, breakdown.join('\n')).toBeGreaterThan(0)
-  expect(
-    result.totalBytes,
-    `first-load JS ${formatKiB(result.totalBytes)} (framework ${formatKiB(result.frameworkBytes)}, ` +
-      `site ${formatKiB(result.siteBytes)}):\n${breakdown.join('\n')}`,
-  ).toBeLessThanOrEqual(FIRST_LOAD_JS_BUDGET_BYTES)
-  expect(
-    result.siteBytes,
-    `the site's own first-load JS (budget ${formatKiB(SITE_JS_BUDGET_BYTES)}):\n${breakdown.join('\n')}`,
-  ).toBeLessThanOrEqual(SITE_JS_BUDGET_BYTES)
-})
+test(
+  `first-load JS of / is at most ${formatKiB(FIRST_LOAD_JS_BUDGET_BYTES)} gzip`,
+  { tag: '@http' },
+  async () => {
+    const result = await measureFirstLoadJs({
+      baseUrl: SERVERS.site.url,
+      distDir: path.join(__dirname, '..', '..', BUILDS.site.distDir),
+    })
+    const breakdown = result.scripts.map(
+      (script) => `${script.file} ${script.share} ${script.gzipBytes} B`,
+    )
+    // A page with no scripts at all would pass the budget while proving nothing.
+    expect(result.frameworkBytes, breakdown.join('\n')).toBeGreaterThan(0)
+    expect(result.siteBytes, breakdown.join('\n')).toBeGreaterThan(0)
+    expect(
+      result.totalBytes,
+      `first-load JS ${formatKiB(result.totalBytes)} (framework ${formatKiB(result.frameworkBytes)}, ` +
+        `site ${formatKiB(result.siteBytes)}):\n${breakdown.join('\n')}`,
+    ).toBeLessThanOrEqual(FIRST_LOAD_JS_BUDGET_BYTES)
+    expect(
+      result.siteBytes,
+      `the site's own first-load JS (budget ${formatKiB(SITE_JS_BUDGET_BYTES)}):\n${breakdown.join('\n')}`,
+    ).toBeLessThanOrEqual(SITE_JS_BUDGET_BYTES)
+  },
+)
 
 test('the home page loads nothing from another origin, before or after touching the form', async ({
   page,
@@ -72,13 +76,17 @@ test('the home page loads nothing from another origin, before or after touching 
   expect(foreign).toEqual([])
 })
 
-test('the standalone server ships what runs, not the project around it', async () => {
-  // A file read with a path Turbopack cannot bound traces the whole project into it (source,
-  // tests, docs, test results): lib/social-image.ts marks its public/ reads for that reason.
-  const standalone = path.join(__dirname, '..', '..', BUILDS.site.distDir, 'standalone')
-  const shipped = await readdir(standalone)
-  expect(shipped).toContain('server.js')
-  expect(shipped).toContain('public')
-  const project = ['tests', 'docs', 'scripts', 'components', 'test-results', 'README.md', '.ci']
-  expect(shipped.filter((entry) => project.includes(entry))).toEqual([])
-})
+test(
+  'the standalone server ships what runs, not the project around it',
+  { tag: '@http' },
+  async () => {
+    // A file read with a path Turbopack cannot bound traces the whole project into it (source,
+    // tests, docs, test results): lib/social-image.ts marks its public/ reads for that reason.
+    const standalone = path.join(__dirname, '..', '..', BUILDS.site.distDir, 'standalone')
+    const shipped = await readdir(standalone)
+    expect(shipped).toContain('server.js')
+    expect(shipped).toContain('public')
+    const project = ['tests', 'docs', 'scripts', 'components', 'test-results', 'README.md', '.ci']
+    expect(shipped.filter((entry) => project.includes(entry))).toEqual([])
+  },
+)

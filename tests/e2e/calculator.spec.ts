@@ -13,10 +13,13 @@ import {
   expectThankYou,
   field,
   fillDemoForm,
+  formShownAt,
+  runClockBehind,
   submitButton,
   test,
   VALID,
   waitLikeAPerson,
+  waitOutSignedRenderTime,
 } from './demo-fixtures'
 import {
   expectIslandHydrated,
@@ -139,13 +142,15 @@ test.describe('with JavaScript', () => {
   test('"Receber a análise completa" leads to the form with the band chosen, and the lead carries the estimate', async ({
     page,
   }) => {
+    // The form below writes the time it was shown by the page's clock, run a fill time behind.
+    await runClockBehind(page)
     await openCalculator(page)
     await fleetInput(page).fill('120')
     await calculator(page).getByRole('button', { name: 'Receber a análise completa' }).click()
     await expect(page).toHaveURL(/\/#contato$/)
     await expect(demoForm(page)).toBeInViewport()
     await expectIslandHydrated(demoForm(page))
-    const openedAt = Date.now()
+    const openedAt = formShownAt()
     await expect(field(page, 'fleetSize')).toHaveValue('101-500')
     await expect(demoForm(page)).toContainText(
       'Sua simulação da calculadora vai junto com o pedido: 120 veículos',
@@ -288,14 +293,13 @@ test.describe('without JavaScript', () => {
       .fill('30.000')
     await calculator(page).getByRole('button', { name: 'Receber a análise completa' }).click()
     await expect(page).toHaveURL(/\/calculadora\?frota=120&sinistros=&custo=30\.000#contato$/)
-    // The form's signed render time must be a person's fill time old (docs/security.md).
-    const openedAt = Date.now()
     await expect(field(page, 'fleetSize')).toHaveValue('101-500')
     await expect(demoForm(page)).toContainText('custo médio de R$ 30.000 por sinistro')
     const email = `calc-nojs-${Date.now()}-${test.info().project.name}@transportadora.com.br`
     const { name, company, phone, message } = VALID
     await fillDemoForm(page, { name, company, phone, message, email })
-    await waitLikeAPerson(page, openedAt)
+    // The form's signed render time must be a person's fill time old (docs/security.md).
+    await waitOutSignedRenderTime(page)
     await submitButton(page).click()
     await expectThankYou(page)
     await expectStoredLine(

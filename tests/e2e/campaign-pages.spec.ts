@@ -186,31 +186,37 @@ test.describe('the example campaign page', () => {
     await expectNoAxeViolations(page)
   })
 
-  test('stays within the page-weight budgets of the home page', async ({ request }) => {
-    const weight = pageWeight(await (await request.get(PATH)).text())
-    const report = JSON.stringify({ weight, budget: PAGE_WEIGHT_BUDGET })
-    expect(weight.elements, report).toBeGreaterThan(150)
-    expect(weight.elements, report).toBeLessThanOrEqual(PAGE_WEIGHT_BUDGET.elements)
-    expect(weight.rscPayloadBytes, report).toBeLessThanOrEqual(PAGE_WEIGHT_BUDGET.rscPayloadBytes)
-    expect(weight.htmlBytes, report).toBeLessThanOrEqual(PAGE_WEIGHT_BUDGET.htmlBytes)
-  })
+  test(
+    'stays within the page-weight budgets of the home page',
+    { tag: '@http' },
+    async ({ request }) => {
+      const weight = pageWeight(await (await request.get(PATH)).text())
+      const report = JSON.stringify({ weight, budget: PAGE_WEIGHT_BUDGET })
+      expect(weight.elements, report).toBeGreaterThan(150)
+      expect(weight.elements, report).toBeLessThanOrEqual(PAGE_WEIGHT_BUDGET.elements)
+      expect(weight.rscPayloadBytes, report).toBeLessThanOrEqual(PAGE_WEIGHT_BUDGET.rscPayloadBytes)
+      expect(weight.htmlBytes, report).toBeLessThanOrEqual(PAGE_WEIGHT_BUDGET.htmlBytes)
+    },
+  )
 
-  test('ships no more JavaScript than the home page, and not the mobile menu', async ({
-    request,
-  }) => {
-    const size = async (src: string) => (await (await request.get(src)).body()).length
-    let homeBytes = 0
-    for (const src of await scriptsOf(request, '/')) homeBytes += await size(src)
-    let bytes = 0
-    for (const src of await scriptsOf(request, PATH)) {
-      bytes += await size(src)
-      const code = await (await request.get(src)).text()
-      expect(code.includes('aria-expanded'), `${src}: the mobile menu's code`).toBe(false)
-    }
-    expect(bytes).toBeLessThanOrEqual(homeBytes)
-  })
+  test(
+    'ships no more JavaScript than the home page, and not the mobile menu',
+    { tag: '@http' },
+    async ({ request }) => {
+      const size = async (src: string) => (await (await request.get(src)).body()).length
+      let homeBytes = 0
+      for (const src of await scriptsOf(request, '/')) homeBytes += await size(src)
+      let bytes = 0
+      for (const src of await scriptsOf(request, PATH)) {
+        bytes += await size(src)
+        const code = await (await request.get(src)).text()
+        expect(code.includes('aria-expanded'), `${src}: the mobile menu's code`).toBe(false)
+      }
+      expect(bytes).toBeLessThanOrEqual(homeBytes)
+    },
+  )
 
-  test('is in the sitemap', async ({ request }) => {
+  test('is in the sitemap', { tag: '@http' }, async ({ request }) => {
     const xml = await (await request.get('/sitemap.xml')).text()
     expect(xml).toContain(`${PATH}</loc>`)
   })
@@ -315,11 +321,13 @@ test.describe('redirects and unknown pages', () => {
     })
   }
 
-  test('the preview route leads visitors (no draft mode) to the public page', async ({
-    request,
-  }) => {
-    const response = await request.get(`/preview${PATH}`, { maxRedirects: 0 })
-    expect(response.status()).toBe(307)
-    expect(new URL(response.headers().location!, 'http://x').pathname).toBe(PATH)
-  })
+  test(
+    'the preview route leads visitors (no draft mode) to the public page',
+    { tag: '@http' },
+    async ({ request }) => {
+      const response = await request.get(`/preview${PATH}`, { maxRedirects: 0 })
+      expect(response.status()).toBe(307)
+      expect(new URL(response.headers().location!, 'http://x').pathname).toBe(PATH)
+    },
+  )
 })

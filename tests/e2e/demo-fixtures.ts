@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto'
 
 import type { BrowserContext, Locator, Page } from '@playwright/test'
 
-import { MIN_FILL_MS } from '../../lib/validations/demo-request-fields'
+import { FORM_TOKEN_FIELD, MIN_FILL_MS } from '../../lib/validations/demo-request-fields'
 import { expect, expectIslandHydrated, test as base } from './fixtures'
 import { SERVERS } from './servers'
 
@@ -55,17 +55,23 @@ export function submitButton(page: Page): Locator {
 const clocksSet = new WeakSet<BrowserContext>()
 
 /**
- * Opens the form, on a page whose clock runs a person's fill time behind (Playwright's clock,
- * flowing): the time the form writes when it is shown, and again on "Enviar Nova Solicitação", is
- * then honestly that old by the server's clock, so no test sleeps it out. Returns that instant on
- * the test's clock, for waitLikeAPerson. The form is hydrated once React has switched off the
- * browser's own validation bubbles.
+ * Runs the page's clock a person's fill time behind (Playwright's clock, flowing), before the
+ * page opens: the time the form writes when it is shown, and again on "Enviar Nova Solicitação",
+ * is then honestly that old by the server's clock, so no test sleeps it out. Once per context.
+ */
+export async function runClockBehind(page: Page) {
+  if (clocksSet.has(page.context())) return
+  clocksSet.add(page.context())
+  await page.clock.install({ time: Date.now() - FILL_TIME_MS })
+}
+
+/**
+ * Opens the form on a page whose clock runs behind (runClockBehind). Returns the instant the form
+ * says it was shown, on the test's clock, for waitLikeAPerson. The form is hydrated once React has
+ * switched off the browser's own validation bubbles.
  */
 export async function openDemoForm(page: Page, path = '/') {
-  if (!clocksSet.has(page.context())) {
-    clocksSet.add(page.context())
-    await page.clock.install({ time: Date.now() - FILL_TIME_MS })
-  }
+  await runClockBehind(page)
   await page.goto(`${path}#contato`)
   await expectIslandHydrated(demoForm(page))
   return formShownAt()
@@ -87,6 +93,20 @@ export async function fillDemoForm(page: Page, values: Partial<DemoValues> = VAL
 export async function waitLikeAPerson(page: Page, openedAt: number) {
   const left = FILL_TIME_MS - (Date.now() - openedAt)
   if (left > 0) await page.waitForTimeout(left)
+}
+
+/**
+ * Without JavaScript the server counts the fill time from the form's signed render time
+ * (app/actions/demo-request.ts): waits until that token, read from the page, is MIN_FILL_MS old
+ * (on this machine's clock, the server's), counted from the render, not from when filling ended.
+ */
+export async function waitOutSignedRenderTime(page: Page) {
+  const token = await demoForm(page).locator(`input[name="${FORM_TOKEN_FIELD}"]`).inputValue()
+  const renderedAt = Number(/^(\d{13})\./.exec(token)?.[1])
+  expect(renderedAt, `a signed render time in "${token}"`).toBeGreaterThan(0)
+  await expect
+    .poll(() => Date.now() - renderedAt, { intervals: [50], timeout: MIN_FILL_MS + 5_000 })
+    .toBeGreaterThan(MIN_FILL_MS)
 }
 
 export function toast(page: Page, title: string): Locator {

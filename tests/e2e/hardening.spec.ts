@@ -59,38 +59,44 @@ function expectBaseline(csp: Record<string, string[]>) {
 }
 
 for (const [name, path] of Object.entries(ROUTES).filter(([key]) => key !== 'studio')) {
-  test(`${name} (${path}) carries the site's security headers and strict CSP`, async ({
-    request,
-  }) => {
-    const response = await request.get(path)
-    expect(response.status()).toBe(name === 'notFound' ? 404 : 200)
+  test(
+    `${name} (${path}) carries the site's security headers and strict CSP`,
+    { tag: '@http' },
+    async ({ request }) => {
+      const response = await request.get(path)
+      expect(response.status()).toBe(name === 'notFound' ? 404 : 200)
+      expectCommonHeaders(response)
+      const csp = parseCsp(response.headers()['content-security-policy'])
+      expectBaseline(csp)
+      expect(csp['frame-ancestors']).toEqual(["'none'"])
+      // The public page only ever talks to its own origin (the Server Action posts to '/').
+      expect(csp['connect-src']).toEqual(["'self'"])
+      expect(csp['script-src']).not.toContain("'unsafe-eval'")
+      expect(csp['script-src']?.every((source) => source.startsWith("'"))).toBe(true)
+    },
+  )
+}
+
+test(
+  '/studio gets its own, wider CSP, still without plugins, <base> or foreign framing',
+  { tag: '@http' },
+  async ({ request }) => {
+    const response = await request.get(ROUTES.studio)
+    expect(response.status()).toBe(200)
     expectCommonHeaders(response)
     const csp = parseCsp(response.headers()['content-security-policy'])
     expectBaseline(csp)
-    expect(csp['frame-ancestors']).toEqual(["'none'"])
-    // The public page only ever talks to its own origin (the Server Action posts to '/').
-    expect(csp['connect-src']).toEqual(["'self'"])
-    expect(csp['script-src']).not.toContain("'unsafe-eval'")
-    expect(csp['script-src']?.every((source) => source.startsWith("'"))).toBe(true)
-  })
-}
-
-test('/studio gets its own, wider CSP, still without plugins, <base> or foreign framing', async ({
-  request,
-}) => {
-  const response = await request.get(ROUTES.studio)
-  expect(response.status()).toBe(200)
-  expectCommonHeaders(response)
-  const csp = parseCsp(response.headers()['content-security-policy'])
-  expectBaseline(csp)
-  // What the Studio needs and the public page does not get.
-  expect(csp['script-src']).toContain("'unsafe-eval'")
-  expect(csp['connect-src']).toEqual(expect.arrayContaining(["'self'", 'https://*.api.sanity.io']))
-  // The Studio's check for a newer version of itself (issue 52), on this route only.
-  expect(csp['connect-src']).toContain('https://sanity-cdn.com')
-  // The Presentation tool frames the site from the Studio: same origin only.
-  expect(csp['frame-ancestors']).toEqual(["'self'"])
-})
+    // What the Studio needs and the public page does not get.
+    expect(csp['script-src']).toContain("'unsafe-eval'")
+    expect(csp['connect-src']).toEqual(
+      expect.arrayContaining(["'self'", 'https://*.api.sanity.io']),
+    )
+    // The Studio's check for a newer version of itself (issue 52), on this route only.
+    expect(csp['connect-src']).toContain('https://sanity-cdn.com')
+    // The Presentation tool frames the site from the Studio: same origin only.
+    expect(csp['frame-ancestors']).toEqual(["'self'"])
+  },
+)
 
 /**
  * Records CSP violations from both sources a browser offers: the `securitypolicyviolation` DOM

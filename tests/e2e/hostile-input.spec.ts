@@ -21,10 +21,12 @@ import {
   expectValuesKept,
   field,
   fillDemoForm,
+  formShownAt,
   openDemoForm,
   submitButton,
   test,
   waitLikeAPerson,
+  waitOutSignedRenderTime,
 } from './demo-fixtures'
 
 /*
@@ -583,7 +585,7 @@ test.describe('the demo form', () => {
 
     // A new request after the thank-you is a new submission.
     await page.getByRole('link', { name: 'Enviar Nova Solicitação' }).click()
-    const openedAt = Date.now()
+    const openedAt = formShownAt()
     await fillDemoForm(page, { ...VALID, email: 'outra@transportadora.com.br' })
     await waitLikeAPerson(page, openedAt)
     await submitButton(page).click()
@@ -654,7 +656,7 @@ test.describe('without JavaScript', () => {
     for (const name of ['name', 'email', 'company', 'phone', 'message'] as const) {
       await field(page, name).fill(VALID[name])
     }
-    await page.waitForTimeout(2300)
+    await waitOutSignedRenderTime(page)
   }
 
   test('the form’s own post, with the server’s signed time, is stored', async ({ page }) => {

@@ -143,25 +143,33 @@ test.describe('images', () => {
     }
   })
 
-  test('the hero visual is preloaded only where it is above the fold', async ({ request }) => {
-    const html = await (await request.get('/')).text()
-    const preloads = [...html.matchAll(/<link[^>]+rel="preload"[^>]+as="image"[^>]*>/g)].map(
-      (match) => match[0],
-    )
-    expect(preloads).toHaveLength(1)
-    expect(preloads[0]).toContain('media="(min-width: 1024px)"')
-    expect(preloads[0]).toMatch(/fetchPriority="high"/i)
-    // Lazy on the <img> itself: a phone fetches it only as it nears the viewport.
-    const hero = [...html.matchAll(/<img[^>]*>/g)]
-      .map((match) => match[0])
-      .find((tag) => tag.includes(`alt="${heroAlt()}"`))
-    expect(hero).toContain('loading="lazy"')
-  })
+  test(
+    'the hero visual is preloaded only where it is above the fold',
+    { tag: '@http' },
+    async ({ request }) => {
+      const html = await (await request.get('/')).text()
+      const preloads = [...html.matchAll(/<link[^>]+rel="preload"[^>]+as="image"[^>]*>/g)].map(
+        (match) => match[0],
+      )
+      expect(preloads).toHaveLength(1)
+      expect(preloads[0]).toContain('media="(min-width: 1024px)"')
+      expect(preloads[0]).toMatch(/fetchPriority="high"/i)
+      // Lazy on the <img> itself: a phone fetches it only as it nears the viewport.
+      const hero = [...html.matchAll(/<img[^>]*>/g)]
+        .map((match) => match[0])
+        .find((tag) => tag.includes(`alt="${heroAlt()}"`))
+      expect(hero).toContain('loading="lazy"')
+    },
+  )
 
-  test('the bundled build allows images from its own origin only', async ({ request }) => {
-    const csp = (await request.get('/')).headers()['content-security-policy'] ?? ''
-    expect(csp.split('; ').find((directive) => directive.startsWith('img-src'))).toBe(
-      "img-src 'self' data: blob:",
-    )
-  })
+  test(
+    'the bundled build allows images from its own origin only',
+    { tag: '@http' },
+    async ({ request }) => {
+      const csp = (await request.get('/')).headers()['content-security-policy'] ?? ''
+      expect(csp.split('; ').find((directive) => directive.startsWith('img-src'))).toBe(
+        "img-src 'self' data: blob:",
+      )
+    },
+  )
 })

@@ -103,31 +103,33 @@ test.describe('legal pages', () => {
     await expect(page.getByRole('heading', { level: 1, name: '404' })).toBeVisible()
   })
 
-  test('the pages ship no JavaScript of their own, only what the home page shares', async ({
-    request,
-  }) => {
-    const size = async (src: string) => (await (await request.get(src)).body()).length
-    const homeScripts = await scriptsOf(request, '/')
-    const home = new Set(homeScripts)
-    let homeBytes = 0
-    for (const src of homeScripts) homeBytes += await size(src)
-    for (const legal of LEGAL_PAGES) {
-      let bytes = 0
-      for (const src of await scriptsOf(request, legal.path)) {
-        bytes += await size(src)
-        if (home.has(src)) continue
-        // The bundler may cut the shared framework code into other chunks than the home page's,
-        // but never ship the home page's islands here.
-        const code = await (await request.get(src)).text()
-        for (const island of ['MobileMenu', 'DemoForm', 'aria-expanded'])
-          expect(code.includes(island), `${legal.path}: ${src} contains ${island}`).toBe(false)
-        expect(code.length, `${legal.path}: ${src}`).toBeLessThan(4_000)
+  test(
+    'the pages ship no JavaScript of their own, only what the home page shares',
+    { tag: '@http' },
+    async ({ request }) => {
+      const size = async (src: string) => (await (await request.get(src)).body()).length
+      const homeScripts = await scriptsOf(request, '/')
+      const home = new Set(homeScripts)
+      let homeBytes = 0
+      for (const src of homeScripts) homeBytes += await size(src)
+      for (const legal of LEGAL_PAGES) {
+        let bytes = 0
+        for (const src of await scriptsOf(request, legal.path)) {
+          bytes += await size(src)
+          if (home.has(src)) continue
+          // The bundler may cut the shared framework code into other chunks than the home page's,
+          // but never ship the home page's islands here.
+          const code = await (await request.get(src)).text()
+          for (const island of ['MobileMenu', 'DemoForm', 'aria-expanded'])
+            expect(code.includes(island), `${legal.path}: ${src} contains ${island}`).toBe(false)
+          expect(code.length, `${legal.path}: ${src}`).toBeLessThan(4_000)
+        }
+        expect(bytes).toBeLessThan(homeBytes)
       }
-      expect(bytes).toBeLessThan(homeBytes)
-    }
-  })
+    },
+  )
 
-  test('the sitemap lists them', async ({ request }) => {
+  test('the sitemap lists them', { tag: '@http' }, async ({ request }) => {
     const xml = await (await request.get('/sitemap.xml')).text()
     for (const legal of LEGAL_PAGES) expect(xml).toContain(`${legal.path}</loc>`)
   })
@@ -190,7 +192,7 @@ test.describe('privacy notice at the form', () => {
 })
 
 test.describe('no cookies, no third parties', () => {
-  test('no public route sends Set-Cookie', async ({ request }) => {
+  test('no public route sends Set-Cookie', { tag: '@http' }, async ({ request }) => {
     for (const path of [...PUBLIC_ROUTES, '/sitemap.xml', '/robots.txt', '/icon.svg']) {
       const response = await request.get(path, { maxRedirects: 0 })
       expect(response.headers()['set-cookie'], path).toBeUndefined()

@@ -4,7 +4,7 @@ const MISSING_PATHS = ['/pagina-que-nao-existe', '/sobre/equipe']
 
 test.describe('not-found page', () => {
   for (const path of MISSING_PATHS) {
-    test(`${path} answers HTTP 404`, async ({ request }) => {
+    test(`${path} answers HTTP 404`, { tag: '@http' }, async ({ request }) => {
       const response = await request.get(path)
       expect(response.status()).toBe(404)
       expect(response.headers()['content-type']).toMatch(/text\/html/)

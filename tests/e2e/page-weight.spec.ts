@@ -7,35 +7,39 @@ import { PAGE_WEIGHT_BUDGET, pageWeight } from '../../scripts/lib/page-weight.mj
 import { expect, gotoHome, test } from './fixtures'
 import { SERVERS } from './servers'
 
-test('the served home page stays within its markup, RSC payload and element budgets', async ({
-  request,
-}) => {
-  const response = await request.get(SERVERS.site.url)
-  expect(response.status()).toBe(200)
-  const weight = pageWeight(await response.text())
-  const report = JSON.stringify({ weight, budget: PAGE_WEIGHT_BUDGET })
-  // A page that lost its content would pass every budget while proving nothing.
-  expect(weight.elements, report).toBeGreaterThan(200)
-  expect(weight.rscPayloadBytes, report).toBeGreaterThan(10_000)
-  expect(weight.elements, report).toBeLessThanOrEqual(PAGE_WEIGHT_BUDGET.elements)
-  expect(weight.rscPayloadBytes, report).toBeLessThanOrEqual(PAGE_WEIGHT_BUDGET.rscPayloadBytes)
-  expect(weight.htmlBytes, report).toBeLessThanOrEqual(PAGE_WEIGHT_BUDGET.htmlBytes)
-  expect(weight.stylesheetBytes, report).toBeLessThanOrEqual(PAGE_WEIGHT_BUDGET.stylesheetBytes)
-})
+test(
+  'the served home page stays within its markup, RSC payload and element budgets',
+  { tag: '@http' },
+  async ({ request }) => {
+    const response = await request.get(SERVERS.site.url)
+    expect(response.status()).toBe(200)
+    const weight = pageWeight(await response.text())
+    const report = JSON.stringify({ weight, budget: PAGE_WEIGHT_BUDGET })
+    // A page that lost its content would pass every budget while proving nothing.
+    expect(weight.elements, report).toBeGreaterThan(200)
+    expect(weight.rscPayloadBytes, report).toBeGreaterThan(10_000)
+    expect(weight.elements, report).toBeLessThanOrEqual(PAGE_WEIGHT_BUDGET.elements)
+    expect(weight.rscPayloadBytes, report).toBeLessThanOrEqual(PAGE_WEIGHT_BUDGET.rscPayloadBytes)
+    expect(weight.htmlBytes, report).toBeLessThanOrEqual(PAGE_WEIGHT_BUDGET.htmlBytes)
+    expect(weight.stylesheetBytes, report).toBeLessThanOrEqual(PAGE_WEIGHT_BUDGET.stylesheetBytes)
+  },
+)
 
-test('the stylesheet is inlined, and copied into the RSC payload no more than Next does', async ({
-  request,
-}) => {
-  const html = await (await request.get(SERVERS.site.url)).text()
-  const weight = pageWeight(html)
-  // No render-blocking request before the headline can paint (next.config.ts, inlineCss).
-  expect(html).not.toMatch(/<link[^>]+rel="stylesheet"/)
-  expect(weight.stylesheetBytes).toBeGreaterThan(10_000)
-  // Next 16.4 also writes its text into the inline payload twice (the page's tree and the built-in
-  // global-error's), unread; we patch nothing to remove them (docs/upgrading-next.md). A third
-  // copy fails here; so does an upgrade that drops one: then lower the HTML budget by its weight.
-  expect(weight.stylesheetCopies).toBe(2)
-})
+test(
+  'the stylesheet is inlined, and copied into the RSC payload no more than Next does',
+  { tag: '@http' },
+  async ({ request }) => {
+    const html = await (await request.get(SERVERS.site.url)).text()
+    const weight = pageWeight(html)
+    // No render-blocking request before the headline can paint (next.config.ts, inlineCss).
+    expect(html).not.toMatch(/<link[^>]+rel="stylesheet"/)
+    expect(weight.stylesheetBytes).toBeGreaterThan(10_000)
+    // Next 16.4 also writes its text into the inline payload twice (the page's tree and the built-in
+    // global-error's), unread; we patch nothing to remove them (docs/upgrading-next.md). A third
+    // copy fails here; so does an upgrade that drops one: then lower the HTML budget by its weight.
+    expect(weight.stylesheetCopies).toBe(2)
+  },
+)
 
 test('the hydrated page keeps the stylesheet the server sent, whole and once', async ({ page }) => {
   // React adopts the server's <style> by its href rather than adding the payload's copy.
@@ -57,7 +61,7 @@ test('the hydrated page keeps the stylesheet the server sent, whole and once', a
   expect(wrap).toBe('balance')
 })
 
-test('icons are drawn from the sprite, not inlined', async ({ request }) => {
+test('icons are drawn from the sprite, not inlined', { tag: '@http' }, async ({ request }) => {
   const html = await (await request.get(SERVERS.site.url)).text()
   const svgs = [...html.matchAll(/<svg\b[^>]*>([\s\S]*?)<\/svg>/g)].map((match) => match[1] ?? '')
   const fromSprite = svgs.filter((inner) =>

@@ -108,47 +108,51 @@ test.describe('metadata of the home page', () => {
   })
 })
 
-test('/sitemap.xml lists the home page first, then the legal, campaign and article pages, nothing else', async ({
-  request,
-}) => {
-  const response = await request.get('/sitemap.xml')
-  expect(response.status()).toBe(200)
-  expect(response.headers()['content-type']).toContain('xml')
-  const body = await response.text()
-  const locations = [...body.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => match[1])
-  // legal.spec.ts, campaign-pages.spec.ts and the article specs check those entries; this keeps
-  // anything else out.
-  const pages = locations.slice(1).map((location) => new URL(location ?? '', SITE_URL).pathname)
-  expect(locations[0]).toBe(SITE_URL)
-  expect(pages.toSorted()).toEqual([
-    '/acessibilidade',
-    '/conteudos',
-    '/conteudos/categoria/fadiga-e-seguranca',
-    '/conteudos/categoria/lgpd-e-privacidade',
-    '/conteudos/como-o-celular-detecta-fadiga',
-    '/conteudos/lgpd-camera-na-cabine',
-    '/conteudos/protocolo-de-resposta-apos-alerta',
-    '/lgpd',
-    '/p/onibus-rodoviarios',
-    '/privacidade',
-    '/termos',
-  ])
-})
+test(
+  '/sitemap.xml lists the home page first, then the legal, campaign and article pages, nothing else',
+  { tag: '@http' },
+  async ({ request }) => {
+    const response = await request.get('/sitemap.xml')
+    expect(response.status()).toBe(200)
+    expect(response.headers()['content-type']).toContain('xml')
+    const body = await response.text()
+    const locations = [...body.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => match[1])
+    // legal.spec.ts, campaign-pages.spec.ts and the article specs check those entries; this keeps
+    // anything else out.
+    const pages = locations.slice(1).map((location) => new URL(location ?? '', SITE_URL).pathname)
+    expect(locations[0]).toBe(SITE_URL)
+    expect(pages.toSorted()).toEqual([
+      '/acessibilidade',
+      '/conteudos',
+      '/conteudos/categoria/fadiga-e-seguranca',
+      '/conteudos/categoria/lgpd-e-privacidade',
+      '/conteudos/como-o-celular-detecta-fadiga',
+      '/conteudos/lgpd-camera-na-cabine',
+      '/conteudos/protocolo-de-resposta-apos-alerta',
+      '/lgpd',
+      '/p/onibus-rodoviarios',
+      '/privacidade',
+      '/termos',
+    ])
+  },
+)
 
-test('/robots.txt allows the site, disallows /studio and /api/, and names the sitemap', async ({
-  request,
-}) => {
-  const response = await request.get('/robots.txt')
-  expect(response.status()).toBe(200)
-  const lines = (await response.text()).split('\n').map((line) => line.trim())
-  expect(lines).toContain('User-Agent: *')
-  expect(lines).toContain('Allow: /')
-  expect(lines).toContain('Disallow: /studio')
-  expect(lines).toContain('Disallow: /api/')
-  expect(lines).toContain(`Sitemap: ${SITE_URL}sitemap.xml`)
-})
+test(
+  '/robots.txt allows the site, disallows /studio and /api/, and names the sitemap',
+  { tag: '@http' },
+  async ({ request }) => {
+    const response = await request.get('/robots.txt')
+    expect(response.status()).toBe(200)
+    const lines = (await response.text()).split('\n').map((line) => line.trim())
+    expect(lines).toContain('User-Agent: *')
+    expect(lines).toContain('Allow: /')
+    expect(lines).toContain('Disallow: /studio')
+    expect(lines).toContain('Disallow: /api/')
+    expect(lines).toContain(`Sitemap: ${SITE_URL}sitemap.xml`)
+  },
+)
 
-test('/opengraph-image is a 1200×630 PNG', async ({ request }) => {
+test('/opengraph-image is a 1200×630 PNG', { tag: '@http' }, async ({ request }) => {
   const response = await request.get('/opengraph-image')
   expect(response.status()).toBe(200)
   expect(response.headers()['content-type']).toBe('image/png')

@@ -14,6 +14,8 @@ type Project = {
   metadata?: { builds?: string[]; quick?: boolean }
   testMatch?: RegExp | RegExp[]
   testIgnore?: RegExp | RegExp[]
+  grep?: RegExp
+  grepInvert?: RegExp
 }
 
 const e2e = path.resolve(__dirname, '..', 'e2e')
@@ -62,6 +64,15 @@ describe('the test commands', () => {
     expect(
       projects.filter((project) => project.metadata?.quick && runs(project, spec)),
     ).not.toEqual([])
+  })
+
+  it('request-only tests (@http) run once, in the quick http project, at no width', () => {
+    const byName = new Map(projects.map((project) => [project.name, project]))
+    const http = byName.get('http')
+    expect(http?.grep?.test('a title @http')).toBe(true)
+    expect(http?.metadata?.quick).toBe(true)
+    for (const name of ['mobile', 'desktop'])
+      expect(byName.get(name)?.grepInvert?.source, name).toBe(http!.grep!.source)
   })
 
   it('every spec runs in some project (npm run test:all runs them all)', () => {
