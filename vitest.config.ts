@@ -13,6 +13,12 @@ export default defineConfig({
   test: {
     exclude: ['node_modules/**', 'tests/e2e/**', '.next*/**', '.bench-floor/**'],
     environment: 'node',
+    env: {
+      // styled-components (under Sanity UI) outside production appends each rule as text to one
+      // <style>, and jsdom re-parses the whole sheet at every append: 60% of the Studio tool's
+      // tests went there (CPU profile, issue 50). Production's insertRule is parsed once per rule.
+      SC_DISABLE_SPEEDY: 'false',
+    },
     // vitest's default is one worker fewer than the cores: one on the 2-core machines this runs
     // on, where half the time is spent waiting on spawned servers, sockets and timers. Two halve
     // the step (issue 50); the files share nothing but the PostgreSQL cluster, whose roles
