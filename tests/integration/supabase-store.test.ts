@@ -1,5 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
+import fs from 'node:fs'
 import net from 'node:net'
+import os from 'node:os'
 import path from 'node:path'
 
 import {
@@ -17,7 +20,12 @@ import {
 import { createSupabaseLeadStore } from '@/lib/leads/supabase-store'
 
 import { startPostgrestDouble } from '../support/postgrest-double.mjs'
-import { backendLabel, createTestDatabase, type TestDatabase } from './helpers/database'
+import {
+  backendLabel,
+  createTestDatabase,
+  seedPgliteFolder,
+  type TestDatabase,
+} from './helpers/database'
 import { expectNoPersonalData, leadRecord, loggedText } from './helpers/records'
 
 type Double = Awaited<ReturnType<typeof startPostgrestDouble>>
@@ -280,15 +288,26 @@ describe(`the Supabase lead store, through supabase-js and the PostgREST double 
 
 describe('the PostgREST double as a command', () => {
   let child: ChildProcess | undefined
-  afterAll(() => {
-    child?.kill('SIGTERM')
+  const pgliteDir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'postgrest-cli-')), 'db')
+  afterAll(async () => {
+    if (child && child.exitCode === null && child.signalCode === null) {
+      const exited = once(child, 'exit')
+      child.kill('SIGTERM')
+      await exited
+    }
+    fs.rmSync(path.dirname(pgliteDir), { recursive: true, force: true })
   })
 
   it('starts from the command line and takes inserts from supabase-js', async () => {
     const script = path.resolve('tests/support/postgrest-double.mjs')
-    child = spawn(process.execPath, [script, '--port', '0', '--anon-key', 'cli-key'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
+    // On a copy of the run's migrated PGlite (--pglite-dir): the in-memory default runs initdb in
+    // the child, 5 to 50 s of WebAssembly for what the Playwright servers already start that way.
+    seedPgliteFolder(pgliteDir)
+    child = spawn(
+      process.execPath,
+      [script, '--port', '0', '--anon-key', 'cli-key', '--pglite-dir', pgliteDir],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    )
     const url = await new Promise<string>((resolve, reject) => {
       let output = ''
       child!.stdout!.on('data', (chunk: Buffer) => {
