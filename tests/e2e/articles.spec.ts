@@ -4,8 +4,7 @@ import path from 'node:path'
 import type { APIRequestContext, Page } from '@playwright/test'
 
 import { parseDataset } from '../../lib/content/bundled'
-import { PAGE_WEIGHT_BUDGET, pageWeight } from '../../scripts/lib/page-weight.mjs'
-import { expectNoAxeViolations, expect, test } from './fixtures'
+import { expectNoAxeViolations, expectWithinPageWeight, expect, test } from './fixtures'
 
 /*
  * The bundled articles on the `site` build, at both widths: the listing (/conteudos), an article,
@@ -368,18 +367,7 @@ test.describe('as light as the home page', () => {
       `${name} stays within the page-weight budgets of the home page`,
       { tag: '@http' },
       async ({ request }) => {
-        const weight = pageWeight(await (await request.get(url)).text())
-        const report = JSON.stringify({ weight, budget: PAGE_WEIGHT_BUDGET })
-        // A page that lost its content would pass every budget while proving nothing.
-        expect(weight.elements, report).toBeGreaterThan(120)
-        expect(weight.elements, report).toBeLessThanOrEqual(PAGE_WEIGHT_BUDGET.elements)
-        expect(weight.rscPayloadBytes, report).toBeLessThanOrEqual(
-          PAGE_WEIGHT_BUDGET.rscPayloadBytes,
-        )
-        expect(weight.htmlBytes, report).toBeLessThanOrEqual(PAGE_WEIGHT_BUDGET.htmlBytes)
-        expect(weight.stylesheetBytes, report).toBeLessThanOrEqual(
-          PAGE_WEIGHT_BUDGET.stylesheetBytes,
-        )
+        expectWithinPageWeight(await (await request.get(url)).text(), 120)
       },
     )
 

@@ -4,8 +4,7 @@ import path from 'node:path'
 import type { APIRequestContext } from '@playwright/test'
 
 import { parseDataset } from '../../lib/content/bundled'
-import { PAGE_WEIGHT_BUDGET, pageWeight } from '../../scripts/lib/page-weight.mjs'
-import { expectNoAxeViolations, expect, test } from './fixtures'
+import { expectNoAxeViolations, expectWithinPageWeight, expect, test } from './fixtures'
 
 /*
  * The bundled example campaign page (/p/onibus-rodoviarios, a campaignPage document built from
@@ -190,12 +189,7 @@ test.describe('the example campaign page', () => {
     'stays within the page-weight budgets of the home page',
     { tag: '@http' },
     async ({ request }) => {
-      const weight = pageWeight(await (await request.get(PATH)).text())
-      const report = JSON.stringify({ weight, budget: PAGE_WEIGHT_BUDGET })
-      expect(weight.elements, report).toBeGreaterThan(150)
-      expect(weight.elements, report).toBeLessThanOrEqual(PAGE_WEIGHT_BUDGET.elements)
-      expect(weight.rscPayloadBytes, report).toBeLessThanOrEqual(PAGE_WEIGHT_BUDGET.rscPayloadBytes)
-      expect(weight.htmlBytes, report).toBeLessThanOrEqual(PAGE_WEIGHT_BUDGET.htmlBytes)
+      expectWithinPageWeight(await (await request.get(PATH)).text(), 150)
     },
   )
 

@@ -5,6 +5,7 @@ import AxeBuilder from '@axe-core/playwright'
 import { test as base, expect, type Locator, type Page } from '@playwright/test'
 
 import { parseDataset } from '../../lib/content/bundled'
+import { PAGE_WEIGHT_BUDGET, pageWeight } from '../../scripts/lib/page-weight.mjs'
 import type { LandingPage, SiteSettings } from '../../sanity/types'
 
 export { expect }
@@ -197,6 +198,20 @@ export async function openNavigation(page: Page): Promise<Locator> {
   const panel = page.locator(`[id="${panelId}"]`)
   await expect(panel).toBeVisible()
   return panel
+}
+
+/**
+ * The served HTML within every page-weight budget of the home page (scripts/lib/page-weight.mjs),
+ * and holding more than `moreElementsThan` elements: a page that lost its content would pass every
+ * budget while proving nothing. Returns the weight for further checks.
+ */
+export function expectWithinPageWeight(html: string, moreElementsThan: number) {
+  const weight = pageWeight(html)
+  const report = JSON.stringify({ weight, budget: PAGE_WEIGHT_BUDGET })
+  expect(weight.elements, report).toBeGreaterThan(moreElementsThan)
+  for (const key of ['elements', 'rscPayloadBytes', 'htmlBytes', 'stylesheetBytes'] as const)
+    expect(weight[key], `${key}: ${report}`).toBeLessThanOrEqual(PAGE_WEIGHT_BUDGET[key])
+  return weight
 }
 
 export async function expectNoAxeViolations(page: Page) {
