@@ -242,9 +242,10 @@ describe('the Desempenho tool', () => {
         { path: '/api/analytics', ...CURRENT, by: 'landing' },
         { path: '/api/analytics', ...CURRENT, by: 'campaign' },
         { path: '/api/analytics', ...CURRENT, by: 'source' },
+        { path: '/api/analytics', ...CURRENT, by: 'variant' },
       ]),
     )
-    expect(calls).toHaveLength(6)
+    expect(calls).toHaveLength(7)
     expect(calls.every((call) => call.authorization === 'Bearer editor-token')).toBe(true)
     expect(text(container)).toContain('28/10/2026 a 26/11/2026 (30 dias)')
     expect(text(container)).toContain('comparado com 28/09/2026 a 27/10/2026 (30 dias)')
