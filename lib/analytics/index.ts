@@ -1,6 +1,7 @@
 import 'server-only'
 
 import { serverEnv } from '@/lib/env'
+import { liveExperiments } from '@/lib/experiments/live'
 import { documentPagePaths } from '@/lib/known-paths'
 import { getLeadStore } from '@/lib/leads'
 import type { Database } from '@/lib/leads/db.mjs'
@@ -149,6 +150,7 @@ function analytics(): State {
     reading: shared.reading,
     isKnownPath,
     isNamed: names.isNamed,
+    isRunningVariant: (variant) => liveExperiments().isRunning(variant),
     write: async (batchId, rows) => writeBatch(await database(), batchId, rows),
     purge: async () => purgeAggregates(await database()),
   })

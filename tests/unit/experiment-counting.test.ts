@@ -4,6 +4,8 @@ import { createCollector, DIMENSIONS, type BatchRow } from '@/lib/analytics/coll
 import { NO_VARIANT_KEY } from '@/lib/analytics/measures.mjs'
 import { createSharedState } from '@/lib/analytics/shared-state'
 import { cleanVariant } from '@/lib/attribution-fields'
+import type { ExperimentDefinition } from '@/lib/experiments/definition'
+import { EXPERIMENTS_REFRESH_MS, experimentsMemo } from '@/lib/experiments/running'
 
 // Counting by experiment variant (docs/experiments.md, "Counting"): the `variant` dimension is
 // credited like a campaign (the page's variant, else the entry page's, which the beacon sends),
@@ -136,5 +138,52 @@ describe('cleanVariant', () => {
     expect(cleanVariant(' titulo/controle ')).toBe('titulo/controle')
     for (const bad of ['titulo', 'titulo/', '/controle', 'a/b/c', 'a_b/c', 'A/b', 'a--b/c', 7])
       expect(cleanVariant(bad)).toBeUndefined()
+  })
+})
+
+describe('the running experiments memo', () => {
+  const experiment = (visibleUntil: string | null): ExperimentDefinition => ({
+    key: 'titulo-campanha',
+    title: 'Título',
+    pagePath: '/p/frotas',
+    goal: 'leads',
+    visibleFrom: null,
+    visibleUntil,
+    variants: [
+      { key: 'controle', label: 'Padrão', weight: 1 },
+      { key: 'fadiga', label: 'Fadiga', weight: 1 },
+    ],
+  })
+
+  it('answers from the last read, reads again once old, and keeps the list when a read fails', async () => {
+    let time = Date.parse('2026-11-28T12:00:00Z')
+    const reads: Array<() => Promise<ExperimentDefinition[]>> = [
+      async () => [experiment(null)],
+      async () => {
+        throw new Error('Content Lake unreachable')
+      },
+      async () => [experiment('2026-11-28T12:00:30Z')],
+    ]
+    let calls = 0
+    const memo = experimentsMemo(
+      () => reads[calls++]!(),
+      () => time,
+    )
+    expect(await memo.isRunning('titulo-campanha/fadiga')).toBe(true)
+    expect(await memo.isRunning('titulo-campanha/outra')).toBe(false)
+    expect(await memo.isRunning('outro/controle')).toBe(false)
+    expect(calls).toBe(1)
+    time += EXPERIMENTS_REFRESH_MS
+    // The refresh runs in the background: the old list answers meanwhile, and after it failed.
+    expect(await memo.isRunning('titulo-campanha/fadiga')).toBe(true)
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(calls).toBe(2)
+    expect(await memo.isRunning('titulo-campanha/fadiga')).toBe(true)
+    time += EXPERIMENTS_REFRESH_MS
+    await memo.definitions()
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(calls).toBe(3)
+    // It ended at 12:00:30, before now.
+    expect(await memo.isRunning('titulo-campanha/fadiga')).toBe(false)
   })
 })
