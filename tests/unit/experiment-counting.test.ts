@@ -187,3 +187,20 @@ describe('the running experiments memo', () => {
     expect(await memo.isRunning('titulo-campanha/fadiga')).toBe(false)
   })
 })
+
+describe("docs/experiments.md's 'why days'", () => {
+  it('a variant doubling 2% reaches a 95% chance at about 400 visitors per arm, not before', async () => {
+    const { verdict } = await import('@/lib/experiments/verdict')
+    const chance = (visitors: number) => {
+      const judged = verdict(
+        { visitors, conversions: visitors * 0.02 },
+        { visitors, conversions: visitors * 0.04 },
+      )
+      return judged.kind === 'ready' ? judged.chanceToBeatControl : 0
+    }
+    expect(chance(300)).toBeLessThan(0.93)
+    expect(chance(400)).toBeGreaterThan(0.94)
+    expect(chance(400)).toBeLessThan(0.96)
+    expect(chance(500)).toBeGreaterThan(0.95)
+  })
+})
