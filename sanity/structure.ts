@@ -51,7 +51,7 @@ const routedItems = (S: Parameters<StructureResolver>[0], group: Group) =>
     )
 
 /** Types placed by hand below; every other one is listed at the end. */
-const PLACED = ['claim', 'redirect', 'author', ...ROUTED_DOCUMENT_TYPES]
+const PLACED = ['claim', 'redirect', 'author', 'experiment', ...ROUTED_DOCUMENT_TYPES]
 
 export const structure: StructureResolver = (S) =>
   S.list()
@@ -70,6 +70,8 @@ export const structure: StructureResolver = (S) =>
       // Pages marketing builds from blocks, and the redirects that keep old links working.
       ...routedItems(S, 'campaigns'),
       S.documentTypeListItem('redirect').title('Redirecionamentos'),
+      // Which words bring leads: variants of a page's hero (docs/experiments.md).
+      S.documentTypeListItem('experiment').title('Experimentos'),
       S.divider(),
       // Articles (/conteudos), and who signs them and what they are filed under.
       ...routedItems(S, 'articles'),

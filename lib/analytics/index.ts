@@ -1,6 +1,8 @@
 import 'server-only'
 
 import { serverEnv } from '@/lib/env'
+import { liveExperiments } from '@/lib/experiments/live'
+import { experimentSummaries, judgeVariants } from '@/lib/experiments/report'
 import { documentPagePaths } from '@/lib/known-paths'
 import { getLeadStore } from '@/lib/leads'
 import type { Database } from '@/lib/leads/db.mjs'
@@ -149,6 +151,7 @@ function analytics(): State {
     reading: shared.reading,
     isKnownPath,
     isNamed: names.isNamed,
+    isRunningVariant: (variant) => liveExperiments().isRunning(variant),
     write: async (batchId, rows) => writeBatch(await database(), batchId, rows),
     purge: async () => purgeAggregates(await database()),
   })
@@ -185,9 +188,19 @@ export function pendingAnalytics() {
   return globalForAnalytics.__vigiaAnalytics?.collector.pending()
 }
 
-/** The figures of one validated query. */
+/**
+ * The figures of one validated query; by=variant adds each row's verdict against its experiment's
+ * default, and the experiments themselves (lib/experiments/report.ts).
+ */
 export async function readReport(query: ReportQuery): Promise<Report> {
-  return readReportFrom(await analytics().database(), query)
+  const report = await readReportFrom(await analytics().database(), query)
+  if (query.by !== 'variant') return report
+  const definitions = await liveExperiments().definitions()
+  return {
+    ...report,
+    rows: judgeVariants(report.rows, definitions),
+    experiments: experimentSummaries(definitions),
+  }
 }
 
 /** Names a campaign so that it is always counted under its own name (the Studio's builder). */

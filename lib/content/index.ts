@@ -15,6 +15,7 @@ import {
   CAMPAIGN_PAGE_SLUGS_QUERY,
   CATEGORY_QUERY,
   CATEGORY_SLUGS_QUERY,
+  EXPERIMENTS_QUERY,
   LANDING_PAGE_QUERY,
   LEGAL_PAGE_QUERY,
   LEGAL_PAGE_SLUGS_QUERY,
@@ -39,6 +40,7 @@ import type {
   CAMPAIGN_PAGE_SLUGS_QUERY_RESULT,
   CATEGORY_QUERY_RESULT,
   CATEGORY_SLUGS_QUERY_RESULT,
+  EXPERIMENTS_QUERY_RESULT,
   LANDING_PAGE_QUERY_RESULT,
   LEGAL_PAGE_QUERY_RESULT,
   LEGAL_PAGE_SLUGS_QUERY_RESULT,
@@ -70,6 +72,7 @@ import {
 import { latestArticlesWindows, liveItems } from '@/lib/articles/windows'
 
 import { isVisible, type VisibilityWindow } from './visibility'
+import { experimentDefinitions } from '@/lib/experiments/definition'
 import { expireAtNextBoundary } from './visibility-cache'
 
 /** How many related articles an article shows, and how many the feed lists. */
@@ -220,6 +223,22 @@ export async function getAnnouncement() {
   )
   await expireAtNextBoundary([announcement])
   return announcement?.text && isVisible(announcement) ? announcement : null
+}
+
+/**
+ * Every published experiment, running or not (lib/experiments/definition.ts: runningExperiment,
+ * isRunningVariant), with its page's path; never a draft. Cached under the experiment tag and the
+ * pages' (a renamed campaign page moves its experiment); whoever serves by it also expires at the
+ * next start or end among them (expireAtNextBoundary), so an experiment starts and ends by itself.
+ */
+export async function getExperiments({ fresh = false } = {}) {
+  const rows = await fetchContent<EXPERIMENTS_QUERY_RESULT>(
+    EXPERIMENTS_QUERY,
+    {},
+    [CONTENT_TAGS.experiment, CONTENT_TAGS.landingPage, CONTENT_TAGS.campaignPage],
+    { publishedOnly: true, fresh },
+  )
+  return experimentDefinitions(rows)
 }
 
 /** Every published redirect, cached under the redirect tag (the webhook revalidates it). */
