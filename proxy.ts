@@ -1,5 +1,16 @@
 import { NextResponse, type NextRequest } from 'next/server'
 
+import { visitorOfToday } from '@/lib/analytics'
+import { assignVariant } from '@/lib/experiments/assign'
+import { runningExperiment, type ExperimentDefinition } from '@/lib/experiments/definition'
+import {
+  namedVariant,
+  needsRewrite,
+  unassignedReason,
+  VARIANT_HEADER,
+  VARIANT_PREFIX,
+  variantPath,
+} from '@/lib/experiments/serve'
 import { ownOrigin } from '@/lib/own-origin'
 import {
   createRedirectMapCache,
@@ -105,6 +116,32 @@ function tooMany(message: string) {
   })
 }
 
+/**
+ * A page with a running experiment (docs/experiments.md): the visitor's variant, from the front's
+ * header when it names one of this experiment's (deploy/nginx.conf keyed its cache on it, so the
+ * origin must serve that one, even across the midnight salt change), else from today's visitor
+ * hash; the default (the page itself) for bots, draft mode and prefetches. Every other variant is
+ * a rewrite to its own prerendered page: no render per request, no cookie, no client swap.
+ */
+async function experimentPage(request: NextRequest, experiment: ExperimentDefinition) {
+  const { pathname, search } = request.nextUrl
+  const variant =
+    namedVariant(request.headers.get(VARIANT_HEADER), experiment) ??
+    (unassignedReason(request.headers)
+      ? undefined
+      : assignVariant(
+          await visitorOfToday(
+            clientIpFrom(request.headers),
+            request.headers.get('user-agent') ?? '',
+          ),
+          experiment.key,
+          experiment.variants,
+        ))
+  if (!variant || !needsRewrite(variant)) return NextResponse.next()
+  const target = new URL(`${variantPath(experiment.key, variant, pathname)}${search}`, ownOrigin())
+  return NextResponse.rewrite(target)
+}
+
 export async function proxy(request: NextRequest) {
   // The routing table lists pages not yet started and hidden redirects: only for this server
   // itself. Checked here, before Next serves the route from its cache, where its code never runs.
@@ -117,10 +154,13 @@ export async function proxy(request: NextRequest) {
   if (request.nextUrl.pathname.startsWith(`${REVIEW_PATH_PREFIX}/`)) {
     return reviewGate(request, request.nextUrl.pathname.slice(REVIEW_PATH_PREFIX.length + 1))
   }
+  const { pathname } = request.nextUrl
+  // A variant's page is reached only by the rewrite below, never by its own address.
+  if (pathname === VARIANT_PREFIX || pathname.startsWith(`${VARIANT_PREFIX}/`))
+    return NextResponse.rewrite(notFoundPage())
   const table = await routingTable()
   // No table yet (the server is starting, or the route failed): let the page answer.
   if (!table) return NextResponse.next()
-  const { pathname } = request.nextUrl
   // A campaign page's own redirect applies only outside its visibility window (redirectFor).
   const found = redirectFor(table.redirects, pathname)
   if (found) {
@@ -133,16 +173,21 @@ export async function proxy(request: NextRequest) {
   if (section && !table.known[section[0]]?.includes(section[1])) {
     return NextResponse.rewrite(notFoundPage())
   }
+  const experiment = runningExperiment(table.experiments ?? [], pathname)
+  if (experiment) return experimentPage(request, experiment)
   return NextResponse.next()
 }
 
 // Only paths a redirect may start from (sanity/lib/routed-type-rules.ts), one segment at the root, every
 // path under a document section (lib/known-paths.ts): campaign pages and articles, with what
 // hangs below them (an article's social image), review links, and the routing table, to keep it
-// internal. The home page, assets, the rest of the API and the Studio never pass through here.
+// internal; the home page (an experiment may run there) and the variants' internal paths, to
+// keep them unreachable. Assets, the rest of the API and the Studio never pass through here.
 // Next needs the matcher as literals.
 export const config = {
   matcher: [
+    '/',
+    '/_variante/:path*',
     '/:slug([a-z0-9-]+)',
     '/p/:path*',
     '/conteudos/:path*',

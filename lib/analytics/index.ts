@@ -17,6 +17,8 @@ import {
   namedValuesCache,
   type BeaconBody,
   type Collector,
+  saoPauloDay,
+  visitorHash,
   type RecordResult,
 } from './collect'
 import type { Report, ReportQuery } from './report-schema'
@@ -43,6 +45,7 @@ type State = {
   database: () => Promise<Database>
   ready: Promise<void>
   timer: ReturnType<typeof setInterval>
+  saltFor: (day: string) => Promise<Buffer>
 }
 
 // On globalThis: Next bundles instrumentation.ts and each route apart, and they must share one
@@ -157,9 +160,19 @@ function analytics(): State {
   })
   const timer = setInterval(() => void collector.flush(), serverEnv.analyticsFlushIntervalMs)
   timer.unref()
-  const state = { config, collector, names, database, ready, timer }
+  const state = { config, collector, names, database, ready, timer, saltFor: shared.saltFor }
   globalForAnalytics.__vigiaAnalytics = state
   return state
+}
+
+/**
+ * The visitor of today as the counting knows them (the day's salt, address, browser and site):
+ * what an experiment assigns its variant from (proxy.ts, lib/experiments/assign.ts), so the
+ * variant served and the views counted belong to the same visitor, with nothing stored.
+ */
+export async function visitorOfToday(ip: string, userAgent: string, now = Date.now()) {
+  const salt = await analytics().saltFor(saoPauloDay(now))
+  return visitorHash(salt, ip, userAgent, serverEnv.siteUrl)
 }
 
 /** Counts one view from the beacon. Never throws; resolves once the view is buffered. */

@@ -72,7 +72,8 @@ import {
 import { latestArticlesWindows, liveItems } from '@/lib/articles/windows'
 
 import { isVisible, type VisibilityWindow } from './visibility'
-import { experimentDefinitions } from '@/lib/experiments/definition'
+import { CONTROL } from '@/lib/experiments/assign'
+import { experimentDefinitions, runningExperiment } from '@/lib/experiments/definition'
 import { expireAtNextBoundary } from './visibility-cache'
 
 /** How many related articles an article shows, and how many the feed lists. */
@@ -239,6 +240,28 @@ export async function getExperiments({ fresh = false } = {}) {
     { publishedOnly: true, fresh },
   )
   return experimentDefinitions(rows)
+}
+
+/**
+ * The experiment running on the page at `pagePath` ('/' or '/p/<slug>') now, or undefined; the
+ * page being rendered expires at the next start or end among the experiments, so its variant meta
+ * comes and goes by itself.
+ */
+export async function getPageExperiment(pagePath: string) {
+  const definitions = await getExperiments()
+  const now = Date.now()
+  await expireAtNextBoundary(definitions, now)
+  return runningExperiment(definitions, pagePath, now)
+}
+
+/**
+ * The experiment a variant page (app/_variante) renders: the one running on `pagePath` with this
+ * key, when `variant` is one of its variants other than the default; null otherwise (404).
+ */
+export async function getServedVariant(pagePath: string, experiment: string, variant: string) {
+  const running = await getPageExperiment(pagePath)
+  if (!running || running.key !== experiment || variant === CONTROL) return null
+  return running.variants.some((entry) => entry.key === variant) ? running : null
 }
 
 /** Every published redirect, cached under the redirect tag (the webhook revalidates it). */

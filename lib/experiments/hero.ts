@@ -62,3 +62,16 @@ export function withHeroVariant<Visual extends Image, H extends HeroLike<Visual>
     visual: values.visual?.asset ? values.visual : hero.visual,
   } as H
 }
+
+/** A campaign page with its hero block shown as this variant (the default: the control). */
+export function blocksWithHeroVariant<B extends { _type: string }>(
+  blocks: readonly B[] | null | undefined,
+  experiment: string | undefined,
+  variant: string = CONTROL,
+): B[] {
+  return (blocks ?? []).map((block) =>
+    block._type === 'heroBlock'
+      ? (withHeroVariant(block as B & HeroLike<Image>, experiment, variant) as B)
+      : block,
+  )
+}

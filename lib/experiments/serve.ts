@@ -1,0 +1,63 @@
+// How a request for a page with a running experiment is served (proxy.ts): which requests get the
+// default without being assigned, where a variant's prerendered page lives, and which variant a
+// front (deploy/nginx.conf) may name for the origin. Pure: the proxy, the variant route and the
+// tests share it (docs/experiments.md).
+
+import { isBotAgent } from '../analytics/collect'
+import { CONTROL } from './assign'
+import type { ExperimentDefinition } from './definition'
+
+/**
+ * Where each variant's page is rendered and cached (ISR), like any other page: the proxy rewrites
+ * the public path there, so the address bar keeps the public path. It starts with an underscore,
+ * which no slug can (sanity/lib/paths.ts), so it never collides with a page; a direct request for
+ * it answers 404 (proxy.ts), and the page says noindex with the public path as canonical.
+ */
+export const VARIANT_PREFIX = '/_variante'
+
+/** The header a front (nginx) sends with the variant it keyed its cache on (deploy/nginx.conf). */
+export const VARIANT_HEADER = 'x-vigia-variant'
+
+/** The internal path of one variant of the page at `pagePath` ('/' or '/p/<slug>'). */
+export function variantPath(experiment: string, variant: string, pagePath: string): string {
+  return `${VARIANT_PREFIX}/${experiment}/${variant}${pagePath === '/' ? '' : pagePath}`
+}
+
+/** The draft mode cookie Next sets (/api/draft-mode/enable): an editor previewing. */
+const DRAFT_COOKIE = '__prerender_bypass'
+
+/**
+ * Why this request gets the default without being assigned, or undefined when it is a visitor's
+ * page view. Bots (the counting's own check), an editor in draft mode (the Studio's Presentation
+ * tool and preview), and Next's prefetches and RSC navigations: a prefetch is not a view (a link
+ * on screen is not a visit), and the client router's payload is cached per path in the browser,
+ * so it gets the page every visitor can be shown, the default.
+ */
+export function unassignedReason(headers: Pick<Headers, 'get'>): string | undefined {
+  if (isBotAgent(headers.get('user-agent'))) return 'bot'
+  if ((headers.get('cookie') ?? '').split(/;\s*/).some((c) => c.startsWith(`${DRAFT_COOKIE}=`)))
+    return 'draft'
+  if (
+    headers.get('rsc') ||
+    headers.get('next-router-prefetch') ||
+    headers.get('next-router-state-tree') ||
+    /prefetch/i.test(headers.get('purpose') ?? '') ||
+    /prefetch/i.test(headers.get('sec-purpose') ?? '')
+  )
+    return 'prefetch'
+  return undefined
+}
+
+/** The variant a front named, when it is one of this experiment's; undefined otherwise. */
+export function namedVariant(
+  value: string | null | undefined,
+  experiment: ExperimentDefinition,
+): string | undefined {
+  if (!value) return undefined
+  return experiment.variants.some((variant) => variant.key === value) ? value : undefined
+}
+
+/** Whether a variant key needs the rewrite (every one but the control, which is the page itself). */
+export function needsRewrite(variant: string): boolean {
+  return variant !== CONTROL
+}
