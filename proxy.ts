@@ -124,7 +124,7 @@ function tooMany(message: string) {
  * a rewrite to its own prerendered page: no render per request, no cookie, no client swap.
  */
 async function experimentPage(request: NextRequest, experiment: ExperimentDefinition) {
-  const { pathname, search } = request.nextUrl
+  const { pathname } = request.nextUrl
   const variant =
     namedVariant(request.headers.get(VARIANT_HEADER), experiment) ??
     (unassignedReason(request.headers)
@@ -138,8 +138,14 @@ async function experimentPage(request: NextRequest, experiment: ExperimentDefini
           experiment.variants,
         ))
   if (!variant || !needsRewrite(variant)) return NextResponse.next()
-  const target = new URL(`${variantPath(experiment.key, variant, pathname)}${search}`, ownOrigin())
-  return NextResponse.rewrite(target)
+  // The request's own URL with the variant's path: same host, same query.
+  const target = request.nextUrl.clone()
+  target.pathname = variantPath(experiment.key, variant, pathname)
+  // Next runs this proxy again on the rewritten path (tests/e2e/experiments.spec.ts): the internal
+  // secret tells that pass from a visitor asking for the variant's address directly.
+  const headers = new Headers(request.headers)
+  for (const [name, value] of Object.entries(internalHeaders())) headers.set(name, value)
+  return NextResponse.rewrite(target, { request: { headers } })
 }
 
 export async function proxy(request: NextRequest) {
@@ -155,9 +161,13 @@ export async function proxy(request: NextRequest) {
     return reviewGate(request, request.nextUrl.pathname.slice(REVIEW_PATH_PREFIX.length + 1))
   }
   const { pathname } = request.nextUrl
-  // A variant's page is reached only by the rewrite below, never by its own address.
-  if (pathname === VARIANT_PREFIX || pathname.startsWith(`${VARIANT_PREFIX}/`))
-    return NextResponse.rewrite(notFoundPage())
+  // A variant's page is reached only by experimentPage's rewrite (its second pass here carries the
+  // internal secret), never by its own address.
+  if (pathname === VARIANT_PREFIX || pathname.startsWith(`${VARIANT_PREFIX}/`)) {
+    return isInternalRequest(request.headers)
+      ? NextResponse.next()
+      : NextResponse.rewrite(notFoundPage())
+  }
   const table = await routingTable()
   // No table yet (the server is starting, or the route failed): let the page answer.
   if (!table) return NextResponse.next()
@@ -187,7 +197,7 @@ export async function proxy(request: NextRequest) {
 export const config = {
   matcher: [
     '/',
-    '/_variante/:path*',
+    '/variante/:path*',
     '/:slug([a-z0-9-]+)',
     '/p/:path*',
     '/conteudos/:path*',

@@ -18,7 +18,7 @@ import { jsonLdScript, organizationJsonLd } from '@/lib/site-metadata'
 
 /**
  * The home page, as the default (app/page.tsx) or as one variant of an experiment running on it
- * (app/_variante): the same page, the hero's fields replaced by the variant's (lib/experiments).
+ * (app/variante): the same page, the hero's fields replaced by the variant's (lib/experiments).
  */
 export async function HomePageView({
   experiment,

@@ -5,7 +5,7 @@ import { SITE_SHARE_IMAGE, shareImageUrl } from '@/lib/content/share-image'
 import { pageMetadata, withBrand } from '@/lib/site-metadata'
 import { campaignPath } from '@/sanity/lib/paths'
 
-/** The page's own metadata, shared with its variants (app/p/[slug] and app/_variante). */
+/** The page's own metadata, shared with its variants (app/p/[slug] and app/variante). */
 export function campaignMetadata(
   slug: string,
   page: CampaignPage,

@@ -255,7 +255,7 @@ export async function getPageExperiment(pagePath: string) {
 }
 
 /**
- * The experiment a variant page (app/_variante) renders: the one running on `pagePath` with this
+ * The experiment a variant page (app/variante) renders: the one running on `pagePath` with this
  * key, when `variant` is one of its variants other than the default; null otherwise (404).
  */
 export async function getServedVariant(pagePath: string, experiment: string, variant: string) {

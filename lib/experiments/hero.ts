@@ -3,6 +3,7 @@
 // the page, the review link and the tests put a variant together the same way.
 
 import { CONTROL } from './assign'
+import { parseVariantId } from './definition'
 
 type Image = { asset?: unknown }
 
@@ -74,4 +75,19 @@ export function blocksWithHeroVariant<B extends { _type: string }>(
       ? (withHeroVariant(block as B & HeroLike<Image>, experiment, variant) as B)
       : block,
   )
+}
+
+/**
+ * The query parameter by which the Studio's preview and a review link show one variant
+ * (`?variante=<experiment>/<variant>`); pages served to visitors ignore it (proxy.ts assigns).
+ */
+export const PREVIEW_VARIANT_PARAM = 'variante'
+
+/** The variant a preview or review link asks for, or the default when it names none. */
+export function previewVariant(value: string | string[] | undefined): {
+  experiment?: string
+  variant: string
+} {
+  const parsed = typeof value === 'string' ? parseVariantId(value) : undefined
+  return parsed ?? { variant: CONTROL }
 }

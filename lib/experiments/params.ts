@@ -2,7 +2,7 @@ import { CONTROL } from './assign'
 import { isRunning, type ExperimentDefinition } from './definition'
 
 /**
- * The variant pages to prerender at build (app/_variante): every variant but the default of each
+ * The variant pages to prerender at build (app/variante): every variant but the default of each
  * experiment running now on the home page (`'/'`) or on a campaign page (`'/p/'`). One that starts
  * later is rendered on its first request and cached like the others.
  */

@@ -9,11 +9,11 @@ import type { ExperimentDefinition } from './definition'
 
 /**
  * Where each variant's page is rendered and cached (ISR), like any other page: the proxy rewrites
- * the public path there, so the address bar keeps the public path. It starts with an underscore,
- * which no slug can (sanity/lib/paths.ts), so it never collides with a page; a direct request for
- * it answers 404 (proxy.ts), and the page says noindex with the public path as canonical.
+ * the public path there, so the address bar keeps the public path. A name reserved at the root
+ * (APP_ROUTES in sanity/lib/routed-type-rules.ts), so no page can take it; a direct request for it
+ * answers 404 (proxy.ts), and the page says noindex with the public path as canonical.
  */
-export const VARIANT_PREFIX = '/_variante'
+export const VARIANT_PREFIX = '/variante'
 
 /** The header a front (nginx) sends with the variant it keyed its cache on (deploy/nginx.conf). */
 export const VARIANT_HEADER = 'x-vigia-variant'

@@ -54,62 +54,73 @@ async function served(request: APIRequestContext, headers: Record<string, string
 }
 
 test.describe('experiments: serving', () => {
-  test.skip(({ isMobile }) => isMobile, 'HTTP only: once is enough')
-
-  test('two visitors can get the two variants, each page naming its own and showing its headline', async ({
-    request,
-  }) => {
-    const seen = new Map<string, number>()
-    for (let i = 1; i <= 40; i++) {
-      const { meta, h1 } = await served(request, visitor(i))
-      const variant = meta?.split('/')[1] ?? ''
-      expect(meta, `visitor ${i}`).toMatch(/^titulo-onibus\/(controle|tempo-real)$/)
-      expect(h1, `visitor ${i} (${meta})`).toBe(headlines[variant])
-      seen.set(variant, (seen.get(variant) ?? 0) + 1)
-    }
-    // 40 visitors at 50/50: both variants (each missing has a chance of 2 in a trillion).
-    expect(seen.get('controle')).toBeGreaterThan(0)
-    expect(seen.get('tempo-real')).toBeGreaterThan(0)
-  })
-
-  test('the same visitor gets the same variant every time, from the cache', async ({ request }) => {
-    for (const i of [3, 4, 5, 6]) {
-      const first = await served(request, visitor(i))
-      for (let again = 0; again < 3; again++) {
-        const next = await served(request, visitor(i))
-        expect(next.meta).toBe(first.meta)
-        expect(next.h1).toBe(first.h1)
-        // A prerendered page from the cache: no render for this request.
-        expect(next.cache).toBe('HIT')
+  test(
+    'two visitors can get the two variants, each page naming its own and showing its headline',
+    { tag: '@http' },
+    async ({ request }) => {
+      const seen = new Map<string, number>()
+      for (let i = 1; i <= 40; i++) {
+        const { meta, h1 } = await served(request, visitor(i))
+        const variant = meta?.split('/')[1] ?? ''
+        expect(meta, `visitor ${i}`).toMatch(/^titulo-onibus\/(controle|tempo-real)$/)
+        expect(h1, `visitor ${i} (${meta})`).toBe(headlines[variant])
+        seen.set(variant, (seen.get(variant) ?? 0) + 1)
       }
-    }
-  })
+      // 40 visitors at 50/50: both variants (each missing has a chance of 2 in a trillion).
+      expect(seen.get('controle')).toBeGreaterThan(0)
+      expect(seen.get('tempo-real')).toBeGreaterThan(0)
+    },
+  )
 
-  test('bots, prefetches and draft-mode requests get the default', async ({ request }) => {
-    for (let i = 1; i <= 12; i++) {
-      expect((await served(request, visitor(i, GOOGLEBOT))).meta).toBe('titulo-onibus/controle')
-      const prefetch = await request.get(PATH, {
-        headers: { ...visitor(i), 'next-router-prefetch': '1', rsc: '1' },
+  test(
+    'the same visitor gets the same variant every time, from the cache',
+    { tag: '@http' },
+    async ({ request }) => {
+      for (const i of [3, 4, 5, 6]) {
+        const first = await served(request, visitor(i))
+        for (let again = 0; again < 3; again++) {
+          const next = await served(request, visitor(i))
+          expect(next.meta).toBe(first.meta)
+          expect(next.h1).toBe(first.h1)
+          // A prerendered page from the cache: no render for this request.
+          expect(next.cache).toBe('HIT')
+        }
+      }
+    },
+  )
+
+  test(
+    'bots, prefetches and draft-mode requests get the default',
+    { tag: '@http' },
+    async ({ request }) => {
+      for (let i = 1; i <= 12; i++) {
+        expect((await served(request, visitor(i, GOOGLEBOT))).meta).toBe('titulo-onibus/controle')
+        const prefetch = await request.get(PATH, {
+          headers: { ...visitor(i), 'next-router-prefetch': '1', rsc: '1' },
+        })
+        expect(await prefetch.text()).not.toContain(headlines['tempo-real'])
+      }
+      // The visitors above that get the variant in a plain request still get the default here.
+      const assigned = []
+      for (let i = 1; i <= 12; i++)
+        if ((await served(request, visitor(i))).meta === 'titulo-onibus/tempo-real')
+          assigned.push(i)
+      expect(assigned.length).toBeGreaterThan(0)
+    },
+  )
+
+  test(
+    "a variant's internal path answers 404 and the pages with no experiment name none",
+    { tag: '@http' },
+    async ({ request }) => {
+      const direct = await request.get(`/variante/titulo-onibus/tempo-real${PATH}`, {
+        headers: visitor(1),
       })
-      expect(await prefetch.text()).not.toContain(headlines['tempo-real'])
-    }
-    // The visitors above that get the variant in a plain request still get the default here.
-    const assigned = []
-    for (let i = 1; i <= 12; i++)
-      if ((await served(request, visitor(i))).meta === 'titulo-onibus/tempo-real') assigned.push(i)
-    expect(assigned.length).toBeGreaterThan(0)
-  })
-
-  test("a variant's internal path answers 404 and the pages with no experiment name none", async ({
-    request,
-  }) => {
-    const direct = await request.get(`/_variante/titulo-onibus/tempo-real${PATH}`, {
-      headers: visitor(1),
-    })
-    expect(direct.status()).toBe(404)
-    const home = await (await request.get('/', { headers: visitor(1) })).text()
-    expect(home).not.toContain('vigia:variant')
-  })
+      expect(direct.status()).toBe(404)
+      const home = await (await request.get('/', { headers: visitor(1) })).text()
+      expect(home).not.toContain('vigia:variant')
+    },
+  )
 
   test('in a real browser, the variant page is whole: its headline, its meta, noindex, no console error', async ({
     browser,

@@ -17,7 +17,7 @@ import { campaignPath } from '@/sanity/lib/paths'
 // A page with a visibility window answers 404 before its start and from its end (or, when the
 // editor chose one, proxy.ts redirects): lib/content judges the window and has the cached answer
 // expire at the next start or end, so it goes live and away by itself (docs/campaigns.md).
-// With an experiment running on it this is its default; the other variants are app/_variante's.
+// With an experiment running on it this is its default; the other variants are app/variante's.
 export const revalidate = 3600
 export const dynamicParams = true
 

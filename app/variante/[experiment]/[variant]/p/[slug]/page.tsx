@@ -10,7 +10,7 @@ import { variantParams } from '@/lib/experiments/params'
 import { campaignPath } from '@/sanity/lib/paths'
 
 // One variant of an experiment on a campaign page (docs/experiments.md): as the home page's
-// variants (app/_variante/[experiment]/[variant]/page.tsx), for /p/<slug>.
+// variants (app/variante/[experiment]/[variant]/page.tsx), for /p/<slug>.
 export const revalidate = 3600
 export const dynamicParams = true
 
