@@ -124,7 +124,7 @@ function tooMany(message: string) {
  * a rewrite to its own prerendered page: no render per request, no cookie, no client swap.
  */
 async function experimentPage(request: NextRequest, experiment: ExperimentDefinition) {
-  const { pathname } = request.nextUrl
+  const { pathname, search } = request.nextUrl
   const variant =
     namedVariant(request.headers.get(VARIANT_HEADER), experiment) ??
     (unassignedReason(request.headers)
@@ -138,9 +138,9 @@ async function experimentPage(request: NextRequest, experiment: ExperimentDefini
           experiment.variants,
         ))
   if (!variant || !needsRewrite(variant)) return NextResponse.next()
-  // The request's own URL with the variant's path: same host, same query.
-  const target = request.nextUrl.clone()
-  target.pathname = variantPath(experiment.key, variant, pathname)
+  // This server's own origin, as for the 404 page: behind a TLS front the request's URL says
+  // https, and Next would proxy a rewrite there as to another host (analytics.spec.ts).
+  const target = new URL(`${variantPath(experiment.key, variant, pathname)}${search}`, ownOrigin())
   // Next runs this proxy again on the rewritten path (tests/e2e/experiments.spec.ts): the internal
   // secret tells that pass from a visitor asking for the variant's address directly.
   const headers = new Headers(request.headers)
