@@ -31,7 +31,7 @@ type HeroVariantEntry = {
 type Hero = {
   _key?: string
   _type?: string
-  primaryCta?: string | { label?: string } | null
+  primaryCta?: string | ({ label?: string } & Record<string, unknown>) | null
   experimentVariants?: HeroVariantEntry[] | null
 } & Record<string, unknown>
 
