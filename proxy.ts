@@ -123,13 +123,12 @@ function tooMany(message: string) {
  * page: no render per request, no cookie, no client swap.
  */
 async function experimentPage(request: NextRequest, experiment: ExperimentDefinition) {
-  const { pathname } = request.nextUrl
+  const { pathname, search } = request.nextUrl
   const variant = await chooseVariant(request.headers, experiment, visitorOf)
   if (!needsRewrite(variant)) return NextResponse.next()
-  // On this server's own origin, as notFoundPage (behind an HTTPS front, request.nextUrl is
-  // https://localhost:<port> and Next proxied the rewrite to itself over TLS: 500); same query.
-  const target = new URL(variantPath(experiment.key, variant, pathname), ownOrigin())
-  target.search = request.nextUrl.search
+  // This server's own origin, as for the 404 page: behind a TLS front the request's URL says
+  // https, and Next would proxy a rewrite there as to another host (analytics.spec.ts).
+  const target = new URL(`${variantPath(experiment.key, variant, pathname)}${search}`, ownOrigin())
   // Next runs this proxy again on the rewritten path (tests/e2e/experiments.spec.ts): the internal
   // secret tells that pass from a visitor asking for the variant's address directly.
   const headers = new Headers(request.headers)
