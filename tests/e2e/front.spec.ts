@@ -237,6 +237,103 @@ test('a publish sent to one instance reaches the other within 6 s and the front 
   console.log(`published figure on B after ${atB} ms, through the front after ${atFront} ms`)
 })
 
+// Before the Redis outage below: an instance keeps the day's salt it read from Redis, and one that
+// reads it only after a restart that lost it makes another, so the two would assign differently.
+test.describe('experiments through the front', () => {
+  // The bundled example (docs/experiments.md), 50/50 on this campaign page.
+  const PAGE = '/p/onibus-rodoviarios'
+  const [CONTROL, TEMPO_REAL] = ['titulo-onibus/controle', 'titulo-onibus/tempo-real'] as const
+  const VARIANTS = [CONTROL, TEMPO_REAL]
+  // Through nginx every client is 127.0.0.1: visitors differ by browser (chrome(n), a visitor each).
+  const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)'
+
+  /** The variant a page names, its headline and how the front served it. */
+  async function served(base: string, path: string, headers: Record<string, string>) {
+    const context = await request.newContext({ ignoreHTTPSErrors: true })
+    try {
+      const response = await context.get(`${base}${path}`, { headers })
+      expect(response.status(), `${path} for ${headers['user-agent']}`).toBe(200)
+      const body = await response.text()
+      return {
+        meta: /<meta name="vigia:variant" content="([^"]+)"/.exec(body)?.[1],
+        h1: /<h1[^>]*>([\s\S]*?)<\/h1>/.exec(body)?.[1]?.replace(/<[^>]+>/g, ''),
+        cache: response.headers()['x-cache'],
+      }
+    } finally {
+      await context.dispose()
+    }
+  }
+
+  test('each visitor gets the variant the origin assigns it, from the cache, and never another visitor’s', async () => {
+    const visitors = Array.from({ length: 16 }, (_, i) => chrome(i))
+    // What the origin assigns each one without a front: straight to an instance, with the
+    // X-Forwarded-For nginx would send (the client's own address).
+    const assigned = new Map<string, string | undefined>()
+    for (const ua of visitors) {
+      const direct = { 'user-agent': ua, 'x-forwarded-for': '127.0.0.1' }
+      const [onA, onB] = [await served(a.url, PAGE, direct), await served(b.url, PAGE, direct)]
+      expect(onB.meta, `${ua}: both instances assign the same (one salt, in Redis)`).toBe(onA.meta)
+      assigned.set(ua, onA.meta)
+    }
+    expect(new Set(assigned.values()), 'both variants among 16 visitors').toEqual(new Set(VARIANTS))
+
+    // Through the front: each gets its own, and its request right after is a cache hit of it.
+    const headline = new Map<string, string | undefined>()
+    for (const ua of visitors) {
+      const first = await served(front.url, PAGE, { 'user-agent': ua })
+      const again = await served(front.url, PAGE, { 'user-agent': ua })
+      for (const page of [first, again]) expect(page.meta, ua).toBe(assigned.get(ua))
+      expect(again.cache, `${ua}: its repeat is served from the cache`).toBe('HIT')
+      expect(again.h1).toBe(first.h1)
+      if (!headline.has(first.meta!)) headline.set(first.meta!, first.h1)
+      expect(first.h1, `${first.meta}: one headline per variant`).toBe(headline.get(first.meta!))
+    }
+    expect(headline.get(CONTROL)).not.toBe(headline.get(TEMPO_REAL))
+
+    // Visitors of both variants at once, several rounds, each after the copies went stale, so
+    // each variant's copy is refreshed in the background (proxy_cache_background_update) while
+    // the others are served: every page is the one that visitor got first.
+    const states = new Set<string | undefined>()
+    for (let round = 0; round < 3; round++) {
+      await new Promise((resolve) => setTimeout(resolve, FRONT_FRESH_MS + 100))
+      const pages = await Promise.all(
+        visitors.map((ua) => served(front.url, PAGE, { 'user-agent': ua })),
+      )
+      visitors.forEach((ua, i) => {
+        expect(pages[i]?.meta, `round ${round}, ${ua}`).toBe(assigned.get(ua))
+        expect(pages[i]?.h1).toBe(headline.get(pages[i]?.meta ?? ''))
+        states.add(pages[i]?.cache)
+      })
+    }
+    expect([...states], 'stale copies were served while refreshed').toEqual(
+      expect.arrayContaining([expect.stringMatching(/^(STALE|UPDATING)$/)]),
+    )
+
+    // A visitor naming a variant itself gets its own all the same.
+    const ua = visitors.find((v) => assigned.get(v) === CONTROL)!
+    const forged = await served(front.url, PAGE, {
+      'user-agent': ua,
+      'x-vigia-variant': 'tempo-real',
+    })
+    expect(forged.meta, 'the header is the front’s, not the visitor’s').toBe(CONTROL)
+  })
+
+  test('bots get the default, and a page without an experiment is one copy for everyone', async () => {
+    for (let i = 0; i < 3; i++) {
+      const bot = await served(front.url, PAGE, { 'user-agent': `${GOOGLEBOT} ${i}` })
+      expect(bot.meta, 'a bot').toBe(CONTROL)
+    }
+    // The home page runs no experiment here: filled by one visitor, every other gets that copy.
+    const home = await served(front.url, '/', { 'user-agent': chrome(100) })
+    expect(home.meta).toBeUndefined()
+    const others = await Promise.all(
+      [101, 102, 103, 104].map((n) => served(front.url, '/', { 'user-agent': chrome(n) })),
+    )
+    others.push(await served(front.url, '/', { 'user-agent': GOOGLEBOT }))
+    for (const page of others) expect(page.cache, 'the one copy').toMatch(/^(HIT|UPDATING|STALE)$/)
+  })
+})
+
 async function sendDemoRequest(page: import('@playwright/test').Page, origin: string) {
   const openedAt = await openDemoForm(page, `${origin}/`)
   await fillDemoForm(page)
@@ -468,99 +565,6 @@ test.describe('review links and the routing table through the front', () => {
     } finally {
       await context.dispose()
     }
-  })
-})
-
-test.describe('experiments through the front', () => {
-  // The bundled example (docs/experiments.md), 50/50 on this campaign page.
-  const PAGE = '/p/onibus-rodoviarios'
-  const [CONTROL, TEMPO_REAL] = ['titulo-onibus/controle', 'titulo-onibus/tempo-real'] as const
-  const VARIANTS = [CONTROL, TEMPO_REAL]
-  // Through nginx every client is 127.0.0.1: visitors differ by browser (chrome(n), a visitor each).
-  const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)'
-
-  /** The variant a page names, its headline and how the front served it. */
-  async function served(base: string, path: string, headers: Record<string, string>) {
-    const context = await request.newContext({ ignoreHTTPSErrors: true })
-    try {
-      const response = await context.get(`${base}${path}`, { headers })
-      expect(response.status(), `${path} for ${headers['user-agent']}`).toBe(200)
-      const body = await response.text()
-      return {
-        meta: /<meta name="vigia:variant" content="([^"]+)"/.exec(body)?.[1],
-        h1: /<h1[^>]*>([\s\S]*?)<\/h1>/.exec(body)?.[1]?.replace(/<[^>]+>/g, ''),
-        cache: response.headers()['x-cache'],
-      }
-    } finally {
-      await context.dispose()
-    }
-  }
-
-  test('each visitor gets the variant the origin assigns it, from the cache, and never another visitor’s', async () => {
-    const visitors = Array.from({ length: 16 }, (_, i) => chrome(i))
-    // What the origin assigns each one without a front: straight to an instance, with the
-    // X-Forwarded-For nginx would send (the client's own address).
-    const assigned = new Map<string, string | undefined>()
-    for (const ua of visitors) {
-      const direct = await served(a.url, PAGE, { 'user-agent': ua, 'x-forwarded-for': '127.0.0.1' })
-      assigned.set(ua, direct.meta)
-    }
-    expect(new Set(assigned.values()), 'both variants among 16 visitors').toEqual(new Set(VARIANTS))
-
-    // Through the front: each gets its own, and its request right after is a cache hit of it.
-    const headline = new Map<string, string | undefined>()
-    for (const ua of visitors) {
-      const first = await served(front.url, PAGE, { 'user-agent': ua })
-      const again = await served(front.url, PAGE, { 'user-agent': ua })
-      for (const page of [first, again]) expect(page.meta, ua).toBe(assigned.get(ua))
-      expect(again.cache, `${ua}: its repeat is served from the cache`).toBe('HIT')
-      expect(again.h1).toBe(first.h1)
-      if (!headline.has(first.meta!)) headline.set(first.meta!, first.h1)
-      expect(first.h1, `${first.meta}: one headline per variant`).toBe(headline.get(first.meta!))
-    }
-    expect(headline.get(CONTROL)).not.toBe(headline.get(TEMPO_REAL))
-
-    // Visitors of both variants at once, several rounds, each after the copies went stale, so
-    // each variant's copy is refreshed in the background (proxy_cache_background_update) while
-    // the others are served: every page is the one that visitor got first.
-    const states = new Set<string | undefined>()
-    for (let round = 0; round < 3; round++) {
-      await new Promise((resolve) => setTimeout(resolve, FRONT_FRESH_MS + 100))
-      const pages = await Promise.all(
-        visitors.map((ua) => served(front.url, PAGE, { 'user-agent': ua })),
-      )
-      visitors.forEach((ua, i) => {
-        expect(pages[i]?.meta, `round ${round}, ${ua}`).toBe(assigned.get(ua))
-        expect(pages[i]?.h1).toBe(headline.get(pages[i]?.meta ?? ''))
-        states.add(pages[i]?.cache)
-      })
-    }
-    expect([...states], 'stale copies were served while refreshed').toEqual(
-      expect.arrayContaining([expect.stringMatching(/^(STALE|UPDATING)$/)]),
-    )
-
-    // A visitor naming a variant itself gets its own all the same.
-    const ua = visitors.find((v) => assigned.get(v) === CONTROL)!
-    const forged = await served(front.url, PAGE, {
-      'user-agent': ua,
-      'x-vigia-variant': 'tempo-real',
-    })
-    expect(forged.meta, 'the header is the front’s, not the visitor’s').toBe(CONTROL)
-  })
-
-  test('bots get the default, and a page without an experiment is one copy for everyone', async () => {
-    for (let i = 0; i < 3; i++) {
-      const bot = await served(front.url, PAGE, { 'user-agent': `${GOOGLEBOT} ${i}` })
-      expect(bot.meta, 'a bot').toBe(CONTROL)
-    }
-    // The home page runs no experiment here: filled by one visitor, every other gets that copy.
-    const home = await served(front.url, '/', { 'user-agent': chrome(100) })
-    expect(home.meta).toBeUndefined()
-    const others = await Promise.all(
-      [101, 102, 103, 104].map((n) => served(front.url, '/', { 'user-agent': chrome(n) })),
-    )
-    others.push(await served(front.url, '/', { 'user-agent': GOOGLEBOT }))
-    for (const page of others) expect(page.cache, 'the one copy').toMatch(/^(HIT|UPDATING|STALE)$/)
   })
 })
 
