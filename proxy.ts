@@ -1,14 +1,14 @@
 import { NextResponse, type NextRequest } from 'next/server'
 
 import { visitorOfToday } from '@/lib/analytics'
-import { assignVariant } from '@/lib/experiments/assign'
 import { runningExperiment, type ExperimentDefinition } from '@/lib/experiments/definition'
 import {
-  namedVariant,
+  chooseVariant,
   needsRewrite,
-  unassignedReason,
+  VARIANT_ANSWER_PATH,
   VARIANT_HEADER,
   VARIANT_PREFIX,
+  VARIANT_URI_HEADER,
   variantPath,
 } from '@/lib/experiments/serve'
 import { ownOrigin } from '@/lib/own-origin'
@@ -117,27 +117,15 @@ function tooMany(message: string) {
 }
 
 /**
- * A page with a running experiment (docs/experiments.md): the visitor's variant, from the front's
- * header when it names one of this experiment's (deploy/nginx.conf keyed its cache on it, so the
- * origin must serve that one, even across the midnight salt change), else from today's visitor
- * hash; the default (the page itself) for bots, draft mode and prefetches. Every other variant is
- * a rewrite to its own prerendered page: no render per request, no cookie, no client swap.
+ * A page with a running experiment (docs/experiments.md): the variant chooseVariant gives (the one
+ * the front keyed its cache on, else the visitor's by today's hash, the default for bots, draft
+ * mode and prefetches). Every other variant than the default is a rewrite to its own prerendered
+ * page: no render per request, no cookie, no client swap.
  */
 async function experimentPage(request: NextRequest, experiment: ExperimentDefinition) {
   const { pathname, search } = request.nextUrl
-  const variant =
-    namedVariant(request.headers.get(VARIANT_HEADER), experiment) ??
-    (unassignedReason(request.headers)
-      ? undefined
-      : assignVariant(
-          await visitorOfToday(
-            clientIpFrom(request.headers),
-            request.headers.get('user-agent') ?? '',
-          ),
-          experiment.key,
-          experiment.variants,
-        ))
-  if (!variant || !needsRewrite(variant)) return NextResponse.next()
+  const variant = await chooseVariant(request.headers, experiment, visitorOf)
+  if (!needsRewrite(variant)) return NextResponse.next()
   // This server's own origin, as for the 404 page: behind a TLS front the request's URL says
   // https, and Next would proxy a rewrite there as to another host (analytics.spec.ts).
   const target = new URL(`${variantPath(experiment.key, variant, pathname)}${search}`, ownOrigin())
@@ -148,7 +136,40 @@ async function experimentPage(request: NextRequest, experiment: ExperimentDefini
   return NextResponse.rewrite(target, { request: { headers } })
 }
 
+/** Today's visitor hash of this request (the counting's: address and browser). */
+function visitorOf(headers: Pick<Headers, 'get'>): Promise<string> {
+  return visitorOfToday(clientIpFrom(headers), headers.get('user-agent') ?? '')
+}
+
+/**
+ * The front's question (deploy/nginx.conf): which variant the page at X-Original-URI gets for this
+ * visitor, decided here, from the same routing table and by the same chooseVariant as the page, so
+ * the front's cache key and the page it stores always agree. 204 always (nginx's auth_request
+ * turns any other answer into an error), the variant in X-Vigia-Variant, none when no experiment
+ * runs there. It says only what this visitor would be shown, so it answers anyone; no render, no
+ * Content Lake request.
+ */
+async function variantAnswer(request: NextRequest) {
+  const headers = new Headers({ 'cache-control': 'no-store' })
+  const uri = request.headers.get(VARIANT_URI_HEADER)
+  try {
+    const table = uri ? await routingTable() : undefined
+    const pathname = uri && new URL(uri, 'http://front').pathname
+    const experiment = table && pathname && runningExperiment(table.experiments ?? [], pathname)
+    if (experiment) {
+      headers.set(VARIANT_HEADER, await chooseVariant(request.headers, experiment, visitorOf))
+    }
+  } catch (error) {
+    // No variant: the front asks for the default, and the page is served all the same.
+    console.error(
+      `[experiments] No variant for the front: ${error instanceof Error ? error.message : error}`,
+    )
+  }
+  return new NextResponse(null, { status: 204, headers })
+}
+
 export async function proxy(request: NextRequest) {
+  if (request.nextUrl.pathname === VARIANT_ANSWER_PATH) return variantAnswer(request)
   // The routing table lists pages not yet started and hidden redirects: only for this server
   // itself. Checked here, before Next serves the route from its cache, where its code never runs.
   if (request.nextUrl.pathname === ROUTING_TABLE_PATH) {
@@ -203,5 +224,6 @@ export const config = {
     '/conteudos/:path*',
     '/revisao/:path*',
     '/api/redirects',
+    '/api/experiments/variant',
   ],
 }

@@ -1,10 +1,11 @@
 // How a request for a page with a running experiment is served (proxy.ts): which requests get the
 // default without being assigned, where a variant's prerendered page lives, and which variant a
-// front (deploy/nginx.conf) may name for the origin. Pure: the proxy, the variant route and the
-// tests share it (docs/experiments.md).
+// front (deploy/nginx.conf) may name for the origin. Pure (the visitor's hash is passed in): the
+// proxy, its variant answer for the front, the variant route and the tests share it
+// (docs/experiments.md).
 
 import { isBotAgent } from '../analytics/collect'
-import { CONTROL } from './assign'
+import { assignVariant, CONTROL } from './assign'
 import type { ExperimentDefinition } from './definition'
 
 /**
@@ -56,6 +57,32 @@ export function namedVariant(
   if (!value) return undefined
   return experiment.variants.some((variant) => variant.key === value) ? value : undefined
 }
+
+/**
+ * The variant this request is served, the one decision proxy.ts makes both for a page and for the
+ * front's question (VARIANT_ANSWER_PATH). A variant named by the front wins; any other value it
+ * names gets the default, never an assignment: the front stores the page under the value it sent,
+ * so what it gets must not depend on whose request filled its cache. Without the header: the
+ * default for bots, draft mode and prefetches, else the visitor's by today's hash.
+ */
+export async function chooseVariant(
+  headers: Pick<Headers, 'get'>,
+  experiment: ExperimentDefinition,
+  visitorOf: (headers: Pick<Headers, 'get'>) => Promise<string>,
+): Promise<string> {
+  const named = headers.get(VARIANT_HEADER)
+  if (named) return namedVariant(named, experiment) ?? CONTROL
+  if (unassignedReason(headers)) return CONTROL
+  return assignVariant(await visitorOf(headers), experiment.key, experiment.variants)
+}
+
+/**
+ * Where a front asks which variant a request gets (deploy/nginx.conf, auth_request): the page's
+ * address in VARIANT_URI_HEADER, the visitor's own headers; answered 204 by proxy.ts with the
+ * variant in VARIANT_HEADER, or without it when no experiment runs there.
+ */
+export const VARIANT_ANSWER_PATH = '/api/experiments/variant'
+export const VARIANT_URI_HEADER = 'x-original-uri'
 
 /** Whether a variant key needs the rewrite (every one but the control, which is the page itself). */
 export function needsRewrite(variant: string): boolean {
