@@ -12,7 +12,8 @@ import type { ExperimentDefinition } from './definition'
  * Where each variant's page is rendered and cached (ISR), like any other page: the proxy rewrites
  * the public path there, so the address bar keeps the public path. A name reserved at the root
  * (APP_ROUTES in sanity/lib/routed-type-rules.ts), so no page can take it; a direct request for it
- * answers 404 (proxy.ts), and the page says noindex with the public path as canonical.
+ * answers 404 (proxy.ts). The page keeps its public path's robots and canonical: bots get the
+ * default, and one the proxy took for a person would still index the public path, never drop it.
  */
 export const VARIANT_PREFIX = '/variante'
 

@@ -122,7 +122,7 @@ test.describe('experiments: serving', () => {
     },
   )
 
-  test('in a real browser, the variant page is whole: its headline, its meta, noindex, no console error', async ({
+  test('in a real browser, the variant page is whole: its headline, its meta, the robots and canonical of the public path, no console error', async ({
     browser,
     request,
   }) => {
@@ -143,7 +143,8 @@ test.describe('experiments: serving', () => {
       'content',
       'titulo-onibus/tempo-real',
     )
-    await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', /noindex/)
+    // Indexable as the public path, which a crawler taken for a person must not drop.
+    await expect(page.locator('meta[name="robots"][content*="noindex"]')).toHaveCount(0)
     await expect(page.locator('link[rel="canonical"]')).toHaveAttribute(
       'href',
       new RegExp(`${PATH}$`),

@@ -9,7 +9,8 @@ import { variantParams } from '@/lib/experiments/params'
 // One variant of an experiment on the home page (docs/experiments.md): proxy.ts rewrites the
 // visitors assigned to it here, keeping "/" in the address bar; a direct request for this path
 // answers 404 there. Prerendered and cached like the home page (ISR), so serving a variant costs
-// the origin no render per request. Never indexed: search engines always get the default.
+// the origin no render per request. Search engines always get the default (proxy.ts); the page
+// keeps the home page's robots and canonical, so one that slipped through indexes the public path.
 export const revalidate = 3600
 export const dynamicParams = true
 
@@ -23,7 +24,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { experiment, variant } = await params
   const running = await getServedVariant('/', experiment, variant)
   if (!running) return {}
-  return { robots: { index: false, follow: true }, ...variantMetadata(running, variant) }
+  return variantMetadata(running, variant)
 }
 
 export default async function HomeVariantPage({ params }: Props) {

@@ -34,7 +34,6 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { running, variant, slug, page, settings } = loaded
   return {
     ...campaignMetadata(slug, page, settings),
-    robots: { index: false, follow: true },
     ...variantMetadata(running, variant),
   }
 }
