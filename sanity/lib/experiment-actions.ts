@@ -84,13 +84,20 @@ export function endExperimentMutations(
   now: string,
 ): Mutation[] {
   const id = publishedId(published._id)
-  if (!draft) return [{ patch: { id, ifRevisionID: published._rev, set: { visibleUntil: now } } }]
+  // A start still in the future would leave an end before it (the window's validation refuses
+  // that): an experiment that never ran, so the start goes.
+  const notStarted = (doc: ExperimentDoc) =>
+    Boolean(doc.visibleFrom && Date.parse(doc.visibleFrom) > Date.parse(now))
+  if (!draft) {
+    const set = notStarted(published)
+      ? { visibleFrom: null, visibleUntil: now }
+      : { visibleUntil: now }
+    return [{ patch: { id, ifRevisionID: published._rev, set } }]
+  }
   const copy = Object.fromEntries(
     Object.entries(draft).filter(([key]) => !SYSTEM_FIELDS.includes(key)),
   )
-  // A start still in the future would leave an end before it: an experiment that never ran.
-  const visibleFrom =
-    draft.visibleFrom && Date.parse(draft.visibleFrom) > Date.parse(now) ? null : draft.visibleFrom
+  const visibleFrom = notStarted(draft) ? null : draft.visibleFrom
   return [
     { createOrReplace: { ...copy, _id: id, visibleFrom, visibleUntil: now } },
     { delete: { id: draft._id } },

@@ -71,6 +71,18 @@ describe('experiment actions', () => {
     expect(endExperimentMutations(experiment, null, NOW)).toEqual([
       { patch: { id: 'exp-home', ifRevisionID: 'r1', set: { visibleUntil: NOW } } },
     ])
+    // Published but not started yet: ended before its start would be a window the Studio refuses.
+    expect(
+      endExperimentMutations({ ...experiment, visibleFrom: '2027-01-01T00:00:00.000Z' }, null, NOW),
+    ).toEqual([
+      {
+        patch: {
+          id: 'exp-home',
+          ifRevisionID: 'r1',
+          set: { visibleFrom: null, visibleUntil: NOW },
+        },
+      },
+    ])
     const draft = {
       ...experiment,
       _id: 'drafts.exp-home',
