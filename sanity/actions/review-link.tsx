@@ -187,7 +187,12 @@ function ReviewLinkDialog({ pageId, noun }: { pageId: string; noun: string }) {
             <Text size={1} weight="semibold">
               Copie o link agora: por segurança, ele não pode ser mostrado de novo.
             </Text>
-            <TextInput readOnly value={url} onFocus={(event) => event.currentTarget.select()} />
+            <TextInput
+              readOnly
+              aria-label="Link de revisão"
+              value={url}
+              onFocus={(event) => event.currentTarget.select()}
+            />
             {variants.length > 0 ? (
               <Text size={1}>
                 O link mostra a versão original; para ver cada versão do experimento nesta página:

@@ -277,7 +277,7 @@ test('a review link is created from the page’s menu, opens its draft, and is r
   await page.getByRole('menuitem', { name: 'Criar link de revisão' }).click()
   const dialog = page.getByRole('dialog', { name: 'Link de revisão' })
   await dialog.getByRole('button', { name: 'Criar link' }).click()
-  const link = dialog.getByRole('textbox')
+  const link = dialog.getByRole('textbox', { name: 'Link de revisão', exact: true })
   await expect(link).toHaveValue(/\/revisao\//)
   const url = await link.inputValue()
   await shot(page, testInfo, 'studio-review-link-1280')
