@@ -1,8 +1,8 @@
 import { Badge, Card, Flex, Heading, Stack, Text } from '@sanity/ui'
 import { useId } from 'react'
-import { styled } from 'styled-components'
 
 import { formatCount, formatRate } from './period'
+import { Table } from './report-table'
 import type { Report } from '../../lib/analytics/report-schema'
 import { CONTROL } from '../../lib/experiments/assign'
 import type { ExperimentSummary } from '../../lib/experiments/report'
@@ -35,28 +35,6 @@ const GOAL: Record<ExperimentSummary['goal'], string> = {
   leads: 'leads (pedidos de demonstração)',
   contacts: 'cliques em WhatsApp, telefone ou e-mail',
 }
-
-const Table = styled.table`
-  width: 100%;
-  border-collapse: collapse;
-  font-size: 0.875rem;
-  font-variant-numeric: tabular-nums;
-
-  th,
-  td {
-    padding: 0.5rem 0.75rem;
-    border-bottom: 1px solid var(--card-border-color);
-    text-align: right;
-  }
-  th:first-child,
-  td:first-child {
-    text-align: left;
-  }
-  thead th {
-    color: var(--card-muted-fg-color);
-    font-weight: 500;
-  }
-`
 
 /** 0.9731 → "97%"; a chance near certainty is not rounded up to a promise. */
 export function formatChance(value: number): string {
