@@ -283,7 +283,10 @@ test.describe('experiments through the front', () => {
       const first = await served(front.url, PAGE, { 'user-agent': ua })
       const again = await served(front.url, PAGE, { 'user-agent': ua })
       for (const page of [first, again]) expect(page.meta, ua).toBe(assigned.get(ua))
-      expect(again.cache, `${ua}: its repeat is served from the cache`).toBe('HIT')
+      // From the cache: a fresh copy, or (nginx keeps it 1 s) a stale one while it refreshes.
+      expect(['HIT', 'STALE', 'UPDATING'], `${ua}: its repeat is served from the cache`).toContain(
+        again.cache,
+      )
       expect(again.h1).toBe(first.h1)
       if (!headline.has(first.meta!)) headline.set(first.meta!, first.h1)
       expect(first.h1, `${first.meta}: one headline per variant`).toBe(headline.get(first.meta!))
