@@ -1,5 +1,16 @@
 import { NextResponse, type NextRequest } from 'next/server'
 
+import { visitorOfToday } from '@/lib/analytics'
+import { runningExperiment, type ExperimentDefinition } from '@/lib/experiments/definition'
+import {
+  chooseVariant,
+  needsRewrite,
+  VARIANT_ANSWER_PATH,
+  VARIANT_HEADER,
+  VARIANT_PREFIX,
+  VARIANT_URI_HEADER,
+  variantPath,
+} from '@/lib/experiments/serve'
 import { ownOrigin } from '@/lib/own-origin'
 import {
   createRedirectMapCache,
@@ -105,7 +116,60 @@ function tooMany(message: string) {
   })
 }
 
+/**
+ * A page with a running experiment (docs/experiments.md): the variant chooseVariant gives (the one
+ * the front keyed its cache on, else the visitor's by today's hash, the default for bots, draft
+ * mode and prefetches). Every other variant than the default is a rewrite to its own prerendered
+ * page: no render per request, no cookie, no client swap.
+ */
+async function experimentPage(request: NextRequest, experiment: ExperimentDefinition) {
+  const { pathname, search } = request.nextUrl
+  const variant = await chooseVariant(request.headers, experiment, visitorOf)
+  if (!needsRewrite(variant)) return NextResponse.next()
+  // This server's own origin, as for the 404 page: behind a TLS front the request's URL says
+  // https, and Next would proxy a rewrite there as to another host (analytics.spec.ts).
+  const target = new URL(`${variantPath(experiment.key, variant, pathname)}${search}`, ownOrigin())
+  // Next runs this proxy again on the rewritten path (tests/e2e/experiments.spec.ts): the internal
+  // secret tells that pass from a visitor asking for the variant's address directly.
+  const headers = new Headers(request.headers)
+  for (const [name, value] of Object.entries(internalHeaders())) headers.set(name, value)
+  return NextResponse.rewrite(target, { request: { headers } })
+}
+
+/** Today's visitor hash of this request (the counting's: address and browser). */
+function visitorOf(headers: Pick<Headers, 'get'>): Promise<string> {
+  return visitorOfToday(clientIpFrom(headers), headers.get('user-agent') ?? '')
+}
+
+/**
+ * The front's question (deploy/nginx.conf): which variant the page at X-Original-URI gets for this
+ * visitor, decided here, from the same routing table and by the same chooseVariant as the page, so
+ * the front's cache key and the page it stores always agree. 204 always (nginx's auth_request
+ * turns any other answer into an error), the variant in X-Vigia-Variant, none when no experiment
+ * runs there. It says only what this visitor would be shown, so it answers anyone; no render, no
+ * Content Lake request.
+ */
+async function variantAnswer(request: NextRequest) {
+  const headers = new Headers({ 'cache-control': 'no-store' })
+  const uri = request.headers.get(VARIANT_URI_HEADER)
+  try {
+    const table = uri ? await routingTable() : undefined
+    const pathname = uri && new URL(uri, 'http://front').pathname
+    const experiment = table && pathname && runningExperiment(table.experiments ?? [], pathname)
+    if (experiment) {
+      headers.set(VARIANT_HEADER, await chooseVariant(request.headers, experiment, visitorOf))
+    }
+  } catch (error) {
+    // No variant: the front asks for the default, and the page is served all the same.
+    console.error(
+      `[experiments] No variant for the front: ${error instanceof Error ? error.message : error}`,
+    )
+  }
+  return new NextResponse(null, { status: 204, headers })
+}
+
 export async function proxy(request: NextRequest) {
+  if (request.nextUrl.pathname === VARIANT_ANSWER_PATH) return variantAnswer(request)
   // The routing table lists pages not yet started and hidden redirects: only for this server
   // itself. Checked here, before Next serves the route from its cache, where its code never runs.
   if (request.nextUrl.pathname === ROUTING_TABLE_PATH) {
@@ -117,10 +181,17 @@ export async function proxy(request: NextRequest) {
   if (request.nextUrl.pathname.startsWith(`${REVIEW_PATH_PREFIX}/`)) {
     return reviewGate(request, request.nextUrl.pathname.slice(REVIEW_PATH_PREFIX.length + 1))
   }
+  const { pathname } = request.nextUrl
+  // A variant's page is reached only by experimentPage's rewrite (its second pass here carries the
+  // internal secret), never by its own address.
+  if (pathname === VARIANT_PREFIX || pathname.startsWith(`${VARIANT_PREFIX}/`)) {
+    return isInternalRequest(request.headers)
+      ? NextResponse.next()
+      : NextResponse.rewrite(notFoundPage())
+  }
   const table = await routingTable()
   // No table yet (the server is starting, or the route failed): let the page answer.
   if (!table) return NextResponse.next()
-  const { pathname } = request.nextUrl
   // A campaign page's own redirect applies only outside its visibility window (redirectFor).
   const found = redirectFor(table.redirects, pathname)
   if (found) {
@@ -133,20 +204,26 @@ export async function proxy(request: NextRequest) {
   if (section && !table.known[section[0]]?.includes(section[1])) {
     return NextResponse.rewrite(notFoundPage())
   }
+  const experiment = runningExperiment(table.experiments ?? [], pathname)
+  if (experiment) return experimentPage(request, experiment)
   return NextResponse.next()
 }
 
 // Only paths a redirect may start from (sanity/lib/routed-type-rules.ts), one segment at the root, every
 // path under a document section (lib/known-paths.ts): campaign pages and articles, with what
 // hangs below them (an article's social image), review links, and the routing table, to keep it
-// internal. The home page, assets, the rest of the API and the Studio never pass through here.
+// internal; the home page (an experiment may run there) and the variants' internal paths, to
+// keep them unreachable. Assets, the rest of the API and the Studio never pass through here.
 // Next needs the matcher as literals.
 export const config = {
   matcher: [
+    '/',
+    '/variante/:path*',
     '/:slug([a-z0-9-]+)',
     '/p/:path*',
     '/conteudos/:path*',
     '/revisao/:path*',
     '/api/redirects',
+    '/api/experiments/variant',
   ],
 }

@@ -7,7 +7,9 @@ import { defineDocuments, defineLocations, presentationTool } from 'sanity/prese
 import { structureTool } from 'sanity/structure'
 
 import { apiVersion, dataset, projectId } from './sanity/env'
-import { ROUTED_TYPE_LIST, routedPath } from './sanity/lib/routed-type-rules'
+import { variantId } from './lib/experiments/definition'
+import { PREVIEW_VARIANT_PARAM } from './lib/experiments/hero'
+import { documentPath, ROUTED_TYPE_LIST, routedPath } from './sanity/lib/routed-type-rules'
 import { performanceTool } from './sanity/performance'
 import { schemaTypes } from './sanity/schema-types'
 import {
@@ -27,6 +29,34 @@ import {
 // included. Its author and categories show on every article that uses them.
 const homePage = defineLocations({
   locations: [{ title: 'Página inicial', href: '/preview' }],
+})
+
+// An experiment is previewed on its page, one location a variant (?variante=, app/preview).
+const experimentVariants = defineLocations({
+  select: {
+    key: 'key.current',
+    variants: 'variants',
+    pageType: 'page._type',
+    pageSlug: 'page.slug.current',
+  },
+  resolve: (doc) => {
+    const path =
+      doc?.pageType === 'landingPage' ? '' : documentPath(doc?.pageType ?? '', doc?.pageSlug)
+    if (path === undefined || !doc?.key) return { locations: [] }
+    const variants = (doc.variants ?? []) as { key?: string; label?: string }[]
+    return {
+      locations: variants.flatMap((variant) =>
+        variant.key
+          ? [
+              {
+                title: `Versão: ${variant.label || variant.key}`,
+                href: `/preview${path}?${PREVIEW_VARIANT_PARAM}=${variantId(doc.key, variant.key)}`,
+              },
+            ]
+          : [],
+      ),
+    }
+  },
 })
 
 /** The Releases tool's name in the top bar and on its own page. */
@@ -95,6 +125,7 @@ export default defineConfig({
         ]),
         locations: {
           landingPage: homePage,
+          experiment: experimentVariants,
           siteSettings: homePage,
           claim: homePage,
           ...Object.fromEntries(

@@ -1,56 +1,19 @@
-import { LeadForm } from '@/components/lead-form'
-import { MobileMenu } from '@/components/mobile-menu'
-import { PrivacyNotice } from '@/components/privacy-notice'
-import { AnnouncementBar } from '@/components/announcement-bar'
-import { SiteFooter } from '@/components/site-footer'
-import { SiteHeader } from '@/components/site-header'
-import { SkipLink } from '@/components/skip-link'
-import { About } from '@/components/sections/about'
-import { Benefits } from '@/components/sections/benefits'
-import { Contact } from '@/components/sections/contact'
-import { Hero } from '@/components/sections/hero'
-import { HowItWorks } from '@/components/sections/how-it-works'
-import { Technology } from '@/components/sections/technology'
-import { getLandingPage, getRoiCalculator, getSiteSettings } from '@/lib/content'
-import { jsonLdScript, organizationJsonLd } from '@/lib/site-metadata'
+import type { Metadata } from 'next'
+
+import { HomePageView } from '@/components/home-page-view'
+import { getPageExperiment } from '@/lib/content'
+import { variantMetadata } from '@/lib/experiments/metadata'
 
 // Prerendered at build time; regenerated when a webhook revalidates a content tag, or at the
 // latest after an hour (REVALIDATE_SECONDS in lib/content/tags.ts; Next needs a literal here).
+// With an experiment running here this is its default ("controle"); proxy.ts rewrites the
+// visitors of the other variants to theirs (app/variante, docs/experiments.md).
 export const revalidate = 3600
 
-export default async function HomePage() {
-  const [settings, page, calculator] = await Promise.all([
-    getSiteSettings(),
-    getLandingPage(),
-    getRoiCalculator(),
-  ])
-  return (
-    <>
-      <script
-        type="application/ld+json"
-        dangerouslySetInnerHTML={{ __html: jsonLdScript(organizationJsonLd(settings)) }}
-      />
-      <SkipLink />
-      <AnnouncementBar />
-      <SiteHeader settings={settings} mobileMenu={MobileMenu} />
-      <main id="conteudo" tabIndex={-1} className="outline-none">
-        <Hero hero={page?.hero ?? null} />
-        <About sobre={page?.sobre ?? null} />
-        <HowItWorks comoFunciona={page?.comoFunciona ?? null} />
-        <Technology tecnologia={page?.tecnologia ?? null} />
-        <Benefits beneficios={page?.beneficios ?? null} calculator={calculator} />
-        <Contact
-          contato={page?.contato ?? null}
-          contact={settings?.contact ?? null}
-          form={
-            <LeadForm
-              title={page?.contato?.formTitle}
-              notice={<PrivacyNotice brandName={settings?.brandName} />}
-            />
-          }
-        />
-      </main>
-      <SiteFooter settings={settings} />
-    </>
-  )
+export async function generateMetadata(): Promise<Metadata> {
+  return variantMetadata(await getPageExperiment('/'))
+}
+
+export default function HomePage() {
+  return <HomePageView />
 }

@@ -17,7 +17,7 @@ import { Icon } from '@/components/icon'
 import { Button, ButtonLink } from '@/components/ui/button'
 import { Field, fieldA11y } from '@/components/ui/field'
 import { Input, Select, Textarea } from '@/components/ui/input'
-import { ATTRIBUTION_KEYS, firstTouchAttribution } from '@/lib/attribution'
+import { ATTRIBUTION_KEYS, firstTouchAttribution, servedVariant } from '@/lib/attribution'
 import { fleetBand } from '@/lib/roi/calculator'
 import { HANDOFF_EVENT, readHandoff, saveHandoff } from '@/lib/roi/handoff'
 import { decodeHandoff, describeInputs, HANDOFF_INVALID_MESSAGE } from '@/lib/roi/input'
@@ -31,6 +31,7 @@ import {
   IDLE_STATE,
   LIMITS,
   LANDING_FIELD,
+  VARIANT_FIELD,
   ORIGIN_PAGE_FIELD,
   PAGE_FIELD,
   STARTED_AT_FIELD,
@@ -211,8 +212,12 @@ export function DemoForm({
     setHydrated(true)
     setStartedAt(String(Date.now()))
     setSubmissionKey(newSubmissionKey())
-    // Where the lead is sent from, beside the first touch (its entry page and tags).
-    setAttribution({ ...firstTouchAttribution(), page: window.location.pathname })
+    // Where the lead is sent from, beside the first touch (its entry page and tags), and the
+    // experiment's variant it is credited to: this page's, else the entry page's (the server
+    // keeps it only while that experiment runs; docs/experiments.md).
+    const touch = firstTouchAttribution()
+    const variant = servedVariant() ?? touch.variant
+    setAttribution({ ...touch, page: window.location.pathname, variant })
     /* eslint-enable react-hooks/set-state-in-effect */
   }, [])
 
@@ -564,6 +569,9 @@ export function DemoForm({
           ) : null}
           {attribution.landing ? (
             <input type="hidden" name={LANDING_FIELD} value={attribution.landing} />
+          ) : null}
+          {attribution.variant ? (
+            <input type="hidden" name={VARIANT_FIELD} value={attribution.variant} />
           ) : null}
 
           {failure ? (

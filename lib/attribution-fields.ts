@@ -16,6 +16,11 @@ export type Attribution = {
   landing?: string
   /** The page the form was sent from (its path, e.g. /calculadora or /conteudos/x). */
   page?: string
+  /**
+   * The experiment's variant the visitor saw, `<experiment>/<variant>` (docs/experiments.md): the
+   * form's page's, else the entry page's. Counted only while that experiment runs.
+   */
+  variant?: string
 }
 
 /** The first touch's parts the demo form sends and the "Origem" part of a lead names. */
@@ -57,13 +62,17 @@ export function cleanValue(value: unknown): string | undefined {
   return clean || undefined
 }
 
-const HOST = new RegExp(`^[a-z0-9.-]{1,${TAG_MAX_LENGTH}}$`)
+/**
+ * A literal, so that the beacon, which bundles this module, drops it (its bytes are counted); its
+ * bound is TAG_MAX_LENGTH (tests/unit/concepts.test.ts).
+ */
+export const HOST_PATTERN = /^[a-z0-9.-]{1,100}$/
 
 /** A referrer host as counted: lower case, a host name's characters only. */
 export function cleanHost(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined
   const host = value.trim().toLowerCase()
-  return HOST.test(host) && /[a-z0-9]/.test(host) ? host : undefined
+  return HOST_PATTERN.test(host) && /[a-z0-9]/.test(host) ? host : undefined
 }
 
 /** The path as the site serves it: no query or fragment, no trailing slash (but '/'). */
@@ -72,4 +81,23 @@ export function cleanPath(value: unknown): string | undefined {
   const path = value.split(/[?#]/)[0]!.replace(/\/+$/, '') || '/'
   // '//' would read as another host wherever the path is used as a link.
   return /^\/[A-Za-z0-9._~\-/%]*$/.test(path) && !path.includes('//') ? path : undefined
+}
+
+/** The meta element each served variant names itself in (docs/experiments.md). */
+export const VARIANT_META = 'vigia:variant'
+
+/** Two slugs joined by '/'; the lead column's policy repeats it (tests/unit/concepts.test.ts). */
+export const VARIANT_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*\/[a-z0-9]+(?:-[a-z0-9]+)*$/
+/** The longest variant counted or stored. */
+export const VARIANT_MAX_LENGTH = 130
+
+/**
+ * A variant as counted and stored: `<experiment>/<variant>`, each part a slug (as
+ * lib/experiments/definition.ts parseVariantId reads it), 130 characters at most; anything else is
+ * no variant. Whether it runs is asked apart (lib/experiments/running.ts).
+ */
+export function cleanVariant(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined
+  const variant = value.trim()
+  return variant.length <= VARIANT_MAX_LENGTH && VARIANT_PATTERN.test(variant) ? variant : undefined
 }

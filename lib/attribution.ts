@@ -26,6 +26,7 @@ export function firstTouchAttribution(): FirstTouch {
     // Storage blocked (private mode, policies): fall back to this page view alone.
   }
   const params = new URLSearchParams(window.location.search)
+  // The entry page's variant joins it when the beacon counts the entry (lib/analytics/beacon.ts).
   const attribution: FirstTouch = { landing: window.location.pathname }
   for (const key of UTM_KEYS) {
     const value = params.get(key)?.trim()
@@ -52,4 +53,13 @@ export function saveFirstTouch(touch: FirstTouch): void {
   } catch {
     // See above.
   }
+}
+
+/**
+ * The experiment's variant this page was served as (its `vigia:variant` meta, rendered with the
+ * cached page: docs/experiments.md), or undefined. Browser-only.
+ */
+export function servedVariant(): string | undefined {
+  // The literal, not VARIANT_META: the beacon's bytes are counted (tests/unit/analytics.test.ts).
+  return document.querySelector<HTMLMetaElement>('meta[name="vigia:variant"]')?.content || undefined
 }

@@ -6,6 +6,7 @@ import {
 } from '@/sanity/lib/routed-type-rules'
 
 import { isVisible, type VisibilityWindow } from './content/visibility'
+import type { ExperimentDefinition } from './experiments/definition'
 import { isSitePath, landingPath, sitePath } from './site-path'
 
 export { isSitePath, sitePath }
@@ -36,6 +37,8 @@ export function redirectFor(map: RedirectMap, path: string, now = Date.now()) {
 export type RoutingTable = {
   redirects: RedirectMap
   known: Record<string, string[]>
+  /** Every published experiment (lib/experiments/definition.ts); proxy.ts judges which run. */
+  experiments?: ExperimentDefinition[]
 }
 
 /** How long the proxy trusts its copy of the table before asking the server again. */

@@ -1,6 +1,7 @@
 import type { DocumentActionsResolver, NewDocumentOptionsResolver, TemplateResolver } from 'sanity'
 import type { DefaultDocumentNodeResolver, StructureResolver } from 'sanity/structure'
 
+import { EndExperimentAction, PromoteVariantAction } from './actions/experiment-actions'
 import { withSlugChangeRedirect } from './actions/publish-with-redirect'
 import { ReviewLinkAction } from './actions/review-link'
 import { ROUTED_DOCUMENT_TYPES, ROUTED_TYPE_LIST, routedTypeOf } from './lib/routed-type-rules'
@@ -51,7 +52,7 @@ const routedItems = (S: Parameters<StructureResolver>[0], group: Group) =>
     )
 
 /** Types placed by hand below; every other one is listed at the end. */
-const PLACED = ['claim', 'redirect', 'author', ...ROUTED_DOCUMENT_TYPES]
+const PLACED = ['claim', 'redirect', 'author', 'experiment', ...ROUTED_DOCUMENT_TYPES]
 
 export const structure: StructureResolver = (S) =>
   S.list()
@@ -70,6 +71,8 @@ export const structure: StructureResolver = (S) =>
       // Pages marketing builds from blocks, and the redirects that keep old links working.
       ...routedItems(S, 'campaigns'),
       S.documentTypeListItem('redirect').title('Redirecionamentos'),
+      // Which words bring leads: variants of a page's hero (docs/experiments.md).
+      S.documentTypeListItem('experiment').title('Experimentos'),
       S.divider(),
       // Articles (/conteudos), and who signs them and what they are filed under.
       ...routedItems(S, 'articles'),
@@ -118,6 +121,9 @@ export const singletonDocumentActions: DocumentActionsResolver = (actions, conte
     return actions.filter(
       (action) => action.action !== undefined && SINGLETON_ACTIONS.has(action.action),
     )
+  // An experiment ends, or hands one variant to its page, by one action that publishes.
+  if (context.schemaType === 'experiment')
+    return [...actions, EndExperimentAction, PromoteVariantAction]
   // A redirectable routed type published under a new slug gets its redirect from the old one; an
   // editor can send the draft of one with review links to a reviewer without a Studio login.
   const routed = routedTypeOf(context.schemaType)

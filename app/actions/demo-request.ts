@@ -2,7 +2,9 @@
 
 import { headers } from 'next/headers'
 
+import { cleanVariant } from '@/lib/attribution-fields'
 import { serverEnv } from '@/lib/env'
+import { liveExperiments } from '@/lib/experiments/live'
 import { ATTRIBUTION_KEYS, composeLeadRecord, type Attribution } from '@/lib/leads/compose'
 import { getLeadStore } from '@/lib/leads'
 import { nudgeLeadDelivery } from '@/lib/leads/delivery'
@@ -27,6 +29,7 @@ import {
   FORM_TOKEN_FIELD,
   HONEYPOT_FIELD,
   LANDING_FIELD,
+  VARIANT_FIELD,
   MIN_FILL_MS,
   ORIGIN_PAGE_FIELD,
   PAGE_FIELD,
@@ -48,6 +51,15 @@ const RATE_LIMIT_MESSAGES: Record<Exclude<RateLimitVerdict, 'ok'>, string> = {
     'Já recebemos várias solicitações com este telefone ou e-mail na última hora. Nossa equipe entrará em contato; se preferir, fale com a gente pelo WhatsApp.',
   global:
     'Estamos recebendo muitas solicitações agora. Tente de novo em alguns minutos, ou fale com a gente pelo WhatsApp.',
+}
+
+/**
+ * The posted experiment variant if it names one running now, else none: a lead is never refused
+ * for it, but one naming a variant that ended or never ran counts for no variant (docs/experiments.md).
+ */
+async function runningVariant(value: string): Promise<string | undefined> {
+  const variant = cleanVariant(value)
+  return variant && (await liveExperiments().isRunning(variant)) ? variant : undefined
 }
 
 /**
@@ -191,6 +203,7 @@ export async function submitDemoRequest(
     ...Object.fromEntries(ATTRIBUTION_KEYS.map((key) => [key, text(formData, key)])),
     page: text(formData, ORIGIN_PAGE_FIELD) || refererPath(requestHeaders),
     landing: text(formData, LANDING_FIELD) || undefined,
+    variant: await runningVariant(text(formData, VARIANT_FIELD)),
   } as Attribution
   // One submission, one key: a retry of it (after a time-out, say) is stored once.
   const clientKey = text(formData, SUBMISSION_KEY_FIELD)

@@ -2,7 +2,8 @@ import type { Metadata } from 'next'
 import { draftMode } from 'next/headers'
 import { redirect } from 'next/navigation'
 
-import HomePage from '../page'
+import { HomePageView } from '@/components/home-page-view'
+import { PREVIEW_VARIANT_PARAM, previewVariant } from '@/lib/experiments/hero'
 
 import { DraftModeOverlay } from './draft-mode-overlay'
 
@@ -14,13 +15,19 @@ export const revalidate = 3600
 
 export const metadata: Metadata = { robots: { index: false, follow: false } }
 
-export default async function PreviewPage() {
+export default async function PreviewPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>
+}) {
   const { isEnabled } = await draftMode()
   // Prerendered (draft mode off) this is just a redirect; only editors render the preview.
   if (!isEnabled) redirect('/')
+  // One experiment variant with ?variante=<experiment>/<variant> (its Presentation links).
+  const { experiment, variant } = previewVariant((await searchParams)[PREVIEW_VARIANT_PARAM])
   return (
     <>
-      <HomePage />
+      <HomePageView experiment={experiment} variant={variant} />
       <DraftModeOverlay />
     </>
   )

@@ -3,6 +3,7 @@ import {
   articleFilter,
   cardProjection,
   claimProjection,
+  heroVariantsProjection,
   imageProjection,
   linkProjection,
   roiCalculatorDocument,
@@ -24,7 +25,8 @@ export const blockFragments = /* groq */ `
     primaryCta{${linkProjection}},
     secondaryCta{${linkProjection}},
     "stats": stats[]->{${claimProjection}},
-    "visual": coalesce(visual, *[_type == "landingPage" && _id == "landingPage"][0].hero.visual){${imageProjection}}
+    "visual": coalesce(visual, *[_type == "landingPage" && _id == "landingPage"][0].hero.visual){${imageProjection}},
+    ${heroVariantsProjection}
   },
   _type == "stepsBlock" => {
     eyebrow, heading, intro,

@@ -42,6 +42,10 @@ function parseBody(text: string): BeaconBody | undefined {
     seconds: number('seconds'),
     scroll: number('scroll'),
     first: body.first === true,
+    // Named but not a string: kept as a variant that runs nowhere, so the beacon counts nowhere.
+    ...(body.variant === undefined || body.variant === null
+      ? {}
+      : { variant: text_('variant') ?? '' }),
   }
 }
 

@@ -7,9 +7,10 @@
 // - a click on a WhatsApp, tel: or mailto: link, anywhere on the page;
 // - the end of a view (page hidden or left, as Plausible's engagement event): the seconds it was
 //   visible and how much deeper it was scrolled since the last report.
+// Each carries the experiment's variant seen, if any (docs/experiments.md).
 // No cookie, nothing in localStorage. The Studio, previews and review links are not counted.
 
-import { firstTouchAttribution, saveFirstTouch } from '@/lib/attribution'
+import { firstTouchAttribution, saveFirstTouch, servedVariant } from '@/lib/attribution'
 import { PRIVATE_PATH } from '@/lib/private-sections'
 
 import { BEACON_PATH } from './beacon-constants'
@@ -30,6 +31,9 @@ let depth = 0
 let sent = 0
 let first = true
 let listening = false
+// The experiment's variant of the view (read when it is shown: a reading report is sent after
+// the next page replaced this one's meta).
+let variant: string | undefined
 
 function post(event: Record<string, unknown>): void {
   const touch = firstTouchAttribution()
@@ -45,12 +49,12 @@ function post(event: Record<string, unknown>): void {
     credentials: 'omit',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({
+      // The first touch's tags, entry page and variant (and its `entered` mark, which the server
+      // ignores: spelled out, the fields cost the beacon bytes it does not have).
+      ...touch,
       path: lastPath,
-      landing: touch.landing,
       referrer,
-      utm_source: touch.utm_source,
-      utm_medium: touch.utm_medium,
-      utm_campaign: touch.utm_campaign,
+      variant,
       ...event,
     }),
   }).catch(() => {
@@ -119,14 +123,17 @@ export function sendView(path: string): void {
   first = true
   scrolled()
   const touch = firstTouchAttribution()
-  // The visit's first view is its entry (marked in the first touch, no identifier).
+  // The experiment's variant seen: this page's, else the entry page's (docs/experiments.md).
+  variant = servedVariant() ?? touch.variant
+  // The visit's first view is its entry (marked in the first touch, no identifier); its variant
+  // stays with the visit, credited to its later pages and its lead as its campaign is.
   const entry = !touch.entered
-  if (entry) saveFirstTouch({ ...touch, entered: 1 })
+  if (entry) saveFirstTouch({ ...touch, entered: 1, variant })
   post({ entry })
 }
 
 /** Forgets the last path and the view being read (tests). */
 export function resetBeacon(): void {
-  lastPath = undefined
+  lastPath = variant = undefined
   reading = false
 }

@@ -2,7 +2,7 @@ import { createHmac, createSecretKey, randomUUID, type KeyObject } from 'node:cr
 
 import { isbot } from 'isbot'
 
-import { cleanHost, cleanPath, cleanValue } from '@/lib/attribution-fields'
+import { cleanHost, cleanPath, cleanValue, cleanVariant } from '@/lib/attribution-fields'
 import { addressNetwork } from '@/lib/security/address-network'
 import { siteDay } from '@/lib/site-time.mjs'
 
@@ -83,6 +83,8 @@ export type BeaconBody = {
   seconds?: number
   scroll?: number
   first?: boolean
+  /** The experiment's variant seen (`<experiment>/<variant>`): the page's, else the entry page's. */
+  variant?: string
 }
 
 export type BatchRow = {
@@ -119,6 +121,11 @@ export type CollectorOptions = {
    * memory cap, as the database's cap. Asked only past that cap.
    */
   isNamed?: (dimension: Dimension, key: string) => boolean | Promise<boolean>
+  /**
+   * Whether an experiment's variant (`<experiment>/<variant>`) runs now (lib/experiments/
+   * running.ts). A beacon naming one that does not counts nowhere; without this, none runs.
+   */
+  isRunningVariant?: (variant: string) => boolean | Promise<boolean>
   /** MEMORY_VALUES_PER_DAY unless told (tests). */
   memoryValuesPerDay?: number
   /** The site's origin, part of the hash so one salt never links two sites. */
@@ -188,6 +195,8 @@ export function viewKeys(
     source: cleanValue(body.utm_source)?.toLowerCase(),
     medium: cleanValue(body.utm_medium),
     referrer,
+    // Checked against the running experiments before (record): here only cleaned.
+    variant: cleanVariant(body.variant),
   }
   return Object.fromEntries(DIMENSION_SPECS.map((spec) => [spec.name, spec.key(visit)])) as Record<
     Dimension,
@@ -384,6 +393,12 @@ export function createCollector(options: CollectorOptions) {
       const event = body.event ?? 'view'
       if (event === 'contact' && !CONTACTS.includes(body.channel as ContactChannel))
         return 'ignored'
+      // A variant that does not run (ended, never existed, forged) makes the beacon count nowhere:
+      // not under the variant, and not as a view of the page either (docs/experiments.md).
+      if (body.variant !== undefined && body.variant !== null) {
+        const variant = cleanVariant(body.variant)
+        if (!variant || !(await options.isRunningVariant?.(variant))) return 'ignored'
+      }
       const time = now()
       const day = saoPauloDay(time)
       const salt = await options.saltFor(day)

@@ -28,17 +28,33 @@ export function csvField(value) {
 }
 
 /**
+ * A by=variant report's verdict (lib/experiments/report.ts), after the measures, when its rows
+ * carry it (the route's do; `npm run stats` reads no experiments): 0-1 or empty, and why empty.
+ */
+export const VERDICT_COLUMNS = Object.freeze([
+  { name: 'chanceToBeatControl', column: 'Chance de superar o padrão' },
+  { name: 'expectedLoss', column: 'Perda esperada' },
+  { name: 'verdictMessage', column: 'Veredito' },
+])
+
+/**
  * The rows with a header row, lines ended by CRLF, after a byte-order mark.
  * @param {readonly Record<string, unknown>[]} rows @param {string} by
  */
 export function reportCsv(rows, by = 'page') {
   const header = [KEY_COLUMNS[/** @type {keyof typeof KEY_COLUMNS} */ (by)] ?? 'Chave']
-  for (const spec of MEASURE_SPECS) header.push(spec.column ?? spec.label)
+  const columns = [
+    ...MEASURE_SPECS.map((spec) => ({ name: spec.name, column: spec.column ?? spec.label })),
+    ...(by === 'variant' && rows.some((row) => 'chanceToBeatControl' in row)
+      ? VERDICT_COLUMNS
+      : []),
+  ]
+  for (const { column } of columns) header.push(column)
   const lines = [header.map((title) => csvField(title)).join(CSV_SEPARATOR)]
   for (const row of rows) {
     const cells = [csvField(/** @type {string} */ (row.key))]
-    for (const spec of MEASURE_SPECS)
-      cells.push(csvField(/** @type {number | null | undefined} */ (row[spec.name])))
+    for (const { name } of columns)
+      cells.push(csvField(/** @type {string | number | null | undefined} */ (row[name])))
     lines.push(cells.join(CSV_SEPARATOR))
   }
   return `${CSV_BOM}${lines.join('\r\n')}\r\n`

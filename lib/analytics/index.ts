@@ -1,6 +1,8 @@
 import 'server-only'
 
 import { serverEnv } from '@/lib/env'
+import { liveExperiments } from '@/lib/experiments/live'
+import { experimentSummaries, judgeVariants } from '@/lib/experiments/report'
 import { documentPagePaths } from '@/lib/known-paths'
 import { getLeadStore } from '@/lib/leads'
 import type { Database } from '@/lib/leads/db.mjs'
@@ -15,6 +17,8 @@ import {
   namedValuesCache,
   type BeaconBody,
   type Collector,
+  saoPauloDay,
+  visitorHash,
   type RecordResult,
 } from './collect'
 import type { Report, ReportQuery } from './report-schema'
@@ -41,6 +45,7 @@ type State = {
   database: () => Promise<Database>
   ready: Promise<void>
   timer: ReturnType<typeof setInterval>
+  saltFor: (day: string) => Promise<Buffer>
 }
 
 // On globalThis: Next bundles instrumentation.ts and each route apart, and they must share one
@@ -149,14 +154,25 @@ function analytics(): State {
     reading: shared.reading,
     isKnownPath,
     isNamed: names.isNamed,
+    isRunningVariant: (variant) => liveExperiments().isRunning(variant),
     write: async (batchId, rows) => writeBatch(await database(), batchId, rows),
     purge: async () => purgeAggregates(await database()),
   })
   const timer = setInterval(() => void collector.flush(), serverEnv.analyticsFlushIntervalMs)
   timer.unref()
-  const state = { config, collector, names, database, ready, timer }
+  const state = { config, collector, names, database, ready, timer, saltFor: shared.saltFor }
   globalForAnalytics.__vigiaAnalytics = state
   return state
+}
+
+/**
+ * The visitor of today as the counting knows them (the day's salt, address, browser and site):
+ * what an experiment assigns its variant from (proxy.ts, lib/experiments/assign.ts), so the
+ * variant served and the views counted belong to the same visitor, with nothing stored.
+ */
+export async function visitorOfToday(ip: string, userAgent: string, now = Date.now()) {
+  const salt = await analytics().saltFor(saoPauloDay(now))
+  return visitorHash(salt, ip, userAgent, serverEnv.siteUrl)
 }
 
 /** Counts one view from the beacon. Never throws; resolves once the view is buffered. */
@@ -185,9 +201,19 @@ export function pendingAnalytics() {
   return globalForAnalytics.__vigiaAnalytics?.collector.pending()
 }
 
-/** The figures of one validated query. */
+/**
+ * The figures of one validated query; by=variant adds each row's verdict against its experiment's
+ * default, and the experiments themselves (lib/experiments/report.ts).
+ */
 export async function readReport(query: ReportQuery): Promise<Report> {
-  return readReportFrom(await analytics().database(), query)
+  const report = await readReportFrom(await analytics().database(), query)
+  if (query.by !== 'variant') return report
+  const definitions = await liveExperiments().definitions()
+  return {
+    ...report,
+    rows: judgeVariants(report.rows, definitions),
+    experiments: experimentSummaries(definitions),
+  }
 }
 
 /** Names a campaign so that it is always counted under its own name (the Studio's builder). */

@@ -6,9 +6,10 @@
 // JavaScript (typed with JSDoc) so that the node script imports it without a TypeScript loader.
 
 /**
- * @typedef {{ page: string, landing: string, campaign?: string, source?: string, medium?: string, referrer?: string }} Visit
+ * @typedef {{ page: string, landing: string, campaign?: string, source?: string, medium?: string, referrer?: string, variant?: string }} Visit
  *   One view's page and its visit's first touch, cleaned (collect.ts viewKeys): paths as the site
- *   serves them (else OTHER_KEY), tags of at most 100 characters, the referrer's host (not ours).
+ *   serves them (else OTHER_KEY), tags of at most 100 characters, the referrer's host (not ours),
+ *   the experiment's variant seen (`<experiment>/<variant>`, only one that runs).
  * @typedef {{ name: string, label: string, capped: boolean, key: (visit: Visit) => string,
  *   report?: string, file?: string, paths?: boolean, entryOnly?: boolean, heading?: string, none?: string }} DimensionSpec
  * @typedef {'count' | 'ratio' | 'seconds' | 'percent'} MeasureKind
@@ -27,6 +28,8 @@ export const DIRECT_KEY = '(direto)'
 /** The key of visits (and leads) that carried no utm_campaign. */
 export const NO_CAMPAIGN_KEY = '(sem campanha)'
 export const NO_MEDIUM_KEY = '(nenhum)'
+/** The key of visits that saw no running experiment (docs/experiments.md). */
+export const NO_VARIANT_KEY = '(sem experimento)'
 
 /**
  * Each view counts once under each dimension, keyed by `key` (docs/analytics.md, "Adding a
@@ -94,6 +97,17 @@ export const DIMENSION_SPECS = Object.freeze(
         label: 'Site de origem',
         capped: true,
         key: (visit) => visit.referrer ?? DIRECT_KEY,
+      },
+      // Not capped: the collector counts only variants of running experiments (collect.ts), a few.
+      {
+        name: 'variant',
+        label: 'Versão',
+        capped: false,
+        key: (visit) => visit.variant ?? NO_VARIANT_KEY,
+        report: 'variant',
+        file: 'versoes',
+        heading: 'Experimento/versão',
+        none: NO_VARIANT_KEY,
       },
     ])
   ),

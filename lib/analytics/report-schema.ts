@@ -100,11 +100,35 @@ export const reportRowSchema = z.object({
 })
 export type ReportRow = z.infer<typeof reportRowSchema>
 
+/**
+ * A by=variant row's verdict (lib/experiments/report.ts): the chance to beat the experiment's
+ * default and the expected loss, 0-1, or null with the reason (too little data) in Portuguese.
+ */
+const verdictFields = {
+  chanceToBeatControl: z.number().min(0).max(1).nullable().optional(),
+  expectedLoss: z.number().min(0).max(1).nullable().optional(),
+  verdictMessage: z.string().nullable().optional(),
+}
+
+/** The experiments a by=variant report names (lib/experiments/report.ts ExperimentSummary). */
+const experimentSchema = z.object({
+  key: z.string(),
+  title: z.string(),
+  pagePath: z.string(),
+  goal: z.enum(['leads', 'contacts']),
+  status: z.enum(['scheduled', 'running', 'ended']),
+  visibleFrom: z.string().nullable(),
+  visibleUntil: z.string().nullable(),
+  variants: z.array(z.object({ key: z.string(), label: z.string() })),
+})
+
 export const reportSchema = z.object({
   from: z.string(),
   to: z.string(),
   by: z.enum(REPORT_GROUPS),
-  rows: z.array(reportRowSchema),
+  rows: z.array(reportRowSchema.extend(verdictFields)),
+  /** by=variant only: every published experiment. */
+  experiments: z.array(experimentSchema).optional(),
 })
 export type Report = z.infer<typeof reportSchema>
 

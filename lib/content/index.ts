@@ -15,6 +15,7 @@ import {
   CAMPAIGN_PAGE_SLUGS_QUERY,
   CATEGORY_QUERY,
   CATEGORY_SLUGS_QUERY,
+  EXPERIMENTS_QUERY,
   LANDING_PAGE_QUERY,
   LEGAL_PAGE_QUERY,
   LEGAL_PAGE_SLUGS_QUERY,
@@ -39,6 +40,7 @@ import type {
   CAMPAIGN_PAGE_SLUGS_QUERY_RESULT,
   CATEGORY_QUERY_RESULT,
   CATEGORY_SLUGS_QUERY_RESULT,
+  EXPERIMENTS_QUERY_RESULT,
   LANDING_PAGE_QUERY_RESULT,
   LEGAL_PAGE_QUERY_RESULT,
   LEGAL_PAGE_SLUGS_QUERY_RESULT,
@@ -70,6 +72,8 @@ import {
 import { latestArticlesWindows, liveItems } from '@/lib/articles/windows'
 
 import { isVisible, type VisibilityWindow } from './visibility'
+import { CONTROL } from '@/lib/experiments/assign'
+import { experimentDefinitions, runningExperiment } from '@/lib/experiments/definition'
 import { expireAtNextBoundary } from './visibility-cache'
 
 /** How many related articles an article shows, and how many the feed lists. */
@@ -220,6 +224,44 @@ export async function getAnnouncement() {
   )
   await expireAtNextBoundary([announcement])
   return announcement?.text && isVisible(announcement) ? announcement : null
+}
+
+/**
+ * Every published experiment, running or not (lib/experiments/definition.ts: runningExperiment,
+ * isRunningVariant), with its page's path; never a draft. Cached under the experiment tag and the
+ * pages' (a renamed campaign page moves its experiment); whoever serves by it also expires at the
+ * next start or end among them (expireAtNextBoundary), so an experiment starts and ends by itself.
+ */
+export async function getExperiments({ fresh = false } = {}) {
+  const rows = await fetchContent<EXPERIMENTS_QUERY_RESULT>(
+    EXPERIMENTS_QUERY,
+    {},
+    [CONTENT_TAGS.experiment, CONTENT_TAGS.landingPage, CONTENT_TAGS.campaignPage],
+    { publishedOnly: true, fresh },
+  )
+  return experimentDefinitions(rows)
+}
+
+/**
+ * The experiment running on the page at `pagePath` ('/' or '/p/<slug>') now, or undefined; the
+ * page being rendered expires at the next start or end among the experiments, so its variant meta
+ * comes and goes by itself.
+ */
+export async function getPageExperiment(pagePath: string) {
+  const definitions = await getExperiments()
+  const now = Date.now()
+  await expireAtNextBoundary(definitions, now)
+  return runningExperiment(definitions, pagePath, now)
+}
+
+/**
+ * The experiment a variant page (app/variante) renders: the one running on `pagePath` with this
+ * key, when `variant` is one of its variants other than the default; null otherwise (404).
+ */
+export async function getServedVariant(pagePath: string, experiment: string, variant: string) {
+  const running = await getPageExperiment(pagePath)
+  if (!running || running.key !== experiment || variant === CONTROL) return null
+  return running.variants.some((entry) => entry.key === variant) ? running : null
 }
 
 /** Every published redirect, cached under the redirect tag (the webhook revalidates it). */

@@ -13,6 +13,7 @@ const OTHER_TYPES = [
   'announcement',
   'author',
   'roiCalculator',
+  'experiment',
 ] as const
 
 const typeTag = <T extends string>(type: T) => `sanity:${type}` as const

@@ -23,6 +23,7 @@ import {
   cleanHost,
   cleanPath,
   cleanValue,
+  cleanVariant,
   type Attribution,
 } from '@/lib/attribution-fields'
 import { REFERRER_MAX_LENGTH, TAG_MAX_LENGTH, UTM_KEYS } from '@/lib/campaign-tags'
@@ -188,6 +189,9 @@ export function attributionColumns(
     if (value) columns[key] = value
   }
   if (host) columns.referrer_host = host
+  // The caller (app/actions/demo-request.ts) keeps only a variant of a running experiment.
+  const variant = cleanVariant(attribution?.variant)
+  if (variant) columns.variant = variant
   return columns
 }
 

@@ -12,6 +12,8 @@ export type LeadAttributionColumns = {
   utm_medium?: string
   utm_campaign?: string
   referrer_host?: string
+  /** The experiment's variant the visitor saw, '<experiment>/<variant>' (docs/experiments.md). */
+  variant?: string
 }
 
 /** The two rows SPEC section 7 stores for one demo request (built by compose.ts). */

@@ -89,6 +89,12 @@ export const PAGE_FIELD = 'pagina'
 export const ORIGIN_PAGE_FIELD = 'origem_pagina'
 export const LANDING_FIELD = 'origem_entrada'
 /**
+ * The experiment's variant the lead is credited to ('<experiment>/<variant>'). Outside the schema
+ * like the fields above: a stale or forged one is no mistake the visitor could fix, so it is
+ * dropped (the lead is kept without it), never an error on the form.
+ */
+export const VARIANT_FIELD = 'variante'
+/**
  * The Turnstile widget's action (at most 32 characters): the widget is rendered with it, and the
  * server accepts only a token whose siteverify answer names it (lib/security/turnstile.ts).
  */

@@ -12,6 +12,8 @@ import {
   reviewLinkDocument,
 } from '../../lib/review-token'
 import { siteDateTime } from '../../lib/site-time.mjs'
+import { variantId } from '../../lib/experiments/definition'
+import { PREVIEW_VARIANT_PARAM } from '../../lib/experiments/hero'
 
 type ExistingLink = {
   _id: string
@@ -20,6 +22,31 @@ type ExistingLink = {
   createdBy?: string
   /** Judged when the list is read. */
   expired?: boolean
+}
+
+/** A page's experiment variants (its hero's, draft first): one review link each, as the page shows it. */
+const REVIEW_VARIANTS_QUERY = `coalesce(*[_id == "drafts." + $id][0], *[_id == $id][0])
+  .blocks[_type == "heroBlock"][0].experimentVariants[]{
+    variant, "experiment": experiment->{"key": key.current, variants[]{key, label}}
+  }`
+
+type ReviewVariant = {
+  variant?: string
+  experiment?: { key?: string; variants?: { key?: string; label?: string }[] } | null
+}
+
+/** The variant links beside a review link: `?variante=<experiment>/<variant>`, with their labels. */
+function variantLinks(url: string, variants: ReviewVariant[] | null) {
+  return (variants ?? []).flatMap(({ variant, experiment }) =>
+    variant && experiment?.key
+      ? [
+          {
+            label: experiment.variants?.find((entry) => entry.key === variant)?.label ?? variant,
+            href: `${url}?${PREVIEW_VARIANT_PARAM}=${variantId(experiment.key, variant)}`,
+          },
+        ]
+      : [],
+  )
 }
 
 /**
@@ -59,6 +86,7 @@ function ReviewLinkDialog({ pageId, noun }: { pageId: string; noun: string }) {
   const user = useCurrentUser()
   const [days, setDays] = useState<number>(REVIEW_LINK_DEFAULT_DAYS)
   const [url, setUrl] = useState<string>()
+  const [variants, setVariants] = useState<{ label: string; href: string }[]>([])
   const [busy, setBusy] = useState(false)
   const [problem, setProblem] = useState<string>()
   const [links, setLinks] = useState<ExistingLink[]>([])
@@ -100,7 +128,18 @@ function ReviewLinkDialog({ pageId, noun }: { pageId: string; noun: string }) {
           createdBy: user?.name ?? user?.email ?? '',
         }),
       )
-      setUrl(`${window.location.origin}${REVIEW_PATH_PREFIX}/${token}`)
+      const link = `${window.location.origin}${REVIEW_PATH_PREFIX}/${token}`
+      setUrl(link)
+      setVariants(
+        variantLinks(
+          link,
+          await client.fetch<ReviewVariant[] | null>(
+            REVIEW_VARIANTS_QUERY,
+            { id: pageId },
+            { perspective: 'raw' },
+          ),
+        ),
+      )
       await load()
     } catch {
       setProblem('Não foi possível criar o link. Tente de novo.')
@@ -148,7 +187,30 @@ function ReviewLinkDialog({ pageId, noun }: { pageId: string; noun: string }) {
             <Text size={1} weight="semibold">
               Copie o link agora: por segurança, ele não pode ser mostrado de novo.
             </Text>
-            <TextInput readOnly value={url} onFocus={(event) => event.currentTarget.select()} />
+            <TextInput
+              readOnly
+              aria-label="Link de revisão"
+              value={url}
+              onFocus={(event) => event.currentTarget.select()}
+            />
+            {variants.length > 0 ? (
+              <Text size={1}>
+                O link mostra a versão original; para ver cada versão do experimento nesta página:
+              </Text>
+            ) : null}
+            {variants.map((entry) => (
+              <Stack key={entry.href} gap={2}>
+                <Text size={1} weight="semibold">
+                  {entry.label}
+                </Text>
+                <TextInput
+                  readOnly
+                  aria-label={`Link de revisão: ${entry.label}`}
+                  value={entry.href}
+                  onFocus={(event) => event.currentTarget.select()}
+                />
+              </Stack>
+            ))}
           </Stack>
         </Card>
       ) : null}

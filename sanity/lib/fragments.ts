@@ -13,6 +13,10 @@ export const imageProjection = /* groq */ `
   "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}
 `
 
+// A hero's experiment variants (sanity/schema-types/hero-variants.ts), keyed by the experiment's
+// key; lib/experiments/hero.ts puts the served variant's values over the defaults.
+export const heroVariantsProjection = /* groq */ `"experimentVariants": experimentVariants[]{_key, "experiment": experiment->key.current, variant, headline, description, ctaLabel, visual{${imageProjection}}}`
+
 export const sectionIntroProjection = /* groq */ `eyebrow, heading, intro, visual{${imageProjection}}`
 
 export const linkProjection = /* groq */ `label, href`

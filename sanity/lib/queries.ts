@@ -7,6 +7,7 @@ import {
   liveAtNowFilter,
   cardProjection,
   claimProjection,
+  heroVariantsProjection,
   imageProjection,
   linkProjection,
   pageVisibilityProjection,
@@ -59,7 +60,8 @@ export const LANDING_PAGE_QUERY = defineQuery(`
     hero{
       eyebrow, headline, description, primaryCta, secondaryCta,
       visual{${imageProjection}},
-      "stats": stats[]->{${claimProjection}}
+      "stats": stats[]->{${claimProjection}},
+      ${heroVariantsProjection}
     },
     sobre{${sectionIntroProjection}, points[]{${cardProjection}}},
     comoFunciona{${sectionIntroProjection}, steps[]{${cardProjection}}},
@@ -119,6 +121,21 @@ export const CAMPAIGN_PAGE_SLUGS_QUERY = defineQuery(`
     "noindex": coalesce(seo.noindex, false),
     _updatedAt,
     ${pageVisibilityProjection}
+  }
+`)
+
+/**
+ * Every published experiment with its page's type and slug (lib/content getExperiments makes the
+ * page's path, lib/experiments/definition.ts judges which one runs where and when).
+ */
+export const EXPERIMENTS_QUERY = defineQuery(`
+  *[_type == "experiment" && defined(key.current) && defined(page._ref)] | order(key.current asc){
+    "key": key.current,
+    title,
+    goal,
+    ${windowProjection},
+    "page": page->{_type, "slug": slug.current},
+    variants[]{key, label, weight}
   }
 `)
 

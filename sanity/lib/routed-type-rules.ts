@@ -15,6 +15,7 @@ export const APP_ROUTES: ReadonlyMap<string, string> = new Map([
   ['opengraph-image', 'é a imagem de compartilhamento gerada pelo site'],
   ['revisao', 'é o endereço dos links de revisão de rascunhos (/revisao/...)'],
   ['calculadora', 'é a resposta da calculadora de economia (/calculadora)'],
+  ['variante', 'é onde ficam as versões das páginas em experimento (/variante/...)'],
 ])
 
 export type RoutedTypeName = keyof typeof ROUTED_TYPES

@@ -18,9 +18,11 @@ import { PerformanceChart } from './performance-chart'
 import { PeriodPicker, type PeriodChoice } from './period-picker'
 import {
   DIMENSION_SPECS,
+  type Report,
   type ReportGroup,
   type ReportRow,
 } from '../../lib/analytics/report-schema'
+import { ExperimentsSection } from './experiments-section'
 import { ReportTable } from './report-table'
 import { Summary } from './summary'
 
@@ -34,6 +36,9 @@ type Figures = {
   /** One page's row as an entry page (its tab). */
   landing?: ReportRow[]
   breakdowns: Partial<Record<Breakdown, ReportRow[]>>
+  /** by=variant's rows with their verdicts, and the experiments (the whole-site tool). */
+  variants?: Report['rows']
+  experiments?: NonNullable<Report['experiments']>
 }
 
 type State =
@@ -101,8 +106,9 @@ export function PerformanceDashboard({
     const controller = new AbortController()
     const current: Period = { from, to, days: period.days }
     const previous = previousPeriod(current)
-    const get = (query: ReportQuery) =>
-      fetchReport(query, token, fetchImpl, controller.signal).then((report) => report.rows)
+    const getReport = (query: ReportQuery) =>
+      fetchReport(query, token, fetchImpl, controller.signal)
+    const get = (query: ReportQuery) => getReport(query).then((report) => report.rows)
     const settle = (next: State) => {
       if (!controller.signal.aborted) setAnswer({ request, state: next })
     }
@@ -113,12 +119,17 @@ export function PerformanceDashboard({
       // to the whole-site tool.
       ...(path
         ? [get({ ...current, by: 'landing', path })]
-        : REPORT_TABLES.map((table) => get({ ...current, by: table.by }))),
+        : REPORT_TABLES.map((table) => getReport({ ...current, by: table.by }))),
     ])
-      .then(([days = [], previousDays = [], ...tables]) => {
+      .then(([days = [], previousDays = [], ...answers]) => {
+        const tables = answers.map((answer) => (Array.isArray(answer) ? answer : answer.rows))
         const breakdowns: Figures['breakdowns'] = {}
         if (!path)
           REPORT_TABLES.forEach((table, index) => (breakdowns[table.by] = tables[index] ?? []))
+        // The by=variant report also names the experiments and judges each variant.
+        const variantReport = answers.find(
+          (answer): answer is Report => !Array.isArray(answer) && answer.by === 'variant',
+        )
         settle({
           status: 'ready',
           figures: {
@@ -128,6 +139,9 @@ export function PerformanceDashboard({
             previousDays,
             breakdowns,
             ...(path ? { landing: tables[0] ?? [] } : {}),
+            ...(variantReport
+              ? { variants: variantReport.rows, experiments: variantReport.experiments ?? [] }
+              : {}),
           },
         })
       })
@@ -213,6 +227,9 @@ function Content({
   return (
     <Stack space={5}>
       <Summary comparison={comparison} narrow={Boolean(path)} />
+      {figures.experiments ? (
+        <ExperimentsSection experiments={figures.experiments} rows={figures.variants ?? []} />
+      ) : null}
       {nothing ? (
         <Card padding={4} radius={2} tone="caution" border>
           <Text size={1}>

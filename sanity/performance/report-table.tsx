@@ -24,7 +24,8 @@ export function formatMeasure(spec: Measure, row: ReportRow): string {
   }
 }
 
-const Table = styled.table`
+/** The figures' table, shared by the report and the experiments section. */
+export const Table = styled.table`
   width: 100%;
   border-collapse: collapse;
   font-size: 0.875rem;

@@ -6,6 +6,8 @@ import { articleCtaType, articleType, claimFigureType } from './article'
 import { authorType } from './author'
 import { campaignPageType } from './campaign-page'
 import { categoryType } from './category'
+import { experimentType } from './experiment'
+import { heroVariantType } from './hero-variants'
 import { claimType } from './claim'
 import { landingPageType } from './landing-page'
 import { legalPageType } from './legal-page'
@@ -25,11 +27,13 @@ export const schemaTypes: SchemaTypeDefinition[] = [
   redirectType,
   announcementType,
   reviewLinkType,
+  experimentType,
   articleType,
   categoryType,
   authorType,
   articleCtaType,
   claimFigureType,
+  heroVariantType,
   featureCardType,
   marketType,
   linkType,

@@ -6,6 +6,7 @@ import {
   requiredString as string,
   requiredText as text,
 } from './objects'
+import { heroVariantsField } from './hero-variants'
 
 // Every section opens the same way: a small eyebrow, the heading and an introduction.
 const sectionIntro = [
@@ -59,6 +60,7 @@ export const landingPageType = defineType({
           ...claimListField('stats', 'Números em destaque', 3),
           validation: (rule) => rule.required().length(3).unique(),
         },
+        heroVariantsField,
       ],
     }),
     defineField({

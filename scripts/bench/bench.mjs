@@ -27,7 +27,20 @@ import { chromiumArgs, ensureChromium } from '../ensure-browser.cjs'
 import { measureFirstLoadJs } from '../lib/first-load-js.mjs'
 import { measurePageWeight, PAGE_WEIGHT_BUDGET } from '../lib/page-weight.mjs'
 import { withProjectFilesRestored } from '../lib/project-files.mjs'
-import { appPageFor, formatTable, judge, METHODS, MIN_RUNS, PAGES } from './budgets.mjs'
+import {
+  appPageFor,
+  experimentComparisons,
+  extraHeadersArgs,
+  formatTable,
+  judge,
+  METHODS,
+  MIN_RUNS,
+  pageHeaders,
+  pageName,
+  PAGES,
+  routePathOf,
+  servedVariantProblem,
+} from './budgets.mjs'
 import { FLOOR_DIR, frameworkVersions, writeFloorApp } from './floor-app.mjs'
 import { benchFront, FRONT_MIN_RATIO } from './front.mjs'
 import { startHttp2Proxy } from './h2-proxy.mjs'
@@ -51,7 +64,7 @@ if (options.help) {
     'Usage: npm run bench [-- --no-build] [-- --runs N] [-- --target-index N]\n' +
       '                       [-- --page <path>] [-- --variant <distDir>] [-- --lighthouse-only]\n' +
       `  --runs: Lighthouse runs per page and mode (default ${MIN_RUNS}; fewer never pass).\n` +
-      `  --page (repeatable): measure only these page kinds, of ${PAGES.map((p) => p.path).join(', ')}.\n` +
+      `  --page (repeatable): measure only these page kinds (each variant of an experiment's), of ${[...new Set(PAGES.map((p) => p.path))].join(', ')}.\n` +
       '  --variant (repeatable): also serve an existing build of the site (an experiment built with\n' +
       '    NEXT_DIST_DIR=.next-exp next build) and run it in the same interleaved Lighthouse runs.\n' +
       '  --lighthouse-only: skip throughput, the nginx front and the Server Action.',
@@ -91,17 +104,17 @@ const DIST_DIR = '.next-bench'
 const OUT_DIR = path.join(root, '.bench')
 const LEADS_DIR = path.join(OUT_DIR, 'leads')
 
-/** The page kinds this run measures: all of PAGES, or those named with --page. */
+/** The page kinds this run measures: all of PAGES, or those named with --page (each variant). */
 const pages = options.page
-  ? options.page.map((pathname) => {
-      const page = PAGES.find((p) => p.path === pathname)
-      if (!page) {
+  ? options.page.flatMap((pathname) => {
+      const matching = PAGES.filter((p) => p.path === pathname)
+      if (matching.length === 0) {
         console.error(
           `--page ${pathname} is not a page kind the bench knows: ${PAGES.map((p) => p.path).join(', ')} (PAGES in scripts/bench/budgets.mjs).`,
         )
         process.exit(2)
       }
-      return page
+      return matching
     })
   : PAGES
 
@@ -234,7 +247,7 @@ const CATEGORY_KEYS = {
  * @param {{ preset: 'mobile' | 'desktop', method?: 'simulate' | 'devtools', cpuSlowdown?: number,
  *   categories?: string }} settings
  */
-async function lighthouseRun(url, settings, name, index, chromePath) {
+async function lighthouseRun(url, settings, name, index, chromePath, headers = {}) {
   const { preset, method = 'simulate', cpuSlowdown, categories = ALL_CATEGORIES } = settings
   const label = preset === 'mobile' ? `${preset}-${method}` : preset
   const output = path.join(OUT_DIR, 'lighthouse', `${name}-${label}-${index}.json`)
@@ -258,6 +271,7 @@ async function lighthouseRun(url, settings, name, index, chromePath) {
       ...(preset === 'desktop' ? ['--preset=desktop'] : []),
       ...(preset === 'mobile' ? [`--throttling-method=${method}`] : []),
       ...(cpuSlowdown ? [`--throttling.cpuSlowdownMultiplier=${cpuSlowdown}`] : []),
+      ...extraHeadersArgs(headers),
     ],
     { CHROME_PATH: chromePath },
   )
@@ -358,15 +372,16 @@ function summarise(runs) {
  * Lighthouse runs of every page for one preset, alternated (site, floor, site, floor…), so that
  * whatever else the machine does at some moment weighs on both alike.
  * @param {Record<string, string>} urls page name → URL
+ * @param {Record<string, Record<string, string>>} headers page name → request headers, if any
  */
-async function lighthouseInterleaved(urls, settings, chromePath) {
+async function lighthouseInterleaved(urls, settings, chromePath, headers = {}) {
   const label = settings.preset === 'mobile' ? `mobile ${METHODS[settings.method]}` : 'desktop'
   /** @type {Record<string, any[]>} */
   const runs = Object.fromEntries(Object.keys(urls).map((name) => [name, []]))
   for (let index = 1; index <= lighthouseRuns; index += 1) {
     for (const [name, url] of Object.entries(urls)) {
       process.stdout.write(`  Lighthouse ${label} ${name} ${index}/${lighthouseRuns}…`)
-      const result = await lighthouseRun(url, settings, name, index, chromePath)
+      const result = await lighthouseRun(url, settings, name, index, chromePath, headers[name])
       console.log(
         ` performance ${result.scores.performance}, LCP ${Math.round(result.lcpMs)} ms, ` +
           `TBT ${Math.round(result.tbtMs)} ms, CLS ${result.cls.toFixed(3)}` +
@@ -645,21 +660,25 @@ try {
     results.urls[`${name}Origin`] = `${variant.baseUrl}/`
   }
 
-  // Every page kind answers, or the run stops here: a kind left out would pass unseen.
+  // Every page kind answers, or the run stops here: a kind left out would pass unseen. A forced
+  // variant must be the one served, on the site and on every --variant build.
   const missing = []
   for (const page of pages) {
-    const url = new URL(page.path, site.baseUrl)
-    const status = await withRetry(() =>
-      fetch(url, { redirect: 'manual' }).then(async (response) => {
-        await response.arrayBuffer()
-        return response.status
-      }),
-    )
-    if (status !== 200) missing.push(`${page.path} (${page.kind}) answered HTTP ${status}`)
+    for (const origin of [site.baseUrl, ...variants.map((v) => results.urls[`${v.name}Origin`])]) {
+      const url = new URL(page.path, origin)
+      const { status, html } = await withRetry(() =>
+        fetch(url, { redirect: 'manual', headers: pageHeaders(page) }).then(async (response) => ({
+          status: response.status,
+          html: await response.text(),
+        })),
+      )
+      const problem = status === 200 ? servedVariantProblem(page, html) : `answered HTTP ${status}`
+      if (problem) missing.push(`${url.origin}: ${pageName(page)} (${page.kind}): ${problem}`)
+    }
   }
   if (missing.length > 0) {
     throw new PagesMissing(
-      `Every public page kind is measured, and these do not answer 200 on this build:\n` +
+      `Every public page kind is measured, and these do not answer 200 (or not as the version forced):\n` +
         missing.map((line) => `  - ${line}`).join('\n') +
         '\nAdd the page (or its bundled content), or change PAGES in scripts/bench/budgets.mjs ' +
         'if the site no longer has that kind of page.',
@@ -678,40 +697,52 @@ try {
   }
   results.pageWeight = { floor: await withRetry(() => measurePageWeight(floor.baseUrl)), pages: {} }
   for (const page of pages) {
-    const appPage = appPageFor(routes, page.path)
-    if (!appPage) throw new Error(`No app route of ${DIST_DIR} serves ${page.path}.`)
+    // A variant's HTML comes from its own route (/variante/…), whose manifest lists its chunks.
+    const appPage = appPageFor(routes, routePathOf(page))
+    if (!appPage) throw new Error(`No app route of ${DIST_DIR} serves ${routePathOf(page)}.`)
     results.firstLoadJs.pages[page.id] = await withRetry(() =>
       measureFirstLoadJs({
         baseUrl: site.baseUrl,
         pagePath: page.path,
         distDir: path.join(root, DIST_DIR),
         appPage,
+        headers: pageHeaders(page),
       }),
     )
     results.pageWeight.pages[page.id] = await withRetry(() =>
-      measurePageWeight(new URL(page.path, site.baseUrl).href),
+      measurePageWeight(new URL(page.path, site.baseUrl).href, pageHeaders(page)),
     )
   }
   // The variants' weight too, in results.json only: the budgets judge the site's build.
   results.pageWeight.variants = {}
   for (const { name, distDir } of variants)
     for (const page of pages)
-      results.pageWeight.variants[`${distDir} ${page.path}`] = await withRetry(() =>
-        measurePageWeight(new URL(page.path, results.urls[`${name}Origin`]).href),
+      results.pageWeight.variants[`${distDir} ${pageName(page)}`] = await withRetry(() =>
+        measurePageWeight(
+          new URL(page.path, results.urls[`${name}Origin`]).href,
+          pageHeaders(page),
+        ),
       )
   // Lighthouse first, while nothing else loads the machine.
   /** @type {Record<string, string>} Lighthouse page name → URL */
   const lighthousePages = {}
-  for (const page of pages) lighthousePages[page.id] = new URL(page.path, siteProxy.origin).href
+  /** @type {Record<string, Record<string, string>>} Lighthouse page name → forced headers */
+  const lighthouseHeaders = {}
+  for (const page of pages) {
+    lighthousePages[page.id] = new URL(page.path, siteProxy.origin).href
+    lighthouseHeaders[page.id] = pageHeaders(page)
+  }
   lighthousePages.floor = results.urls.floor
   // A variant on every page kind measured: a change can weigh differently on each.
   for (const variant of variants)
     for (const page of pages) {
       const name = pages.length === 1 ? variant.name : `${variant.name}-${page.id}`
       lighthousePages[name] = new URL(page.path, results.urls[variant.name]).href
-      measuredVariants.push({ name, distDir: variant.distDir, path: page.path })
+      lighthouseHeaders[name] = pageHeaders(page)
+      measuredVariants.push({ name, distDir: variant.distDir, path: pageName(page) })
     }
   results.urls.pages = lighthousePages
+  results.urls.headers = lighthouseHeaders
   console.log(`▶ Calibration: this host's benchmarkIndex against ${TARGET_DEVICE.name}`)
   results.calibration = await calibrate(results.urls.floor, chromePath)
   const { hostIndex, cpuSlowdown } = results.calibration
@@ -726,14 +757,21 @@ try {
         lighthousePages,
         { preset: 'mobile', method: 'devtools', cpuSlowdown, categories: 'performance' },
         chromePath,
+        lighthouseHeaders,
       ),
       simulate: await lighthouseInterleaved(
         lighthousePages,
         { preset: 'mobile', method: 'simulate', cpuSlowdown },
         chromePath,
+        lighthouseHeaders,
       ),
     },
-    desktop: await lighthouseInterleaved(lighthousePages, { preset: 'desktop' }, chromePath),
+    desktop: await lighthouseInterleaved(
+      lighthousePages,
+      { preset: 'desktop' },
+      chromePath,
+      lighthouseHeaders,
+    ),
   }
   if (options['lighthouse-only']) throw new LighthouseOnly()
   // The floor has done its part; stop it so it takes no CPU from what follows.
@@ -776,9 +814,14 @@ const table = formatTable(rows)
 
 writeFileSync(path.join(OUT_DIR, 'results.json'), `${JSON.stringify(results, null, 2)}\n`)
 console.log(`\n${table}\n`)
+const comparisons = experimentComparisons(results.lighthouse.mobile.devtools, pages)
+if (comparisons.length > 0)
+  console.log(
+    `Experiment pages, mobile applied throttling (medians, each judged above):\n${comparisons.map((line) => `  ${line}`).join('\n')}\n`,
+  )
 for (const [preset, summary] of [
-  ...pages.map((page) => [`mobile ${page.path}`, results.lighthouse.mobile.simulate[page.id]]),
-  ...pages.map((page) => [`desktop ${page.path}`, results.lighthouse.desktop[page.id]]),
+  ...pages.map((page) => [`mobile ${pageName(page)}`, results.lighthouse.mobile.simulate[page.id]]),
+  ...pages.map((page) => [`desktop ${pageName(page)}`, results.lighthouse.desktop[page.id]]),
 ]) {
   const { findings } = summary
   if (findings.length > 0)
@@ -790,7 +833,7 @@ console.log(
 )
 if (pages.length < PAGES.length)
   console.warn(
-    `Only ${pages.map((p) => p.path).join(', ')} measured (--page); a full run measures every page kind.`,
+    `Only ${pages.map(pageName).join(', ')} measured (--page); a full run measures every page kind.`,
   )
 if (failed.length > 0) {
   console.error(

@@ -20,15 +20,124 @@ import { formatKiB } from '../lib/first-load-js.mjs'
 
 /**
  * The public page kinds, each by one path of the bundled dataset. `id` names it in results.json.
- * @typedef {{ id: string, kind: string, path: string }} BenchPage
+ * A page with an experiment (issue 51) is measured once per variant, each forced with the header
+ * the front sends (VARIANT_HEADER): the control too, since Lighthouse's own visitor hash would
+ * pick either. Both are judged like every page, so a variant stays inside the same budgets.
+ * @typedef {{ id: string, kind: string, path: string, experiment?: string, variant?: string }} BenchPage
  * @type {readonly BenchPage[]}
  */
 export const PAGES = Object.freeze([
   { id: 'home', kind: 'home', path: '/' },
-  { id: 'campaign', kind: 'campaign page', path: '/p/onibus-rodoviarios' },
+  {
+    id: 'campaign',
+    kind: 'campaign page with an experiment, its control',
+    path: '/p/onibus-rodoviarios',
+    experiment: 'titulo-onibus',
+    variant: 'controle',
+  },
+  {
+    id: 'campaign-tempo-real',
+    kind: 'campaign page with an experiment, a variant',
+    path: '/p/onibus-rodoviarios',
+    experiment: 'titulo-onibus',
+    variant: 'tempo-real',
+  },
   { id: 'listing', kind: 'article listing', path: '/conteudos' },
   { id: 'article', kind: 'article', path: '/conteudos/como-o-celular-detecta-fadiga' },
 ])
+
+/** lib/experiments/serve.ts's VARIANT_HEADER and variantPath, and the control's key (assign.ts). */
+const VARIANT_HEADER = 'x-vigia-variant'
+const VARIANT_PREFIX = '/variante'
+const CONTROL = 'controle'
+
+/**
+ * How a page is named in the table and the logs: its path, and the variant when one is forced,
+ * so that two variants of one path never share a row.
+ * @param {BenchPage} page
+ */
+export function pageName(page) {
+  return page.variant ? `${page.path} [${page.experiment}/${page.variant}]` : page.path
+}
+
+/**
+ * The request headers that serve this page: the forced variant, if any.
+ * @param {BenchPage} page
+ * @returns {Record<string, string>}
+ */
+export function pageHeaders(page) {
+  return page.variant ? { [VARIANT_HEADER]: page.variant } : {}
+}
+
+/**
+ * Lighthouse CLI's arguments that send these headers with every request of the page.
+ * @param {Record<string, string>} headers
+ */
+export function extraHeadersArgs(headers) {
+  return Object.keys(headers).length > 0 ? ['--extra-headers', JSON.stringify(headers)] : []
+}
+
+/**
+ * The path the app route that renders the page answers to: a variant other than the control is a
+ * rewrite to its own prerendered route (proxy.ts), whose client manifest lists what it loads.
+ * @param {BenchPage} page
+ */
+export function routePathOf(page) {
+  if (!page.variant || page.variant === CONTROL) return page.path
+  return `${VARIANT_PREFIX}/${page.experiment}/${page.variant}${page.path === '/' ? '' : page.path}`
+}
+
+/**
+ * Why the served HTML is not the page asked for, or null: a forced variant must be named by the
+ * page's `vigia:variant` meta, or the bench would measure another page silently.
+ * @param {BenchPage} page
+ * @param {string} html
+ * @returns {string | null}
+ */
+export function servedVariantProblem(page, html) {
+  if (!page.variant) return null
+  const expected = `${page.experiment}/${page.variant}`
+  const meta = (html.match(/<meta\b[^>]*>/g) ?? []).find((tag) =>
+    /\bname="vigia:variant"/.test(tag),
+  )
+  const served = meta ? /\bcontent="([^"]*)"/.exec(meta)?.[1] : undefined
+  if (served === expected) return null
+  return (
+    `${page.path} with ${VARIANT_HEADER}: ${page.variant} served ` +
+    (served ? `variant ${served}` : 'no vigia:variant meta') +
+    `, not ${expected}: the experiment no longer runs there, or the variant is gone. ` +
+    'Change its entries in PAGES (scripts/bench/budgets.mjs).'
+  )
+}
+
+/**
+ * One line per experiment page measured with more than one variant: the applied-throttling
+ * medians of each variant side by side (judged above, each against the floor).
+ * @param {Record<string, any>} applied lighthouse.mobile.devtools of results.json
+ * @param {readonly BenchPage[]} pages
+ */
+export function experimentComparisons(applied, pages) {
+  /** @type {Map<string, BenchPage[]>} */
+  const byPage = new Map()
+  for (const page of pages) {
+    if (!page.variant || !applied[page.id]) continue
+    const key = `${page.experiment} on ${page.path}`
+    byPage.set(key, [...(byPage.get(key) ?? []), page])
+  }
+  return [...byPage]
+    .filter(([, variants]) => variants.length > 1)
+    .map(([key, variants]) => {
+      const m = variants.map((page) => applied[page.id].median)
+      const each = (/** @type {(s: any) => string} */ format) => m.map(format).join(' vs ')
+      return (
+        `Experiment ${key}, ${variants.map((page) => page.variant).join(' vs ')}: ` +
+        `performance ${each((s) => String(s.scores.performance))}, ` +
+        `LCP ${each((s) => ms(s.lcpMs))}, TBT ${each((s) => ms(s.tbtMs))}, ` +
+        `style & layout ${each((s) => (typeof s.styleLayoutMs === 'number' ? ms(s.styleLayoutMs) : 'not measured'))}, ` +
+        `CLS ${each((s) => s.cls.toFixed(3))}`
+      )
+    })
+}
 
 /** Fewer interleaved runs per page and mode than this leave the median to chance. */
 export const MIN_RUNS = 7
@@ -111,7 +220,7 @@ export function judge({
   /** @param {string} name a Lighthouse page name: a page id, `floor` or a variant */
   const label = (name) => {
     const page = pages.find((p) => p.id === name)
-    if (page) return page.path
+    if (page) return pageName(page)
     const variant = variants.find((v) => v.name === name)
     return variant ? `${variant.path ?? '/'} (${variant.distDir})` : name
   }
@@ -120,7 +229,7 @@ export function judge({
   for (const page of pages) {
     const js = results.firstLoadJs.pages[page.id]
     row({
-      name: `First-load JS of ${page.path} (gzip)`,
+      name: `First-load JS of ${pageName(page)} (gzip)`,
       site: `${formatKiB(js.totalBytes)} (framework ${formatKiB(js.frameworkBytes)}, site ${formatKiB(js.siteBytes)})`,
       floor: formatKiB(jsFloor.totalBytes),
       difference: `+${formatKiB(js.totalBytes - jsFloor.totalBytes)}`,
@@ -133,7 +242,7 @@ export function judge({
     for (const page of pages) {
       const weight = results.pageWeight.pages[page.id]
       row({
-        name: `${name}, ${page.path}`,
+        name: `${name}, ${pageName(page)}`,
         site: format(weight[key]),
         floor: format(floor),
         difference: `+${format(weight[key] - floor)}`,

@@ -120,13 +120,21 @@ export async function frameworkChunks(distDir, appPage = '/page') {
 
 /**
  * Measures the first-load JS of one page of a running production server.
- * @param {{ baseUrl: string, pagePath?: string, distDir: string, appPage?: string }} options
- *   `distDir` must be the build that server serves; `appPage` the route's page entry.
+ * @param {{ baseUrl: string, pagePath?: string, distDir: string, appPage?: string,
+ *   headers?: Record<string, string> }} options
+ *   `distDir` must be the build that server serves; `appPage` the route's page entry; `headers`
+ *   go with the page's request (an experiment's variant, forced).
  * @returns {Promise<FirstLoadJs>}
  */
-export async function measureFirstLoadJs({ baseUrl, pagePath = '/', distDir, appPage = '/page' }) {
+export async function measureFirstLoadJs({
+  baseUrl,
+  pagePath = '/',
+  distDir,
+  appPage = '/page',
+  headers = {},
+}) {
   const url = new URL(pagePath, baseUrl).toString()
-  const response = await fetch(url)
+  const response = await fetch(url, { headers })
   if (!response.ok) throw new Error(`GET ${url}: HTTP ${response.status}`)
   const html = await response.text()
   const framework = await frameworkChunks(distDir, appPage)

@@ -89,10 +89,11 @@ export function pageWeight(html) {
 
 /**
  * @param {string} url
+ * @param {Record<string, string>} [headers] sent with the request (an experiment's variant, forced)
  * @returns {Promise<PageWeight>}
  */
-export async function measurePageWeight(url) {
-  const response = await fetch(url)
+export async function measurePageWeight(url, headers = {}) {
+  const response = await fetch(url, { headers })
   if (!response.ok) throw new Error(`GET ${url}: HTTP ${response.status}`)
   return pageWeight(await response.text())
 }

@@ -361,6 +361,79 @@ test('the Studio’s Desempenho tool reads the real /api/analytics with the edit
   expect(row?.split(';').slice(0, 5)).toEqual([CAMPAIGN_PAGE, '2', '2', '1', '0,5'])
 })
 
+test('counts visitors and leads by the experiment variant each page named, and a beacon naming a variant not running nowhere', async ({
+  browser,
+}) => {
+  test.setTimeout(120_000)
+  const day = today()
+  const byVariant = async () => rowsByKey(await report(`from=${day}&to=${day}&by=variant`))
+  const before = await byVariant()
+  // After the tests that check the first test's figures by page. Visitors of their own on the
+  // bundled experiment's page (docs/experiments.md), through nginx:
+  // each is credited with the variant its page named, whichever the hash gave it.
+  const served: string[] = []
+  for (const n of [21, 22, 23, 24, 25, 26]) {
+    const context = await visitor(browser, chrome(n))
+    const page = await context.newPage()
+    await waitForBeacon(page, () => page.goto(CAMPAIGN_PAGE))
+    served.push((await page.locator('meta[name="vigia:variant"]').getAttribute('content')) ?? '')
+    await context.close()
+  }
+  expect(served.every((id) => /^titulo-onibus\/(controle|tempo-real)$/.test(id))).toBe(true)
+  // One lead, from the form on the instance itself (as the first test sends it), credited to the
+  // variant of the page it was sent from.
+  const leadVisitor = await visitor(browser, chrome(27))
+  const leadPage = await leadVisitor.newPage()
+  let openedAt = 0
+  await waitForBeacon(leadPage, async () => {
+    openedAt = await openDemoForm(leadPage, `${instance.url}${CAMPAIGN_PAGE}`)
+  })
+  const leadVariant =
+    (await leadPage.locator('meta[name="vigia:variant"]').getAttribute('content')) ?? ''
+  await fillDemoForm(leadPage)
+  await waitLikeAPerson(leadPage, openedAt)
+  await submitButton(leadPage).click()
+  await expectThankYou(leadPage)
+  await leadVisitor.close()
+  // A beacon naming a variant no experiment runs: answered, counted nowhere.
+  const context = await api()
+  try {
+    const forged = await context.post(`${front.url}/api/analytics/view`, {
+      headers: { 'content-type': 'application/json', 'user-agent': chrome(28) },
+      data: JSON.stringify({ path: CAMPAIGN_PAGE, variant: 'titulo-onibus/inventada' }),
+    })
+    expect(forged.status()).toBe(204)
+  } finally {
+    await context.dispose()
+  }
+
+  const expected = (id: string) => ({
+    visitors:
+      (before[id]?.visitors ?? 0) +
+      served.filter((entry) => entry === id).length +
+      (leadVariant === id ? 1 : 0),
+    leads: (before[id]?.leads ?? 0) + (leadVariant === id ? 1 : 0),
+  })
+  await expect
+    .poll(
+      async () => {
+        const rows = await byVariant()
+        return Object.fromEntries(
+          ['titulo-onibus/controle', 'titulo-onibus/tempo-real'].map((id) => [
+            id,
+            { visitors: rows[id]?.visitors ?? 0, leads: rows[id]?.leads ?? 0 },
+          ]),
+        )
+      },
+      { timeout: 20_000, intervals: [1000] },
+    )
+    .toEqual({
+      'titulo-onibus/controle': expected('titulo-onibus/controle'),
+      'titulo-onibus/tempo-real': expected('titulo-onibus/tempo-real'),
+    })
+  expect(Object.keys(await byVariant())).not.toContain('titulo-onibus/inventada')
+})
+
 test('the buffer is written when the server stops', async ({ browser }) => {
   test.setTimeout(120_000)
   const day = today()

@@ -488,6 +488,20 @@ test.describe('campaign lifecycle', () => {
     expect(review.headers()['cache-control']).toMatch(/no-store/)
     // The public page is untouched.
     expect(await (await get(request, '/p/onibus-rodoviarios')).text()).not.toContain(draftHeadline)
+    // Each variant of the page's experiment, as the Studio's dialog lists them (?variante=); the
+    // default, or a malformed value, is the draft as it is.
+    const h1 = async (query: string) =>
+      /<h1[^>]*>([\s\S]*?)<\/h1>/
+        .exec(await (await get(request, `/revisao/${token}${query}`)).text())?.[1]
+        ?.replace(/<[^>]+>/g, '')
+    const variants = published.blocks[0]?.experimentVariants as {
+      variant: string
+      headline: string
+    }[]
+    const tempoReal = variants.find((entry) => entry.variant === 'tempo-real')!.headline
+    expect(await h1('?variante=titulo-onibus/tempo-real')).toBe(tempoReal)
+    expect(await h1('?variante=titulo-onibus/controle')).toBe(draftHeadline)
+    expect(await h1('?variante=../tempo-real')).toBe(draftHeadline)
 
     const altered = `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`
     expect((await get(request, `/revisao/${altered}`)).status()).toBe(404)

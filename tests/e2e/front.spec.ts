@@ -29,6 +29,7 @@ import {
 import { BUILDS, portFor } from '../../scripts/e2e-builds.cjs'
 import { sanityWebhook } from '../support/sanity-webhook.mjs'
 import { OTHER_INSTANCE_MS, PUBLISH_PROMISE_MS, publishDeadline, reachedBy } from './lake-fixtures'
+import { chrome } from './analytics-stack'
 import { OPERATOR_HEADERS, OPERATOR_SECRET } from './servers'
 
 /*
@@ -234,6 +235,106 @@ test('a publish sent to one instance reaches the other within 6 s and the front 
     'the front serves the published figure',
   )
   console.log(`published figure on B after ${atB} ms, through the front after ${atFront} ms`)
+})
+
+// Before the Redis outage below: an instance keeps the day's salt it read from Redis, and one that
+// reads it only after a restart that lost it makes another, so the two would assign differently.
+test.describe('experiments through the front', () => {
+  // The bundled example (docs/experiments.md), 50/50 on this campaign page.
+  const PAGE = '/p/onibus-rodoviarios'
+  const [CONTROL, TEMPO_REAL] = ['titulo-onibus/controle', 'titulo-onibus/tempo-real'] as const
+  const VARIANTS = [CONTROL, TEMPO_REAL]
+  // Through nginx every client is 127.0.0.1: visitors differ by browser (chrome(n), a visitor each).
+  const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)'
+
+  /** The variant a page names, its headline and how the front served it. */
+  async function served(base: string, path: string, headers: Record<string, string>) {
+    const context = await request.newContext({ ignoreHTTPSErrors: true })
+    try {
+      const response = await context.get(`${base}${path}`, { headers })
+      expect(response.status(), `${path} for ${headers['user-agent']}`).toBe(200)
+      const body = await response.text()
+      return {
+        meta: /<meta name="vigia:variant" content="([^"]+)"/.exec(body)?.[1],
+        h1: /<h1[^>]*>([\s\S]*?)<\/h1>/.exec(body)?.[1]?.replace(/<[^>]+>/g, ''),
+        cache: response.headers()['x-cache'],
+      }
+    } finally {
+      await context.dispose()
+    }
+  }
+
+  test('each visitor gets the variant the origin assigns it, from the cache, and never another visitor’s', async () => {
+    const visitors = Array.from({ length: 16 }, (_, i) => chrome(i))
+    // What the origin assigns each one without a front: straight to an instance, with the
+    // X-Forwarded-For nginx would send (the client's own address).
+    const assigned = new Map<string, string | undefined>()
+    for (const ua of visitors) {
+      const direct = { 'user-agent': ua, 'x-forwarded-for': '127.0.0.1' }
+      const [onA, onB] = [await served(a.url, PAGE, direct), await served(b.url, PAGE, direct)]
+      expect(onB.meta, `${ua}: both instances assign the same (one salt, in Redis)`).toBe(onA.meta)
+      assigned.set(ua, onA.meta)
+    }
+    expect(new Set(assigned.values()), 'both variants among 16 visitors').toEqual(new Set(VARIANTS))
+
+    // Through the front: each gets its own, and its request right after is a cache hit of it.
+    const headline = new Map<string, string | undefined>()
+    for (const ua of visitors) {
+      const first = await served(front.url, PAGE, { 'user-agent': ua })
+      const again = await served(front.url, PAGE, { 'user-agent': ua })
+      for (const page of [first, again]) expect(page.meta, ua).toBe(assigned.get(ua))
+      // From the cache: a fresh copy, or (nginx keeps it 1 s) a stale one while it refreshes.
+      expect(['HIT', 'STALE', 'UPDATING'], `${ua}: its repeat is served from the cache`).toContain(
+        again.cache,
+      )
+      expect(again.h1).toBe(first.h1)
+      if (!headline.has(first.meta!)) headline.set(first.meta!, first.h1)
+      expect(first.h1, `${first.meta}: one headline per variant`).toBe(headline.get(first.meta!))
+    }
+    expect(headline.get(CONTROL)).not.toBe(headline.get(TEMPO_REAL))
+
+    // Visitors of both variants at once, several rounds, each after the copies went stale, so
+    // each variant's copy is refreshed in the background (proxy_cache_background_update) while
+    // the others are served: every page is the one that visitor got first.
+    const states = new Set<string | undefined>()
+    for (let round = 0; round < 3; round++) {
+      await new Promise((resolve) => setTimeout(resolve, FRONT_FRESH_MS + 100))
+      const pages = await Promise.all(
+        visitors.map((ua) => served(front.url, PAGE, { 'user-agent': ua })),
+      )
+      visitors.forEach((ua, i) => {
+        expect(pages[i]?.meta, `round ${round}, ${ua}`).toBe(assigned.get(ua))
+        expect(pages[i]?.h1).toBe(headline.get(pages[i]?.meta ?? ''))
+        states.add(pages[i]?.cache)
+      })
+    }
+    expect([...states], 'stale copies were served while refreshed').toEqual(
+      expect.arrayContaining([expect.stringMatching(/^(STALE|UPDATING)$/)]),
+    )
+
+    // A visitor naming a variant itself gets its own all the same.
+    const ua = visitors.find((v) => assigned.get(v) === CONTROL)!
+    const forged = await served(front.url, PAGE, {
+      'user-agent': ua,
+      'x-vigia-variant': 'tempo-real',
+    })
+    expect(forged.meta, 'the header is the front’s, not the visitor’s').toBe(CONTROL)
+  })
+
+  test('bots get the default, and a page without an experiment is one copy for everyone', async () => {
+    for (let i = 0; i < 3; i++) {
+      const bot = await served(front.url, PAGE, { 'user-agent': `${GOOGLEBOT} ${i}` })
+      expect(bot.meta, 'a bot').toBe(CONTROL)
+    }
+    // The home page runs no experiment here: filled by one visitor, every other gets that copy.
+    const home = await served(front.url, '/', { 'user-agent': chrome(100) })
+    expect(home.meta).toBeUndefined()
+    const others = await Promise.all(
+      [101, 102, 103, 104].map((n) => served(front.url, '/', { 'user-agent': chrome(n) })),
+    )
+    others.push(await served(front.url, '/', { 'user-agent': GOOGLEBOT }))
+    for (const page of others) expect(page.cache, 'the one copy').toMatch(/^(HIT|UPDATING|STALE)$/)
+  })
 })
 
 async function sendDemoRequest(page: import('@playwright/test').Page, origin: string) {
@@ -456,8 +557,13 @@ test.describe('review links and the routing table through the front', () => {
       const redirected = await context.get(`${front.url}/onibus?utm_source=front`)
       expect(redirected.status()).toBe(308)
       expect(redirected.headers()['location']).toBe('/p/onibus-rodoviarios?utm_source=front')
+      // A campaign page's address is two requests through the front (the variant question, then
+      // the page), so one instance may read its routing table anew after the publish above: once
+      // per publish, not per request. Both have after these two.
+      const unknown = () => context.get(`${front.url}/p/nao-existe-${Date.now()}`)
+      for (let i = 0; i < 2; i++) expect((await unknown()).status()).toBe(404)
       const before = await lakeRequests()
-      expect((await context.get(`${front.url}/p/nao-existe-${Date.now()}`)).status()).toBe(404)
+      for (let i = 0; i < 2; i++) expect((await unknown()).status()).toBe(404)
       expect(await lakeRequests(), 'an unknown page costs no Content Lake query').toBe(before)
     } finally {
       await context.dispose()
@@ -469,6 +575,10 @@ test.describe('deploy/nginx.conf in front of an origin that sets cookies', () =>
   let origin: http.Server
   let originRequests = 0
   let originFails = false
+  // How the stand-in answers the front's variant question (nginx's auth_request), and the variant
+  // the last page request named.
+  let variantAnswer: 'none' | 'fails' | 'hangs' = 'none'
+  let pageVariant: string | undefined
   let cookieFront: Running & { httpUrl: string }
   // Answers for one visitor, as Next marks a page rendered per request (a review page), and a
   // bare no-store; neither sets a cookie, so only their Cache-Control can keep them out of the cache.
@@ -480,7 +590,12 @@ test.describe('deploy/nginx.conf in front of an origin that sets cookies', () =>
 
   test.beforeAll(async () => {
     origin = http.createServer((req, res) => {
+      if (req.url === '/api/experiments/variant') {
+        if (variantAnswer === 'hangs') return setTimeout(() => res.writeHead(204).end(), 3000)
+        return res.writeHead(variantAnswer === 'fails' ? 500 : 204).end()
+      }
       originRequests++
+      pageVariant = req.headers['x-vigia-variant'] as string | undefined
       const own = Object.entries(PRIVATE).find(([page]) => req.url === page)?.[1]
       if (own && originFails) {
         res.writeHead(502, { 'content-type': 'text/plain' })
@@ -561,6 +676,27 @@ test.describe('deploy/nginx.conf in front of an origin that sets cookies', () =>
       }
     } finally {
       originFails = false
+      await context.dispose()
+    }
+  })
+
+  test('a variant question that fails or hangs never breaks the page: it is served as the default', async () => {
+    const context = await request.newContext({ ignoreHTTPSErrors: true })
+    try {
+      for (const answer of ['fails', 'hangs'] as const) {
+        variantAnswer = answer
+        for (const page of ['/', '/p/qualquer']) {
+          pageVariant = undefined
+          const started = Date.now()
+          const response = await context.get(`${cookieFront.url}${page}`)
+          expect(response.status(), `${page}, the question ${answer}`).toBe(200)
+          expect(await response.text()).toContain('for one visitor')
+          expect(pageVariant, 'the origin is told the default').toBe('controle')
+          expect(Date.now() - started, 'nginx waits 1 s at most').toBeLessThan(2500)
+        }
+      }
+    } finally {
+      variantAnswer = 'none'
       await context.dispose()
     }
   })

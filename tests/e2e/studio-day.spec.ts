@@ -57,6 +57,17 @@ function documentedWebhook() {
   return { filter: cell('Filter'), projection: cell('Projection') }
 }
 
+/** The bundled experiment's variant headline (sanity/dataset), made the default below. */
+const TEMPO_REAL_HEADLINE = (() => {
+  const dataset = readFileSync(
+    path.join(__dirname, '..', '..', 'sanity', 'dataset', 'production.ndjson'),
+    'utf8',
+  )
+  const found = /"variant":"tempo-real","headline":"([^"]+)"/.exec(dataset)?.[1]
+  if (!found) throw new Error('The bundled experiment variant is missing.')
+  return found
+})()
+
 type Running = { url: string; stop: () => Promise<void> }
 let lake: Running
 let site: Running
@@ -266,11 +277,17 @@ test('a review link is created from the page’s menu, opens its draft, and is r
   await page.getByRole('menuitem', { name: 'Criar link de revisão' }).click()
   const dialog = page.getByRole('dialog', { name: 'Link de revisão' })
   await dialog.getByRole('button', { name: 'Criar link' }).click()
-  const link = dialog.getByRole('textbox')
+  const link = dialog.getByRole('textbox', { name: 'Link de revisão', exact: true })
   await expect(link).toHaveValue(/\/revisao\//)
   const url = await link.inputValue()
   await shot(page, testInfo, 'studio-review-link-1280')
   expect((await request.get(url)).status()).toBe(200)
+  // The page runs the bundled experiment: one more link shows its variant (?variante=).
+  const variantLink = dialog.getByRole('textbox', { name: 'Link de revisão: Fadiga em tempo real' })
+  await expect(variantLink).toHaveValue(`${url}?variante=titulo-onibus/tempo-real`)
+  expect(await (await request.get(await variantLink.inputValue())).text()).toContain(
+    TEMPO_REAL_HEADLINE,
+  )
   await dialog.getByRole('button', { name: 'Revogar' }).click()
   await expect(dialog.getByText(/revogado/)).toBeVisible()
   await expect.poll(async () => (await request.get(url)).status(), { timeout: 10_000 }).toBe(404)
@@ -297,4 +314,56 @@ test('Presentation opens the home page in draft mode beside its document, and a 
   await preview.getByRole('heading', { level: 1 }).click()
   await expect(field).toBeFocused({ timeout: 15_000 })
   await shot(page, testInfo, 'studio-presentation-1280')
+})
+
+test('a variant is made the default from the experiment’s menu: every visitor gets its headline, the experiment ended', async ({
+  page,
+  request,
+}, testInfo) => {
+  test.setTimeout(180_000)
+  await openStudio(page)
+  await page.goto(`${site.url}/studio/structure/experiment;experiment-titulo-onibus`)
+  await page.getByRole('button', { name: 'Abrir ações do documento' }).click({ timeout: 60_000 })
+  await page.getByRole('menuitem', { name: 'Tornar uma versão padrão' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Tornar uma versão padrão' })
+  await shot(page, testInfo, 'studio-experiment-promote-1280')
+  await dialog.getByRole('button', { name: 'Tornar padrão: Fadiga em tempo real' }).click()
+  await expect(dialog).toHaveCount(0, { timeout: 30_000 })
+  // Published in one transaction: the page's hero has the headline and no variant left, the
+  // experiment has its end.
+  const query = async (groq: string) =>
+    (
+      (await (
+        await request.get(
+          `${lake.url}/v2025-02-19/data/query/production?query=${encodeURIComponent(groq)}`,
+        )
+      ).json()) as { result: unknown }
+    ).result
+  expect(
+    await query(
+      `*[_id == "campaignPage-onibus-rodoviarios"][0].blocks[0]{headline, "variants": coalesce(count(experimentVariants), 0)}`,
+    ),
+  ).toEqual({ headline: TEMPO_REAL_HEADLINE, variants: 0 })
+  expect(await query(`defined(*[_id == "experiment-titulo-onibus"][0].visibleUntil)`)).toBe(true)
+  // The site, after the publish webhook: the headline for every visitor, no variant named.
+  const served = async (i: number) =>
+    (
+      await request.get(`${site.url}/p/onibus-fretados`, {
+        headers: {
+          'user-agent': `Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0.${i}.0 Safari/537.36`,
+          'x-forwarded-for': `198.51.100.${i}`,
+        },
+      })
+    ).text()
+  await expect
+    .poll(
+      async () => {
+        const pages = await Promise.all([1, 2, 3, 4, 5, 6].map(served))
+        return pages.every(
+          (html) => html.includes(TEMPO_REAL_HEADLINE) && !html.includes('vigia:variant'),
+        )
+      },
+      { timeout: 30_000, intervals: [1000] },
+    )
+    .toBe(true)
 })

@@ -105,8 +105,61 @@ async function answerAnalytics(page: Page, asked: Asked[]) {
           ...rows.map((r) => `${r.key},${r.visits},${r.visitors},${r.leads},${r.conversion}`),
         ].join('\n'),
       })
+    if (by === 'variant') return route.fulfill({ json: { ...VARIANTS, from, to } })
     return route.fulfill({ json: { from, to, by, rows } satisfies Report })
   })
+}
+
+/** by=variant (issue 51): the bundled experiment, judged, and an ended one with too little data. */
+const judged = { chanceToBeatControl: null, expectedLoss: null, verdictMessage: null }
+const VARIANTS: Report = {
+  from: '',
+  to: '',
+  by: 'variant',
+  rows: [
+    { ...row('titulo-onibus/controle', 900, 700, 14), ...judged },
+    {
+      ...row('titulo-onibus/fadiga', 900, 690, 27),
+      chanceToBeatControl: 0.9812,
+      expectedLoss: 0.00004,
+      verdictMessage: null,
+    },
+    { ...row('antigo/controle', 60, 50, 1), ...judged },
+    {
+      ...row('antigo/b', 60, 52, 2),
+      ...judged,
+      verdictMessage:
+        'Ainda não há dados suficientes: cada versão precisa de ao menos 100 visitantes e 5 conversões.',
+    },
+  ],
+  experiments: [
+    {
+      key: 'titulo-onibus',
+      title: 'Título da página de ônibus',
+      pagePath: '/p/onibus-rodoviarios',
+      goal: 'leads',
+      status: 'running',
+      visibleFrom: null,
+      visibleUntil: null,
+      variants: [
+        { key: 'controle', label: 'Do embarque ao desembarque' },
+        { key: 'fadiga', label: 'Fadiga detectada em tempo real' },
+      ],
+    },
+    {
+      key: 'antigo',
+      title: 'Título antigo',
+      pagePath: '/',
+      goal: 'contacts',
+      status: 'ended',
+      visibleFrom: '2026-01-01T00:00:00Z',
+      visibleUntil: '2026-02-01T00:00:00Z',
+      variants: [
+        { key: 'controle', label: 'Padrão' },
+        { key: 'b', label: 'Versão B' },
+      ],
+    },
+  ],
 }
 
 /** A screenshot kept in the test's output folder and attached to the report. */
@@ -185,6 +238,31 @@ test.describe('the Studio: Desempenho', () => {
     await expect(page.getByText(/\(7 dias\), comparado com/)).toBeVisible()
     await expect(page.getByRole('table', { name: 'Por página', exact: true })).toBeVisible()
     await shot(page, testInfo, 'desempenho-7-dias-1280')
+  })
+
+  test('the tool shows each experiment: its variants, the chance to beat the default, or not enough data (issue 51)', async ({
+    page,
+  }, testInfo) => {
+    test.setTimeout(120_000)
+    const asked: Asked[] = []
+    await signedInStudio(page, { lake: LAKE, token: TOKEN, user: editor })
+    await answerAnalytics(page, asked)
+    await page.goto(`${SITE}/studio/desempenho`)
+    const running = page.getByRole('table', { name: 'Título da página de ônibus' })
+    await expect(running).toBeVisible({ timeout: 60_000 })
+    await expect(page.getByRole('heading', { name: 'Experimentos', exact: true })).toBeVisible()
+    await expect(running.getByRole('row', { name: /Fadiga detectada/ })).toContainText('98%')
+    await expect(running.getByRole('row', { name: /Do embarque/ })).toContainText('(padrão)')
+    const ended = page.getByRole('table', { name: 'Título antigo' })
+    await expect(ended.getByRole('row', { name: /Versão B/ })).toContainText(
+      'Ainda não há dados suficientes',
+    )
+    await expect(page.getByText('Em andamento')).toBeVisible()
+    await expect(page.getByText('Encerrado')).toBeVisible()
+    await page
+      .getByRole('heading', { name: 'Experimentos', exact: true })
+      .evaluate((heading) => heading.scrollIntoView({ block: 'start' }))
+    await shot(page, testInfo, 'desempenho-experimentos-1280')
   })
 
   test("a campaign page's Desempenho tab shows that page's days", async ({ page }, testInfo) => {

@@ -31,6 +31,12 @@ const ATTRIBUTION_SQL = fs.readFileSync(
   path.resolve('supabase/migrations/20270201000000_lead_attribution.sql'),
   'utf8',
 )
+const VARIANT_SQL = fs.readFileSync(
+  path.resolve('supabase/migrations/20270310000000_experiment_variant.sql'),
+  'utf8',
+)
+const INSERT_DADOS_WITH_VARIANT =
+  'insert into public.dados_cliente (nomewpp, telefone, atendimento_ia, variant) values ($1, $2, $3, $4)'
 const INSERT_DADOS_WITH_PAGE =
   'insert into public.dados_cliente (nomewpp, telefone, atendimento_ia, pagina) values ($1, $2, $3, $4)'
 
@@ -123,6 +129,29 @@ function describeAnonRules(setup: () => Database) {
     expect(await count(db, 'dados_cliente')).toBe(before + 2)
   })
 
+  it("lets anon record a lead's experiment variant, and only as '<slug>/<slug>'", async () => {
+    const db = setup()
+    const before = await count(db, 'dados_cliente')
+    await queryAsAnon(db, INSERT_DADOS_WITH_VARIANT, ['Ana', null, 'x', 'titulo-campanha/fadiga'])
+    await queryAsAnon(db, INSERT_DADOS_WITH_VARIANT, ['Ana', null, 'x', null])
+    expect(await count(db, 'dados_cliente')).toBe(before + 2)
+    for (const variant of [
+      '',
+      'titulo',
+      'Titulo/a',
+      'a/b/c',
+      '../x',
+      'a--b/c',
+      `${'a'.repeat(70)}/${'b'.repeat(70)}`,
+    ]) {
+      expect(
+        await sqlStateOf(queryAsAnon(db, INSERT_DADOS_WITH_VARIANT, ['Ana', null, 'x', variant])),
+        variant,
+      ).toBe('42501')
+    }
+    expect(await count(db, 'dados_cliente')).toBe(before + 2)
+  })
+
   it('refuses anon writing columns it was not granted', async () => {
     const db = setup()
     expect(
@@ -199,7 +228,7 @@ describe(`supabase/migrations on ${backendLabel}`, () => {
       grants: await grants(),
       rows: await count(t.db, 'dados_cliente'),
     }
-    expect(before.policies).toHaveLength(9)
+    expect(before.policies).toHaveLength(10)
 
     for (let round = 0; round < 2; round++) {
       await t.db.exec(MIGRATION_SQL)
@@ -208,6 +237,7 @@ describe(`supabase/migrations on ${backendLabel}`, () => {
       await t.db.exec(ATTRIBUTION_SQL)
       await t.db.exec(LEAD_DELIVERY_SQL)
       await t.db.exec(LEAD_DELIVERY_TRUST_SQL)
+      await t.db.exec(VARIANT_SQL)
     }
     expect(await applyMigrations(t.db)).toEqual([])
 

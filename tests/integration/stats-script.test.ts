@@ -61,7 +61,7 @@ describe('npm run stats', { timeout: 180_000 }, () => {
       ],
       [
         ['--by', 'pais'],
-        '--by deve ser um destes: page, landing, campaign, source, day; não "pais".',
+        '--by deve ser um destes: page, landing, campaign, source, variant, day; não "pais".',
       ],
       [['--days', '401'], '--days deve ser um número inteiro de 1 a 400, não "401".'],
     ] as const)
@@ -118,6 +118,13 @@ describe('npm run stats', { timeout: 180_000 }, () => {
           visits: 8,
           visitors: [hash(1), hash(2), hash(3), hash(4)],
         },
+        {
+          day,
+          dimension: 'variant',
+          key: 'titulo-campanha/fadiga',
+          visits: 8,
+          visitors: [hash(1), hash(2), hash(3), hash(4)],
+        },
       ])
       const lead = await composeLeadRecord(
         {
@@ -128,7 +135,7 @@ describe('npm run stats', { timeout: 180_000 }, () => {
           fleetSize: '51-100',
           message: '',
         },
-        { utm_source: 'google', utm_campaign: 'verao' },
+        { utm_source: 'google', utm_campaign: 'verao', variant: 'titulo-campanha/fadiga' },
         'frotas',
       )
       const columns = Object.keys(lead.dadosCliente)
@@ -145,6 +152,8 @@ describe('npm run stats', { timeout: 180_000 }, () => {
     expect(stdout).toMatch(/Por página[\s\S]*\/p\/frotas\s+8\s+4\s+1\s+25%/)
     expect(stdout).toMatch(/Por campanha[\s\S]*verao\s+8\s+4\s+1\s+25%/)
     expect(stdout).toMatch(/Por origem[\s\S]*google\s+8\s+4\s+1\s+25%/)
+    // The experiment variants, from the dimension list like the rest (issue 51).
+    expect(stdout).toMatch(/Por versão[\s\S]*titulo-campanha\/fadiga\s+8\s+4\s+1\s+25%/)
 
     // The entry pages and the new columns too (issue 45), the CSV as a pt-BR Excel reads it.
     expect(stdout).toMatch(/Por página de entrada[\s\S]*\/p\/frotas\s+0\s+0\s+1\s+0%/)

@@ -54,6 +54,8 @@ describe('the beacon', () => {
       path: '/',
       landing: '/',
       entry: true,
+      // The first touch's own mark, sent as it is stored (the server reads no such field).
+      entered: 1,
       referrer: 'www.google.com',
       utm_source: 'newsletter',
       utm_medium: 'email',
@@ -121,6 +123,45 @@ describe('the beacon', () => {
     Object.defineProperty(document, 'prerendering', { value: false, configurable: true })
     document.dispatchEvent(new Event('prerenderingchange'))
     expect(sent.filter((s) => !s.body.event).map((s) => s.body.path)).toEqual(['/calculadora'])
+  })
+
+  it("sends the page's variant, else the entry page's (docs/experiments.md)", () => {
+    const meta = document.createElement('meta')
+    meta.name = 'vigia:variant'
+    meta.content = 'titulo-campanha/fadiga'
+    document.head.append(meta)
+    try {
+      window.history.pushState(null, '', '/p/frotas')
+      sendView('/p/frotas')
+      // The entry page's variant stays with the visit, as its campaign does.
+      meta.remove()
+      window.history.pushState(null, '', '/calculadora')
+      sendView('/calculadora')
+      // Another experiment's page: its own variant.
+      meta.content = 'titulo-home/controle'
+      document.head.append(meta)
+      window.history.pushState(null, '', '/')
+      sendView('/')
+      // The views (each left view's reading report carries its variant too).
+      expect(sent.filter((s) => !s.body.event).map((s) => [s.body.path, s.body.variant])).toEqual([
+        ['/p/frotas', 'titulo-campanha/fadiga'],
+        ['/calculadora', 'titulo-campanha/fadiga'],
+        ['/', 'titulo-home/controle'],
+      ])
+      const reads = sent.filter((s) => s.body.event === 'read')
+      expect(reads.map((s) => [s.body.path, s.body.variant])).toEqual([
+        ['/p/frotas', 'titulo-campanha/fadiga'],
+        ['/calculadora', 'titulo-campanha/fadiga'],
+      ])
+    } finally {
+      meta.remove()
+    }
+    // A visit that entered on a page without an experiment sends none.
+    sent = []
+    resetBeacon()
+    sessionStorage.clear()
+    sendView('/conteudos')
+    expect(sent[0]!.body).not.toHaveProperty('variant')
   })
 
   it('counts nothing in the Studio, previews and review links', () => {

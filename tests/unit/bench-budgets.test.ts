@@ -3,13 +3,21 @@
 // and every public page kind under the same budgets.
 import { describe, expect, it } from 'vitest'
 
+import { CONTROL } from '../../lib/experiments/assign'
+import { VARIANT_HEADER, variantPath } from '../../lib/experiments/serve'
 import {
   appPageFor,
   BUDGETS,
+  experimentComparisons,
+  extraHeadersArgs,
   formatTable,
   judge,
   MIN_RUNS,
+  pageHeaders,
+  pageName,
   PAGES,
+  routePathOf,
+  servedVariantProblem,
 } from '../../scripts/bench/budgets.mjs'
 import { PAGE_WEIGHT_BUDGET } from '../../scripts/lib/page-weight.mjs'
 
@@ -101,14 +109,75 @@ const failures = (rows: ReturnType<typeof run>) =>
   rows.filter((r) => r.pass === false).map((r) => r.name)
 
 describe('the bench’s page kinds', () => {
-  it('are the home, the campaign page, the article listing and an article', () => {
-    expect(PAGES.map((page) => page.path)).toEqual([
+  it('are the home, the campaign page (its experiment’s control and variant), the listing and an article', () => {
+    expect(PAGES.map(pageName)).toEqual([
       '/',
-      '/p/onibus-rodoviarios',
+      '/p/onibus-rodoviarios [titulo-onibus/controle]',
+      '/p/onibus-rodoviarios [titulo-onibus/tempo-real]',
       '/conteudos',
       '/conteudos/como-o-celular-detecta-fadiga',
     ])
     expect(new Set(PAGES.map((page) => page.id)).size).toBe(PAGES.length)
+    expect(new Set(PAGES.map(pageName)).size).toBe(PAGES.length)
+  })
+})
+
+describe('an experiment page’s variants (issue 51)', () => {
+  const control = PAGES.find((page) => page.variant === CONTROL)!
+  const variant = PAGES.find((page) => page.variant && page.variant !== CONTROL)!
+
+  it('forces each variant with the front’s header, in Lighthouse’s arguments too', () => {
+    expect(pageHeaders(control)).toEqual({ [VARIANT_HEADER]: 'controle' })
+    expect(pageHeaders(variant)).toEqual({ [VARIANT_HEADER]: 'tempo-real' })
+    expect(extraHeadersArgs(pageHeaders(variant))).toEqual([
+      '--extra-headers',
+      JSON.stringify({ 'x-vigia-variant': 'tempo-real' }),
+    ])
+    expect(pageHeaders(PAGES[0]!)).toEqual({})
+    expect(extraHeadersArgs({})).toEqual([])
+  })
+
+  it('takes a variant’s first-load JS from the route that renders it', () => {
+    expect(routePathOf(control)).toBe(control.path)
+    expect(routePathOf(variant)).toBe(
+      variantPath(variant.experiment!, variant.variant!, variant.path),
+    )
+    const manifest = {
+      '/p/[slug]/page': '/p/[slug]',
+      '/[slug]/page': '/[slug]',
+      '/variante/[experiment]/[variant]/page': '/variante/[experiment]/[variant]',
+      '/variante/[experiment]/[variant]/p/[slug]/page': '/variante/[experiment]/[variant]/p/[slug]',
+    }
+    expect(appPageFor(manifest, routePathOf(variant))).toBe(
+      '/variante/[experiment]/[variant]/p/[slug]/page',
+    )
+  })
+
+  it('refuses a page that does not name the forced variant', () => {
+    const html = (content: string) =>
+      `<head><meta charSet="utf-8"/><meta name="vigia:variant" content="${content}"/></head>`
+    expect(servedVariantProblem(variant, html('titulo-onibus/tempo-real'))).toBeNull()
+    expect(servedVariantProblem(variant, html('titulo-onibus/controle'))).toMatch(
+      /served variant titulo-onibus\/controle, not titulo-onibus\/tempo-real/,
+    )
+    expect(servedVariantProblem(control, '<head></head>')).toMatch(/no vigia:variant meta/)
+    expect(servedVariantProblem(PAGES[0]!, '<head></head>')).toBeNull()
+  })
+
+  it('judges the variant like every page, and prints it beside the control', () => {
+    const input = results({ applied: { [variant.id]: { tbtMs: 400 } } })
+    const rows = run(input)
+    expect(failures(rows)).toEqual([`Mobile applied, ${pageName(variant)}: TBT`])
+    expect(rows.find((r) => r.name === `Mobile applied, ${pageName(control)}: TBT`)?.pass).toBe(
+      true,
+    )
+    expect(experimentComparisons(input.lighthouse.mobile.devtools, PAGES)).toEqual([
+      'Experiment titulo-onibus on /p/onibus-rodoviarios, controle vs tempo-real: ' +
+        'performance 98 vs 98, LCP 800 ms vs 800 ms, TBT 150 ms vs 400 ms, ' +
+        'style & layout 40 ms vs 40 ms, CLS 0.000 vs 0.000',
+    ])
+    // One variant measured alone has nothing to stand beside.
+    expect(experimentComparisons(input.lighthouse.mobile.devtools, [variant])).toEqual([])
   })
 })
 
@@ -118,12 +187,18 @@ describe('judge', () => {
     expect(failures(rows)).toEqual([])
     for (const page of PAGES) {
       for (const measure of ['performance', 'LCP', 'TBT', 'CLS', 'style and layout'])
-        expect(rows.find((r) => r.name === `Mobile applied, ${page.path}: ${measure}`)?.pass).toBe(
-          true,
-        )
-      expect(rows.find((r) => r.name === `Desktop, ${page.path}: performance`)?.pass).toBe(true)
-      expect(rows.find((r) => r.name === `First-load JS of ${page.path} (gzip)`)?.pass).toBe(true)
-      expect(rows.find((r) => r.name === `Mobile, ${page.path}: accessibility`)?.pass).toBe(true)
+        expect(
+          rows.find((r) => r.name === `Mobile applied, ${pageName(page)}: ${measure}`)?.pass,
+        ).toBe(true)
+      expect(rows.find((r) => r.name === `Desktop, ${pageName(page)}: performance`)?.pass).toBe(
+        true,
+      )
+      expect(rows.find((r) => r.name === `First-load JS of ${pageName(page)} (gzip)`)?.pass).toBe(
+        true,
+      )
+      expect(rows.find((r) => r.name === `Mobile, ${pageName(page)}: accessibility`)?.pass).toBe(
+        true,
+      )
     }
   })
 
@@ -173,7 +248,7 @@ describe('judge', () => {
     ],
   ] as const)('judges applied %s at its limit (pass) and past it (fail)', (measure, at, past) => {
     for (const page of PAGES) {
-      const name = `Mobile applied, ${page.path}: ${measure}`
+      const name = `Mobile applied, ${pageName(page)}: ${measure}`
       expect(failures(run(results({ applied: { [page.id]: at } })))).toEqual([])
       expect(failures(run(results({ applied: { [page.id]: past } })))).toEqual([name])
     }
@@ -197,7 +272,7 @@ describe('judge', () => {
   it('holds first-load JS to the floor + 10 KiB', () => {
     expect(failures(run(results({ firstLoadKiB: 131 + 10 })))).toEqual([])
     expect(failures(run(results({ firstLoadKiB: 131 + 10.1 })))).toEqual(
-      PAGES.map((page) => `First-load JS of ${page.path} (gzip)`),
+      PAGES.map((page) => `First-load JS of ${pageName(page)} (gzip)`),
     )
   })
 
@@ -260,7 +335,7 @@ describe('judge', () => {
       mode['variant-article'] = summary()
     }
     devtools['variant-article'] = summary({ lcpMs: 2000 })
-    const article = PAGES[3]!.path
+    const article = PAGES.find((page) => page.id === 'article')!.path
     const rows = judge({
       results: input,
       pages: PAGES,

@@ -7,9 +7,11 @@ import {
   CANDIDATES_PER_DAY,
   CAP_PER_DAY,
   CONTACT_CHANNELS,
+  NO_VARIANT_KEY,
   PROMOTE_ADDRESSES,
   PROMOTIONS_PER_DAY,
 } from '@/lib/analytics/measures.mjs'
+import { HOST_PATTERN, VARIANT_MAX_LENGTH, VARIANT_PATTERN } from '@/lib/attribution-fields'
 import { OTHER_KEY } from '@/lib/analytics/report-db.mjs'
 import { DIRECT_KEY, NO_CAMPAIGN_KEY } from '@/lib/analytics/report-schema'
 import { TAG_MAX_LENGTH, UTM_KEYS } from '@/lib/campaign-tags'
@@ -93,6 +95,7 @@ describe('the campaign tags', () => {
     for (const key of UTM_KEYS)
       expect(sql).toContain(`(char_length(${key}) between 1 and ${TAG_MAX_LENGTH}`)
     expect(sql).toContain(`referrer_host ~ '^[a-z0-9.-]{1,${TAG_MAX_LENGTH}}$'`)
+    expect(HOST_PATTERN.source).toBe(`^[a-z0-9.-]{1,${TAG_MAX_LENGTH}}$`)
   })
 
   it('bound the values marketing names in the Studio', () => {
@@ -122,8 +125,16 @@ describe('the counting caps and placeholder keys', () => {
 
   it('are the ones lead_counts writes', () => {
     expect(keyLiterals(functionBody('analytics.lead_counts'))).toEqual(
-      new Set([NO_CAMPAIGN_KEY, DIRECT_KEY]),
+      new Set([NO_CAMPAIGN_KEY, DIRECT_KEY, NO_VARIANT_KEY]),
     )
+  })
+
+  it("bound a lead's variant as the counting cleans it", () => {
+    const sql = read('supabase/migrations/20270310000000_experiment_variant.sql')
+    expect(sql).toContain(`char_length(variant) <= ${VARIANT_MAX_LENGTH}`)
+    // The same pattern, in POSIX syntax (no (?: ) groups, no escaped '/').
+    const posix = VARIANT_PATTERN.source.replaceAll('(?:', '(').replaceAll('\\/', '/')
+    expect(sql).toContain(`variant ~ '${posix}'`)
   })
 })
 

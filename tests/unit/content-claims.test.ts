@@ -58,17 +58,28 @@ describe('claims', () => {
     )
     expect(references.length).toBeGreaterThan(0)
     // An image's `asset` references the asset document the import made of its file; an article
-    // references its author and categories, a latest-articles block its category.
-    const expectedType = (at: string) =>
+    // references its author and categories, a latest-articles block its category; an experiment
+    // its page, and a hero's variant its experiment.
+    const pageType = (ref: string) => {
+      const type = byId.get(ref)?._type
+      return type === 'landingPage' || type === 'campaignPage' ? type : 'a page'
+    }
+    const expectedType = (at: string, from: string, ref: string) =>
       at.endsWith('.asset')
         ? 'sanity.imageAsset'
         : at === '.author'
           ? 'author'
           : /^\.categories\[\d+\]$|\]\.category$/.test(at)
             ? 'category'
-            : 'claim'
+            : /\.experimentVariants\[\d+\]\.experiment$/.test(at)
+              ? 'experiment'
+              : at === '.page' && byId.get(from)?._type === 'experiment'
+                ? pageType(ref)
+                : 'claim'
     const broken = references.filter(
-      (reference) => byId.get(reference.ref)?._type !== expectedType(reference.at),
+      (reference) =>
+        byId.get(reference.ref)?._type !==
+        expectedType(reference.at, reference.from, reference.ref),
     )
     expect(broken).toEqual([])
   })

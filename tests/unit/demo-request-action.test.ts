@@ -14,6 +14,36 @@ const { requestHeaders, insertLead } = vi.hoisted(() => ({
 }))
 vi.mock('next/headers', () => ({ headers: async () => requestHeaders.current }))
 vi.mock('@/lib/leads', () => ({ getLeadStore: () => ({ kind: 'embedded', insertLead }) }))
+// The published experiments (lib/experiments/live.ts): one running, one ended.
+vi.mock('@/lib/content', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('@/lib/content')>()),
+  getExperiments: async () => [
+    {
+      key: 'titulo-campanha',
+      title: 'Título da campanha',
+      pagePath: '/p/onibus-rodoviarios',
+      goal: 'leads',
+      visibleFrom: null,
+      visibleUntil: null,
+      variants: [
+        { key: 'controle', label: 'Padrão', weight: 1 },
+        { key: 'fadiga', label: 'Fadiga', weight: 1 },
+      ],
+    },
+    {
+      key: 'antigo',
+      title: 'Encerrado',
+      pagePath: '/',
+      goal: 'leads',
+      visibleFrom: '2026-01-01T00:00:00Z',
+      visibleUntil: '2026-02-01T00:00:00Z',
+      variants: [
+        { key: 'controle', label: 'Padrão', weight: 1 },
+        { key: 'b', label: 'B', weight: 1 },
+      ],
+    },
+  ],
+}))
 
 let siteverify: Awaited<ReturnType<typeof startSiteverifyDouble>>
 let verifyUrl: string
@@ -101,6 +131,23 @@ describe('a message in paragraphs', () => {
     const state = await submit(IDLE_STATE, post({ message }))
     expect(state.status).toBe('success')
     expect(insertLead).toHaveBeenCalledTimes(1)
+  }, 30_000)
+})
+
+describe("a lead's experiment variant (issue 51)", () => {
+  it('is stored while its experiment runs; an ended, unknown or malformed one is dropped, the lead kept', async () => {
+    const submit = await action({})
+    await submit(IDLE_STATE, post({ variante: 'titulo-campanha/fadiga' }))
+    expect(lastRecord().dadosCliente.variant).toBe('titulo-campanha/fadiga')
+    for (const [index, variante] of ['antigo/b', 'titulo-campanha/outra', 'x/../y'].entries()) {
+      insertLead.mockClear()
+      renderToken = await signed()
+      // Another contact each time: the per-contact rate limit is not what is tested here.
+      const email = `pessoa${index}@transportadora.com.br`
+      const state = await submit(IDLE_STATE, post({ variante, email, phone: '' }))
+      expect(state.status, variante).toBe('success')
+      expect(lastRecord().dadosCliente, variante).not.toHaveProperty('variant')
+    }
   }, 30_000)
 })
 

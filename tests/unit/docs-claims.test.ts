@@ -51,6 +51,8 @@ describe('docs claims', () => {
     const speed = read('docs/speed.md')
     const kinds = speed.slice(speed.indexOf('### The page kinds'), speed.indexOf('## The target'))
     for (const page of PAGES) expect(kinds).toContain(`\`${page.path}\``)
+    for (const page of PAGES.filter((p) => p.variant))
+      expect(kinds).toContain(`\`${page.variant}\``)
   })
 
   it('upgrading-next.md lists every next/dist module the code imports', () => {

@@ -200,7 +200,36 @@ describe('the lead as delivered', () => {
       utmMedium: 'social',
       utmCampaign: 'q4',
       referrerHost: 'www.linkedin.com',
+      variant: null,
     })
+  })
+
+  it('delivers the experiment variant the lead was stored with, everywhere', async () => {
+    const record = await composeLeadRecord(
+      request,
+      { utm_campaign: 'onibus', variant: 'titulo-campanha/fadiga' },
+      'onibus-rodoviarios',
+    )
+    expect(record.dadosCliente.variant).toBe('titulo-campanha/fadiga')
+    const lead = leadFromRow({ ...record.dadosCliente, created_at: '2026-11-27T13:05:00Z' }, 'u')
+    expect(lead.attribution.variant).toBe('titulo-campanha/fadiga')
+    // The webhook's payload is the lead: the field is in it.
+    expect(JSON.parse(webhookBody(lead, new Date())).data.attribution.variant).toBe(
+      'titulo-campanha/fadiga',
+    )
+    expect(composeLeadEmail(lead).text).toContain('Versão do experimento: titulo-campanha/fadiga')
+    expect(rdConversion(lead).payload.tags).toEqual([
+      'whatsapp-opt-in',
+      'experimento--titulo-campanha--fadiga',
+    ])
+    // A malformed value (a row written by hand, say) is no variant; without one, no line and no tag.
+    const none = leadFromRow({ ...record.dadosCliente, variant: 'Titulo/<b>' }, 'u')
+    expect(none.attribution.variant).toBeNull()
+    expect(composeLeadEmail(none).text).not.toContain('Versão do experimento')
+    expect(rdConversion(none).payload.tags).toEqual(['whatsapp-opt-in'])
+    // compose.ts keeps no malformed variant either.
+    const bad = await composeLeadRecord(request, { variant: 'x/../../y' })
+    expect(bad.dadosCliente).not.toHaveProperty('variant')
   })
 })
 
@@ -259,6 +288,7 @@ function base(): DeliveredLead {
       utmMedium: null,
       utmCampaign: null,
       referrerHost: null,
+      variant: null,
     },
   }
 }

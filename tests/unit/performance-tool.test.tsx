@@ -242,9 +242,10 @@ describe('the Desempenho tool', () => {
         { path: '/api/analytics', ...CURRENT, by: 'landing' },
         { path: '/api/analytics', ...CURRENT, by: 'campaign' },
         { path: '/api/analytics', ...CURRENT, by: 'source' },
+        { path: '/api/analytics', ...CURRENT, by: 'variant' },
       ]),
     )
-    expect(calls).toHaveLength(6)
+    expect(calls).toHaveLength(7)
     expect(calls.every((call) => call.authorization === 'Bearer editor-token')).toBe(true)
     expect(text(container)).toContain('28/10/2026 a 26/11/2026 (30 dias)')
     expect(text(container)).toContain('comparado com 28/09/2026 a 27/10/2026 (30 dias)')
@@ -535,5 +536,119 @@ describe("a page's Desempenho tab", () => {
     )
     expect(text(container)).toContain('ainda não foi publicada')
     expect(calls).toEqual([])
+  })
+})
+
+describe('the experiments in the Desempenho tool (issue 51)', () => {
+  const experiment = (
+    key: string,
+    title: string,
+    status: 'running' | 'ended' | 'scheduled',
+    goal: 'leads' | 'contacts' = 'leads',
+  ) => ({
+    key,
+    title,
+    pagePath: '/p/onibus-rodoviarios',
+    goal,
+    status,
+    visibleFrom: null,
+    visibleUntil: null,
+    variants: [
+      { key: 'controle', label: 'Do embarque ao desembarque' },
+      { key: 'fadiga', label: 'Fadiga detectada em tempo real' },
+    ],
+  })
+
+  /** The rows of the experiment whose heading is `title`, as cell texts. */
+  function experimentRows(title: string): string[][] {
+    const heading = [...container.querySelectorAll('h4')].find((h) => text(h) === title)
+    if (!heading) throw new Error(`No experiment "${title}" in: ${text(container)}`)
+    const table = container.querySelector(`table[aria-labelledby="${heading.id}"]`)!
+    return [...table.querySelectorAll('tbody tr')].map((tr) =>
+      [...tr.querySelectorAll('th, td')].map((cell) => text(cell)),
+    )
+  }
+
+  it('shows each running and ended experiment: per variant the figures, the chance to beat the default, or not enough data', async () => {
+    answer = (call) => {
+      if (call.url.searchParams.get('by') !== 'variant') return fixtureAnswer(call)
+      const judged = { chanceToBeatControl: null, expectedLoss: null, verdictMessage: null }
+      const report: Report = {
+        from: CURRENT.from,
+        to: CURRENT.to,
+        by: 'variant',
+        rows: [
+          { ...row('titulo-onibus/controle', 700, 600, 12, { whatsapp: 3, phone: 1 }), ...judged },
+          {
+            ...row('titulo-onibus/fadiga', 700, 610, 24, { email: 2 }),
+            chanceToBeatControl: 0.9731,
+            expectedLoss: 0.00012,
+            verdictMessage: null,
+          },
+          { ...row('antigo/controle', 90, 80, 2), ...judged },
+          {
+            ...row('antigo/fadiga', 90, 85, 1),
+            ...judged,
+            verdictMessage:
+              'Ainda não há dados suficientes: cada versão precisa de ao menos 100 visitantes e 5 conversões.',
+          },
+          { ...row('(sem experimento)', 2000, 1500, 30), ...judged },
+        ],
+        experiments: [
+          experiment('antigo', 'Título antigo', 'ended'),
+          experiment('titulo-onibus', 'Título da página de ônibus', 'running'),
+          experiment('futuro', 'Título futuro', 'scheduled', 'contacts'),
+        ],
+      }
+      return Promise.resolve(Response.json(report))
+    }
+    await render(<PerformanceTool />)
+
+    expect(text(container)).toContain('Experimentos')
+    // Running first, then ended; a scheduled one has nothing to show yet.
+    const titles = [...container.querySelectorAll('h4')].map((h) => text(h))
+    expect(titles).toEqual(['Título da página de ônibus', 'Título antigo'])
+    expect(experimentRows('Título da página de ônibus')).toEqual([
+      ['Do embarque ao desembarque (padrão)', '600', '12', '2%', '4', '—'],
+      ['Fadiga detectada em tempo real', '610', '24', '3,9%', '2', '97%', '0,01 p.p.'],
+    ])
+    expect(experimentRows('Título antigo')).toEqual([
+      ['Do embarque ao desembarque (padrão)', '80', '2', '2,5%', '0', '—'],
+      [
+        'Fadiga detectada em tempo real',
+        '85',
+        '1',
+        '1,2%',
+        '0',
+        'Ainda não há dados suficientes: cada versão precisa de ao menos 100 visitantes e 5 conversões.',
+      ],
+    ])
+    expect(text(container)).toContain('Em andamento')
+    expect(text(container)).toContain('Encerrado')
+    expect(text(container)).not.toContain('Título futuro')
+  })
+
+  it('says there is not enough data for a variant with no visit in the period', async () => {
+    answer = (call) => {
+      if (call.url.searchParams.get('by') !== 'variant') return fixtureAnswer(call)
+      const report: Report = {
+        from: CURRENT.from,
+        to: CURRENT.to,
+        by: 'variant',
+        rows: [],
+        experiments: [experiment('titulo-onibus', 'Título da página de ônibus', 'running')],
+      }
+      return Promise.resolve(Response.json(report))
+    }
+    await render(<PerformanceTool />)
+    const [, fadiga] = experimentRows('Título da página de ônibus')
+    expect(fadiga!.at(-1)).toMatch(/^Ainda não há dados suficientes/)
+    expect(fadiga!.slice(1, 5)).toEqual(['0', '0', '—', '0'])
+  })
+
+  it('shows no experiments section when there is none', async () => {
+    await render(<PerformanceTool />)
+    expect(container.querySelectorAll('h4')).toHaveLength(0)
+    expect(text(container)).not.toContain('Experimentos')
   })
 })

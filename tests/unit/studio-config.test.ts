@@ -175,6 +175,7 @@ describe('singletons', () => {
       'legalPage',
       'campaignPage',
       'redirect',
+      'experiment',
       'article',
       'category',
       'author',
@@ -246,7 +247,7 @@ describe('desk structure', () => {
     }
   })
 
-  it('lists the claims, the legal pages, then campaign pages and redirects, then articles, claims by value and label', () => {
+  it('lists the claims, the legal pages, then campaign pages, redirects and experiments, then articles, claims by value and label', () => {
     expect(items.map((item) => item.id)).toEqual([
       'landingPage',
       'siteSettings',
@@ -258,6 +259,7 @@ describe('desk structure', () => {
       expect.any(String),
       'campaignPage',
       'redirect',
+      'experiment',
       expect.any(String),
       'article',
       'category',
@@ -272,8 +274,9 @@ describe('desk structure', () => {
     expect(items[6]!.title).toBe('Páginas legais')
     expect(items[8]!.title).toBe('Páginas de campanha')
     expect(items[9]!.title).toBe('Redirecionamentos')
+    expect(items[10]!.title).toBe('Experimentos')
     expect(items[3]!.type).toBe('divider')
-    expect(items[11]!.title).toBe('Artigos')
+    expect(items[12]!.title).toBe('Artigos')
     expect(source().schema.get('claim')?.preview?.select).toEqual({
       title: 'value',
       subtitle: 'label',

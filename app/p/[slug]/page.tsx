@@ -2,9 +2,10 @@ import type { Metadata } from 'next'
 import { notFound } from 'next/navigation'
 
 import { CampaignPageView } from '@/components/campaign-page-view'
-import { getCampaignPage, getSiteSettings } from '@/lib/content'
-import { SITE_SHARE_IMAGE, shareImageUrl } from '@/lib/content/share-image'
-import { pageMetadata, withBrand } from '@/lib/site-metadata'
+import { getCampaignPage, getPageExperiment, getSiteSettings } from '@/lib/content'
+import { blocksWithHeroVariant } from '@/lib/experiments/hero'
+import { variantMetadata } from '@/lib/experiments/metadata'
+import { campaignMetadata } from '@/lib/campaign-metadata'
 import { staticParams } from '@/lib/routed-type-plans'
 import { campaignPath } from '@/sanity/lib/paths'
 
@@ -16,6 +17,7 @@ import { campaignPath } from '@/sanity/lib/paths'
 // A page with a visibility window answers 404 before its start and from its end (or, when the
 // editor chose one, proxy.ts redirects): lib/content judges the window and has the cached answer
 // expire at the next start or end, so it goes live and away by itself (docs/campaigns.md).
+// With an experiment running on it this is its default; the other variants are app/variante's.
 export const revalidate = 3600
 export const dynamicParams = true
 
@@ -27,21 +29,26 @@ export function generateStaticParams() {
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { slug } = await params
-  const [page, settings] = await Promise.all([getCampaignPage(slug), getSiteSettings()])
+  const [page, settings, experiment] = await Promise.all([
+    getCampaignPage(slug),
+    getSiteSettings(),
+    getPageExperiment(campaignPath(slug)),
+  ])
   if (!page?.title) return {}
-  return pageMetadata({
-    path: campaignPath(slug),
-    title: page.seo?.title ?? withBrand(page.title, settings),
-    description: page.seo?.description,
-    settings,
-    noindex: page.seo?.noindex ?? false,
-    shareImage: shareImageUrl(page.seo?.shareImage) ?? SITE_SHARE_IMAGE,
-  })
+  return {
+    ...campaignMetadata(slug, page, settings),
+    ...variantMetadata(experiment),
+  }
 }
 
 export default async function CampaignPageRoute({ params }: Props) {
   const { slug } = await params
   const [page, settings] = await Promise.all([getCampaignPage(slug), getSiteSettings()])
   if (!page) notFound()
-  return <CampaignPageView page={page} settings={settings} />
+  return (
+    <CampaignPageView
+      page={{ ...page, blocks: blocksWithHeroVariant(page.blocks, undefined) }}
+      settings={settings}
+    />
+  )
 }

@@ -5,6 +5,11 @@ import { ArticleView } from '@/components/articles/article-view'
 import { CampaignPageView } from '@/components/campaign-page-view'
 import { getReviewPage, getSiteSettings } from '@/lib/content'
 import { formatSiteTime } from '@/lib/content/visibility'
+import {
+  blocksWithHeroVariant,
+  PREVIEW_VARIANT_PARAM,
+  previewVariant,
+} from '@/lib/experiments/hero'
 
 // A review link (Studio: "Criar link de revisão" on a campaign page or an article): the page's or
 // article's draft, read-only, whatever its visibility window,
@@ -21,21 +26,33 @@ export const metadata: Metadata = {
   robots: { index: false, follow: false, nocache: true },
 }
 
-type Props = { params: Promise<{ token: string }> }
+type Props = {
+  params: Promise<{ token: string }>
+  searchParams: Promise<Record<string, string | string[] | undefined>>
+}
 
-export default async function ReviewPage({ params }: Props) {
+export default async function ReviewPage({ params, searchParams }: Props) {
   const { token } = await params
   // The token first: a refused one answers 404 having asked for nothing else.
   const review = await getReviewPage(token)
   if (!review) notFound()
   const settings = await getSiteSettings()
+  // A campaign page's experiment variant with ?variante=<experiment>/<variant> (the Studio's dialog
+  // lists one link a variant).
+  const { experiment, variant } = previewVariant((await searchParams)[PREVIEW_VARIANT_PARAM])
   const expires = review.expiresAt ? Date.parse(review.expiresAt) : undefined
   return (
     <>
       {review.kind === 'article' ? (
         <ArticleView article={review.article} settings={settings} />
       ) : (
-        <CampaignPageView page={review.page} settings={settings} />
+        <CampaignPageView
+          page={{
+            ...review.page,
+            blocks: blocksWithHeroVariant(review.page.blocks, experiment, variant),
+          }}
+          settings={settings}
+        />
       )}
       <p
         role="status"

@@ -6,6 +6,7 @@ import {
   imageField,
   requiredString,
 } from '../../../sanity/schema-types/objects'
+import { heroVariantsField } from '../../../sanity/schema-types/hero-variants'
 import { blockPreview } from '../shared-schema'
 
 export const heroBlockType = defineType({
@@ -37,6 +38,7 @@ export const heroBlockType = defineType({
       description:
         'Ao lado do título no computador. Sem imagem, o bloco mostra a imagem do produto da página inicial.',
     }),
+    heroVariantsField,
   ],
   preview: blockPreview('Destaque', 'headline'),
 })

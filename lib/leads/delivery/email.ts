@@ -61,6 +61,8 @@ function originRows(lead: DeliveredLead): [string, string][] {
     ['Página de entrada', a.landingPage ?? NOT_GIVEN],
     ['Campanha', campaign || 'Sem campanha (UTM)'],
     ['Veio de', a.referrerHost ?? 'Acesso direto ou não informado'],
+    // Only while an experiment ran on the page: '<experimento>/<versão>' (docs/experiments.md).
+    ...(a.variant ? [['Versão do experimento', a.variant] as [string, string]] : []),
   ]
 }
 

@@ -2,6 +2,8 @@ import type { RoiEstimate } from '@/lib/roi/calculator'
 import { campaignPath } from '@/sanity/lib/paths'
 import { FLEET_SIZES, type FleetSize } from '@/lib/validations/demo-request-fields'
 
+import { cleanVariant } from '@/lib/attribution-fields'
+
 import { calculatorSummary, type LeadFormData } from '../compose'
 
 /**
@@ -36,6 +38,8 @@ export type DeliveredLead = {
     utmMedium: string | null
     utmCampaign: string | null
     referrerHost: string | null
+    /** The experiment's variant the visitor saw, '<experiment>/<variant>' (docs/experiments.md). */
+    variant: string | null
   }
 }
 
@@ -132,6 +136,7 @@ export function leadFromRow(row: Row, id: string): DeliveredLead {
       utmMedium: str(row.utm_medium),
       utmCampaign: str(row.utm_campaign),
       referrerHost: str(row.referrer_host),
+      variant: cleanVariant(row.variant) ?? null,
     },
   }
 }

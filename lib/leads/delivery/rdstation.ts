@@ -13,6 +13,14 @@ import type { AttemptResult } from './retry'
 export const RD_CONVERSION_IDENTIFIER = 'solicitacao-demo-site'
 export const RD_OPT_IN_TAG = 'whatsapp-opt-in'
 
+/**
+ * The experiment's variant as an RD tag: 'experimento--<experiment>--<variant>' (two slugs, which
+ * never hold '--' themselves, so the tag reads back unambiguously), for segmenting leads by it.
+ */
+export function rdVariantTag(variant: string): string {
+  return `experimento--${variant.replace('/', '--')}`
+}
+
 export function rdConversion(lead: DeliveredLead) {
   const a = lead.attribution
   const optional = {
@@ -22,6 +30,10 @@ export function rdConversion(lead: DeliveredLead) {
     traffic_medium: a.utmMedium ?? undefined,
     traffic_campaign: a.utmCampaign ?? undefined,
   }
+  const tags = [
+    ...(lead.whatsappOptIn ? [RD_OPT_IN_TAG] : []),
+    ...(a.variant ? [rdVariantTag(a.variant)] : []),
+  ]
   return {
     event_type: 'CONVERSION',
     event_family: 'CDP',
@@ -30,7 +42,7 @@ export function rdConversion(lead: DeliveredLead) {
       email: lead.email,
       name: lead.name,
       ...Object.fromEntries(Object.entries(optional).filter(([, value]) => value !== undefined)),
-      ...(lead.whatsappOptIn ? { tags: [RD_OPT_IN_TAG] } : {}),
+      ...(tags.length > 0 ? { tags } : {}),
     },
   }
 }

@@ -4,18 +4,27 @@ import { notFound, redirect } from 'next/navigation'
 
 import { CampaignPageView } from '@/components/campaign-page-view'
 import { getCampaignPage, getSiteSettings } from '@/lib/content'
+import {
+  blocksWithHeroVariant,
+  PREVIEW_VARIANT_PARAM,
+  previewVariant,
+} from '@/lib/experiments/hero'
 import { campaignPath } from '@/sanity/lib/paths'
 
 import { DraftModeOverlay } from '../../draft-mode-overlay'
 
 // A campaign page as the Presentation tool frames it: the page (its draft, in draft mode) plus
 // Sanity's click-to-edit overlay, on a route of its own so the overlay's code never ships with
-// the public page (see app/preview/page.tsx). Unpublished pages are previewed here too.
+// the public page (see app/preview/page.tsx). Unpublished pages are previewed here too, and one
+// experiment variant with ?variante=<experiment>/<variant> (the experiment's Presentation links).
 export const metadata: Metadata = { robots: { index: false, follow: false } }
 
-type Props = { params: Promise<{ slug: string }> }
+type Props = {
+  params: Promise<{ slug: string }>
+  searchParams: Promise<Record<string, string | string[] | undefined>>
+}
 
-export default async function CampaignPagePreview({ params }: Props) {
+export default async function CampaignPagePreview({ params, searchParams }: Props) {
   const { slug } = await params
   const { isEnabled } = await draftMode()
   if (!isEnabled) redirect(campaignPath(slug))
@@ -24,9 +33,13 @@ export default async function CampaignPagePreview({ params }: Props) {
     getSiteSettings(),
   ])
   if (!page) notFound()
+  const { experiment, variant } = previewVariant((await searchParams)[PREVIEW_VARIANT_PARAM])
   return (
     <>
-      <CampaignPageView page={page} settings={settings} />
+      <CampaignPageView
+        page={{ ...page, blocks: blocksWithHeroVariant(page.blocks, experiment, variant) }}
+        settings={settings}
+      />
       <DraftModeOverlay />
     </>
   )
