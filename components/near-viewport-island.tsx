@@ -2,6 +2,8 @@
 
 import { Activity, lazy, useEffect, useId, useRef, useState, type ComponentType } from 'react'
 
+import { unpark } from '@/components/park-until-near'
+
 // An island whose code loads when a visitor comes near it (one screen ahead) or touches it, not
 // with the page: the demo form and the savings calculator (docs/speed.md). Until then it is a
 // dehydrated <Activity> boundary, hydrated in place, so anything typed meanwhile stays. Not
@@ -50,6 +52,8 @@ export function nearViewportIsland<P extends object>(
       const element = boundary.current
       if (!element) return
       const open = () => {
+        // A parked island (components/park-until-near.tsx) gets its HTML back before React hydrates it.
+        unpark(element)
         openGate()
         cleanup()
       }

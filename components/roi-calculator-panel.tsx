@@ -1,3 +1,4 @@
+import { ParkUntilNear } from '@/components/park-until-near'
 import { RoiCalculatorIsland } from '@/components/roi-calculator-island'
 import type { RoiCalculatorContent } from '@/lib/content'
 import { assumptionsFrom } from '@/lib/roi/content'
@@ -68,6 +69,7 @@ export function RoiCalculatorPanel({
           custo: `Em branco, usamos ${formatWholeReais(assumptions.incidentCost)}.`,
         }}
       />
+      <ParkUntilNear />
       {calculator.disclaimer ? (
         <p className="mt-4 text-sm text-slate-600">{calculator.disclaimer}</p>
       ) : null}

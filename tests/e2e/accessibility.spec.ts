@@ -1,10 +1,15 @@
-import { expectNoAxeViolations, gotoHome, test } from './fixtures'
+import { expect, expectNoAxeViolations, gotoHome, scrollToSection, test } from './fixtures'
 
 // WCAG 2.2 AA as axe checks it, at both widths (the projects), with smooth scrolling and the
 // hydrated page as a visitor gets them. The open mobile menu is scanned in mobile-menu.spec.ts.
 test.describe('accessibility (axe, WCAG 2.2 AA)', () => {
   test('home page', async ({ page }) => {
     await gotoHome(page)
+    await expectNoAxeViolations(page)
+    // Again with the forms far below back in the document (components/park-until-near.tsx).
+    await scrollToSection(page, 'contato')
+    await expect(page.getByRole('form', { name: 'Calculadora de economia' })).toBeAttached()
+    await expect(page.locator('#contato form')).toBeAttached()
     await expectNoAxeViolations(page)
   })
 

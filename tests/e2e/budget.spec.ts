@@ -11,7 +11,7 @@ import {
   measureFirstLoadJs,
   SITE_JS_BUDGET_BYTES,
 } from '../../scripts/lib/first-load-js.mjs'
-import { expect, gotoHome, test } from './fixtures'
+import { expect, gotoHome, scrollToSection, test } from './fixtures'
 import { demoForm, field } from './demo-fixtures'
 import { SERVERS } from './servers'
 
@@ -69,6 +69,7 @@ test('the home page loads nothing from another origin, before or after touching 
 
   // Focusing the form loads its code, validation and toasts: those chunks must be ours as well.
   const lazyChunks = page.waitForResponse((response) => response.url().endsWith('.js'))
+  await scrollToSection(page, 'contato')
   await field(page, 'name').focus()
   await lazyChunks
   await expect(demoForm(page)).toBeVisible()

@@ -26,6 +26,7 @@ import {
   expectNoAxeViolations,
   gotoHome,
   isNarrow,
+  scrollToSection,
   waitForPageSettled,
 } from './fixtures'
 import { SERVERS } from './servers'
@@ -54,6 +55,7 @@ async function figures(page: Page): Promise<string> {
  */
 async function scrollToCalculator(page: Page) {
   await expect(async () => {
+    await scrollToSection(page, 'beneficios')
     await fleetInput(page).scrollIntoViewIfNeeded()
     await expect(calculator(page)).toHaveAttribute('novalidate', '', { timeout: 1500 })
   }).toPass({ timeout: 20_000 })

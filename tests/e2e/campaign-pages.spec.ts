@@ -4,7 +4,13 @@ import path from 'node:path'
 import type { APIRequestContext } from '@playwright/test'
 
 import { parseDataset } from '../../lib/content/bundled'
-import { expectNoAxeViolations, expectWithinPageWeight, expect, test } from './fixtures'
+import {
+  expectNoAxeViolations,
+  expectWithinPageWeight,
+  expect,
+  scrollToSection,
+  test,
+} from './fixtures'
 
 /*
  * The bundled example campaign page (/p/onibus-rodoviarios, a campaignPage document built from
@@ -120,6 +126,7 @@ test.describe('the example campaign page', () => {
     const form = example.block('demoFormBlock')
     const contact = page.locator('section#contato')
     await expect(contact.getByRole('heading', { level: 2 })).toHaveText(form.heading as string)
+    await scrollToSection(page, 'contato')
     await expect(contact.getByRole('form', { name: form.formTitle as string })).toBeVisible()
     for (const offer of form.offers as string[])
       await expect(contact.getByText(offer)).toBeVisible()
@@ -273,7 +280,8 @@ test.describe('the example page of the other blocks', () => {
       '/conteudos/categoria/fadiga-e-seguranca',
     )
 
-    // The calculator, working without JavaScript: a form to /calculadora.
+    // The calculator, working without JavaScript: a form to /calculadora (there once near).
+    await scrollToSection(page, `bloco-${block('roiCalculatorBlock')._key as string}`)
     await expect(
       main.locator('form[aria-label="Calculadora de economia"][action="/calculadora"]'),
     ).toHaveCount(1)

@@ -21,6 +21,7 @@ import {
   expectIslandHydrated,
   expectNoAxeViolations,
   gotoHome,
+  scrollToSection,
   waitForPageSettled,
 } from './fixtures'
 
@@ -168,12 +169,15 @@ test('the form hydrates when the visitor nears it, and keeps what was typed befo
   await runClockBehind(page)
   await gotoHome(page)
   pageStarted = true
-  // A dozen screens above the form, its code has not been asked for and it is still the
-  // server's form, with the browser's own validation, once the page has settled.
+  // A dozen screens above the form, its code has not been asked for and the form waits outside
+  // the document (components/park-until-near.tsx), once the page has settled.
   await waitForPageSettled(page)
   expect(held).toEqual([])
-  await expect(demoForm(page)).not.toHaveAttribute('novalidate', '')
+  await expect(demoForm(page)).toHaveCount(0)
 
+  // Near it, it is the server's form, with the browser's own validation, while its code loads.
+  await scrollToSection(page, 'contato')
+  await expect(demoForm(page)).not.toHaveAttribute('novalidate', '')
   await field(page, 'name').scrollIntoViewIfNeeded()
   await expect.poll(() => held.length).toBeGreaterThan(0)
   await field(page, 'name').fill(VALID.name)

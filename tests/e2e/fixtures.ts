@@ -105,6 +105,15 @@ export async function gotoHome(page: Page) {
 }
 
 /**
+ * Scrolls a section into view, as a visitor reaches it. The forms far below the top are out of
+ * the document until then (components/park-until-near.tsx): a locator inside one finds nothing to
+ * scroll to before this.
+ */
+export async function scrollToSection(page: Page, id: SectionId | `bloco-${string}`) {
+  await page.locator(`#${id}`).scrollIntoViewIfNeeded()
+}
+
+/**
  * Resolves once the page has rendered two more frames and then had an idle moment: what it has
  * loaded has laid out, its observers (layout shifts, near-viewport islands) have reported, and no
  * task is left queued. A condition where a fixed pause would guess at how slow the machine is.

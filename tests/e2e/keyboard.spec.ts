@@ -21,6 +21,7 @@ import {
   isNarrow,
   menuButton,
   NAV_ENTRIES,
+  scrollToSection,
   waitForHydration,
 } from './fixtures'
 
@@ -227,6 +228,7 @@ test('the demo form is filled in and sent with the keyboard alone', async ({ pag
   await runClockBehind(page)
   await gotoHome(page)
   // The previous test walks here with Tab; this one starts on the first field.
+  await scrollToSection(page, 'contato')
   await field(page, 'name').focus()
   await expect(field(page, 'name')).toBeFocused()
   for (const key of ['name', 'email', 'company', 'phone'] as const) {

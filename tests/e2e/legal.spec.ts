@@ -1,7 +1,7 @@
 import { expect, type APIRequestContext, type Page } from '@playwright/test'
 
 import { demoForm } from './demo-fixtures'
-import { expectNoAxeViolations, gotoHome, SECTION_IDS, test } from './fixtures'
+import { expectNoAxeViolations, gotoHome, scrollToSection, SECTION_IDS, test } from './fixtures'
 
 /*
  * The legal pages (legalPage documents, app/[slug]) on the bundled dataset, at both widths (the
@@ -158,6 +158,7 @@ test.describe('privacy notice at the form', () => {
     context,
   }) => {
     await gotoHome(page)
+    await scrollToSection(page, 'contato')
     const form = demoForm(page)
     const notice = form.getByText(/Usamos estes dados só para responder/)
     await expect(notice).toBeVisible()

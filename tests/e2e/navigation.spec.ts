@@ -1,3 +1,5 @@
+import type { Page } from '@playwright/test'
+
 import {
   expect,
   expectLandedOn,
@@ -9,6 +11,7 @@ import {
   SECTION_IDS,
   test,
   content,
+  waitForHydration,
 } from './fixtures'
 
 test.describe('navigation lands on its section', () => {
@@ -164,5 +167,67 @@ test.describe('rendering below the fold', () => {
 
     await page.keyboard.press('Tab')
     expect(new Set(await lazy())).toEqual(new Set(['visible']))
+  })
+})
+
+test.describe('forms far below the top', () => {
+  // Chrome's autofill reads every form control at DOMContentLoaded and lays out the section around
+  // each: the calculator and the demo form wait outside the document until the visitor nears them
+  // (components/park-until-near.tsx). Without JavaScript they never leave (demo-form.spec.ts).
+  const controlsAtLoad = async (page: Page, path: string) => {
+    await page.addInitScript(() => {
+      document.addEventListener('DOMContentLoaded', () => {
+        const w = window as unknown as { __controls: number }
+        w.__controls = document.querySelectorAll('main input, main select, main textarea').length
+      })
+    })
+    await page.goto(path)
+    await waitForHydration(page)
+    return page.evaluate(() => (window as unknown as { __controls: number }).__controls)
+  }
+  const controlsIn = (page: Page, id: string) =>
+    page.locator(`#${id}`).locator('input:not([type=hidden]), select, textarea')
+
+  test('are out of the document at DOMContentLoaded and back a screen before the visitor reaches them', async ({
+    page,
+  }) => {
+    expect(await controlsAtLoad(page, '/')).toBe(0)
+    await expect(controlsIn(page, 'beneficios')).toHaveCount(0)
+    // Scrolling as a visitor does, a screen at a time: each form is back before it is on screen.
+    const height = await page.evaluate(() => window.innerHeight)
+    for (const id of ['beneficios', 'contato']) {
+      for (let step = 0; step < 60; step++) {
+        const top = await page.locator(`#${id}`).evaluate((e) => e.getBoundingClientRect().top)
+        if (top < height * 1.2) break
+        await page.mouse.wheel(0, height * 0.8)
+        await page.waitForTimeout(50)
+      }
+      await expect(controlsIn(page, id).first()).toBeAttached()
+      await expect(page.locator(`#${id}`).getByRole('button').first()).toBeVisible()
+    }
+    await expect(page.getByRole('textbox', { name: /Nome/ })).toBeEditable()
+  })
+
+  test('a page opened at an anchor keeps them; a link to one brings them back before it scrolls', async ({
+    page,
+  }) => {
+    expect(await controlsAtLoad(page, '/#contato')).toBeGreaterThan(0)
+    await page.goto('/')
+    await waitForHydration(page)
+    await expect(controlsIn(page, 'contato')).toHaveCount(0)
+    await page
+      .getByRole('region', { name: content.headline })
+      .getByRole('link', { name: 'Solicitar Demonstração' })
+      .click()
+    await expectLandedOn(page, 'contato')
+    await expect(page.getByRole('textbox', { name: /Nome/ })).toBeInViewport()
+  })
+
+  test('the first Tab brings them back, so focus walks into them in order', async ({ page }) => {
+    await gotoHome(page)
+    await expect(controlsIn(page, 'contato')).toHaveCount(0)
+    await page.keyboard.press('Tab')
+    await expect(controlsIn(page, 'contato').first()).toBeAttached()
+    await expect(controlsIn(page, 'beneficios').first()).toBeAttached()
   })
 })
