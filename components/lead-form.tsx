@@ -1,7 +1,6 @@
 import type { ReactNode } from 'react'
 
 import { DemoFormIsland } from '@/components/demo-form-island'
-import { ParkUntilNear } from '@/components/park-until-near'
 import { serverEnv } from '@/lib/env'
 import { signFormTimestamp } from '@/lib/security/form-token'
 import type { FleetSize } from '@/lib/validations/demo-request-fields'
@@ -26,18 +25,15 @@ export function LeadForm({ title, notice, page, fleetSize, calculator }: Props) 
   const countries = serverEnv.leadPhoneCountries
   const onlyBrazil = countries.length === 1 && countries[0] === 'BR'
   return (
-    <>
-      <DemoFormIsland
-        title={title}
-        notice={notice}
-        page={page}
-        {...(fleetSize ? { fleetSize } : {})}
-        {...(calculator ? { calculator } : {})}
-        formToken={signFormTimestamp()}
-        {...(onlyBrazil ? {} : { phoneCountries: countries })}
-        {...(serverEnv.turnstile ? { turnstileSiteKey: serverEnv.turnstile.siteKey } : {})}
-      />
-      <ParkUntilNear />
-    </>
+    <DemoFormIsland
+      title={title}
+      notice={notice}
+      page={page}
+      {...(fleetSize ? { fleetSize } : {})}
+      {...(calculator ? { calculator } : {})}
+      formToken={signFormTimestamp()}
+      {...(onlyBrazil ? {} : { phoneCountries: countries })}
+      {...(serverEnv.turnstile ? { turnstileSiteKey: serverEnv.turnstile.siteKey } : {})}
+    />
   )
 }

@@ -2,7 +2,7 @@
 
 import { Activity, lazy, useEffect, useId, useRef, useState, type ComponentType } from 'react'
 
-import { unpark } from '@/components/park-until-near'
+import { PARK_SCRIPT, unpark } from '@/components/park-until-near'
 
 // An island whose code loads when a visitor comes near it (one screen ahead) or touches it, not
 // with the page: the demo form and the savings calculator (docs/speed.md). Until then it is a
@@ -80,11 +80,16 @@ export function nearViewportIsland<P extends object>(
     }, [])
 
     return (
-      <div ref={boundary} id={id}>
-        <Activity mode="visible">
-          <Loaded {...props} />
-        </Activity>
-      </div>
+      <>
+        <div ref={boundary} id={id}>
+          <Activity mode="visible">
+            <Loaded {...props} />
+          </Activity>
+        </div>
+        {/* Parks the island while it is far below (components/park-until-near.tsx). Rendered on
+            the client there is no server HTML to park, and the script would not run. */}
+        {fromServerHtml ? <script dangerouslySetInnerHTML={{ __html: PARK_SCRIPT }} /> : null}
+      </>
     )
   }
 }

@@ -2,7 +2,7 @@
 // before the visitor scrolls to it. Chrome's autofill reads every form control at
 // DOMContentLoaded, and for each one it forces style and layout of the whole section around it,
 // `content-visibility: auto` or not: on the home page that was about a third of the first load's
-// style-and-layout time on the bench's phone (issue 53, docs/speed.md "Forms parked until near").
+// style-and-layout time on the bench's phone (issue 53, docs/speed.md).
 // Without JavaScript nothing is parked; a page opened at an anchor parks nothing either.
 
 /** The class of the blocks that render when near the viewport (app/globals.css). */
@@ -18,35 +18,26 @@ declare global {
 }
 
 /**
- * Runs where it stands, right after an island (components/near-viewport-island.tsx): moves what is
- * inside the island's React boundary markers into a fragment, so React's hydration still finds
- * the markers it skips over. Only islands at least two blocks below the top: a block that may
- * show in the first screen must not draw a frame without its form.
+ * Runs where it stands, right after an island's element (components/near-viewport-island.tsx
+ * renders it there, from the client component so that it is not in the RSC payload as well):
+ * moves what is inside the island's React boundary markers into a fragment, so React's hydration
+ * still finds the markers it skips over. Only islands at least two blocks below the top: a block
+ * that may show in the first screen must not draw a frame without its form.
  */
 export const PARK_SCRIPT =
-  `(function(w,d,s){` +
-  `var h=s&&s.previousElementSibling,a=h&&h.firstChild,z=h&&h.lastChild;` +
-  `if(!a||a.nodeType!==8||!z||z.nodeType!==8||a===z||a.nextSibling===z||location.hash)return;` +
-  `var b=h.closest('.${LAZY_BLOCK}'),p=b&&b.previousElementSibling;` +
-  `if(!p||!p.classList.contains('${LAZY_BLOCK}'))return;` +
-  `var f=d.createDocumentFragment();while(a.nextSibling!==z)f.appendChild(a.nextSibling);` +
-  `h.vigiaParked=f;var all=w.vigiaParkedHosts||(w.vigiaParkedHosts=[]);all.push(h);` +
-  `if(!w.vigiaUnpark){` +
-  `w.vigiaUnpark=function(x){if(x.vigiaParked){x.insertBefore(x.vigiaParked,x.lastChild);x.vigiaParked=null}};` +
-  `var every=function(){all.forEach(w.vigiaUnpark)};` +
+  `(function(w,d,h,c,u){h=h&&h.previousElementSibling;var a=h&&h.firstChild,z=h&&h.lastChild,` +
+  `b=h&&h.closest(c),p=b&&b.previousElementSibling,f=new DocumentFragment,o,L,all;` +
+  `if(!p||!p.matches(c)||!a||a.nodeType!=8||a==z||a.nextSibling==z||location.hash)return;` +
+  `while(a.nextSibling!=z)f.append(a.nextSibling);h._p=f;` +
+  `if(!w[u]){w[u]=x=>{x._p&&(x.insertBefore(x._p,x.lastChild),x._p=0)};w[u].l=[];` +
+  `all=()=>w[u].l.forEach(w[u]);L=(t,e,g)=>t.addEventListener(e,g,!0);` +
   // The keyboard, an anchor and printing reach any block (app/globals.css renders them all); a
   // link to an anchor restores before the browser measures where to scroll.
-  `w.addEventListener('hashchange',every);w.addEventListener('beforeprint',every);` +
-  `d.addEventListener('keydown',function(e){if(e.key==='Tab')every()},true);` +
-  `d.addEventListener('click',function(e){var t=e.target;if(t&&t.closest&&t.closest('a[href*="#"]'))every()},true)}` +
-  `var o=new IntersectionObserver(function(es){if(es.some(function(e){return e.isIntersecting})){o.disconnect();w.vigiaUnpark(h)}},{rootMargin:'${AHEAD}'});` +
-  `o.observe(b)` +
-  `})(window,document,document.currentScript)`
-
-/** The parking script, to render right after an island's element. */
-export function ParkUntilNear() {
-  return <script dangerouslySetInnerHTML={{ __html: PARK_SCRIPT }} />
-}
+  `L(w,'hashchange',all);L(w,'beforeprint',all);L(d,'keydown',e=>e.key=='Tab'&&all());` +
+  `L(d,'click',e=>e.target.closest?.('a[href*="#"]')&&all())}` +
+  `w[u].l.push(h);o=new IntersectionObserver(e=>e.some(x=>x.isIntersecting)&&(o.disconnect(),w[u](h)),` +
+  `{rootMargin:'${AHEAD}'});o.observe(b)})` +
+  `(window,document,document.currentScript,'.${LAZY_BLOCK}','vigiaUnpark')`
 
 /** Puts the island's content back if it is parked: before its code hydrates it, or anything. */
 export function unpark(host: Element) {

@@ -1,4 +1,3 @@
-import { ParkUntilNear } from '@/components/park-until-near'
 import { RoiCalculatorIsland } from '@/components/roi-calculator-island'
 import type { RoiCalculatorContent } from '@/lib/content'
 import { assumptionsFrom } from '@/lib/roi/content'
@@ -69,7 +68,6 @@ export function RoiCalculatorPanel({
           custo: `Em branco, usamos ${formatWholeReais(assumptions.incidentCost)}.`,
         }}
       />
-      <ParkUntilNear />
       {calculator.disclaimer ? (
         <p className="mt-4 text-sm text-slate-600">{calculator.disclaimer}</p>
       ) : null}

@@ -70,7 +70,7 @@ describe('CAMPAIGN_PAGE_QUERY over the bundled dataset', () => {
     expect(image).toMatchObject({
       alt: expect.stringMatching(/fadiga/),
       asset: {
-        url: '/images/como-funciona-fluxo.png',
+        url: '/images/como-funciona-fluxo.svg',
         metadata: { dimensions: { width: expect.any(Number) } },
       },
     })
