@@ -15,39 +15,31 @@ export const RENDER_ALL_ATTRIBUTE = 'data-render-all'
 
 declare global {
   interface Window {
-    /** Set by RENDER_ALL_SCRIPT: `on` renders every lazy block, `h` runs with it, once. */
-    vigiaRenderAll?: { h: (() => void)[]; on: () => void }
+    /** Set by RENDER_ALL_SCRIPT: `on` renders every lazy block and runs `h`, once; `d` once done. */
+    vigiaRenderAll?: { h: (() => void)[]; on: () => void; d?: 1 }
   }
 }
 
 /**
  * Sets RENDER_ALL_ATTRIBUTE on <html> (globals.css then renders every lazy block) on an anchor in the
  * URL, a link to an anchor, the Tab key, focus that shows a ring, or printing, and runs the
- * callbacks other scripts registered (components/park-until-near.tsx). Capturing, before the
- * browser measures where to scroll.
+ * callbacks other scripts registered (components/park-until-near.tsx), before the browser
+ * measures where to scroll.
  */
 export const RENDER_ALL_SCRIPT =
-  `(function(w,d,r,k){var g=w.vigiaRenderAll={h:[]},on=g.on=()=>{r.hasAttribute(k)||(r.setAttribute(k,''),g.h.forEach(f=>f()))},` +
-  `L=(e,f,t)=>(t||d).addEventListener(e,f,!0);location.hash&&on();L('hashchange',on,w);L('beforeprint',on,w);` +
-  `L('keydown',e=>e.key=='Tab'&&on());L('focusin',e=>{try{e.target.matches(':focus-visible')&&on()}catch(x){}});` +
-  `L('click',e=>e.target.closest?.('a[href*="#"]')&&on())})(window,document,document.documentElement,'${RENDER_ALL_ATTRIBUTE}')`
+  `(function(w,d,r,k){var g=w.vigiaRenderAll={h:[]},on=g.on=()=>{g.d||(g.d=1,r.setAttribute(k,''),g.h.forEach(f=>f()))},` +
+  `L=(e,f,t,b)=>(t||d).addEventListener(e,f,!b);location.hash&&on();L('hashchange',on,w);L('beforeprint',on,w);` +
+  `L('keydown',e=>e.key=='Tab'&&on());L('focusin',e=>e.target.matches?.(':focus-visible')&&on());` +
+  // Bubbling, so a link whose click the page cancels (no scroll follows) leaves the blocks lazy.
+  `L('click',e=>e.defaultPrevented||e.target.closest?.('a[href*="#"]')&&on(),d,1)})` +
+  `(window,document,document.documentElement,'${RENDER_ALL_ATTRIBUTE}')`
 
 /** For a scroll the page starts itself (lib/roi/handoff.ts): every lazy block renders first. */
 export function renderAll() {
   window.vigiaRenderAll?.on()
 }
 
-/**
- * First in <body>, before any lazy block. Without JavaScript the same rule as a `:has()`
- * selector, which then costs only those visitors its restyles.
- */
+/** First in <body>, before any lazy block. */
 export function RenderAllScript() {
-  return (
-    <>
-      <script dangerouslySetInnerHTML={{ __html: RENDER_ALL_SCRIPT }} />
-      <noscript>
-        <style>{`:root:has(:target,:focus-visible) .${LAZY_BLOCK}{content-visibility:visible}`}</style>
-      </noscript>
-    </>
-  )
+  return <script dangerouslySetInnerHTML={{ __html: RENDER_ALL_SCRIPT }} />
 }
