@@ -1,6 +1,7 @@
 import type { Metadata, Viewport } from 'next'
 import type { ReactNode } from 'react'
 
+import { RenderAllScript } from '@/components/render-all'
 import { VisitBeacon } from '@/components/visit-beacon'
 import { getSiteSettings } from '@/lib/content'
 import { serverEnv } from '@/lib/env'
@@ -34,6 +35,8 @@ export default function RootLayout({ children }: { children: ReactNode }) {
     // the announcement (components/announcement-bar.tsx): that attribute is expected.
     <html lang="pt-BR" className={inter.variable} suppressHydrationWarning>
       <body className="font-sans">
+        {/* Before any lazy block: the keyboard and anchors render them all (app/globals.css). */}
+        <RenderAllScript />
         {children}
         {/* The visit beacon: counts this view without cookies (docs/analytics.md). */}
         <VisitBeacon />

@@ -5,8 +5,8 @@
 // style-and-layout time on the bench's phone (issue 53, docs/speed.md).
 // Without JavaScript nothing is parked; a page opened at an anchor parks nothing either.
 
-/** The class of the blocks that render when near the viewport (app/globals.css). */
-const LAZY_BLOCK = 'render-when-visible'
+import { LAZY_BLOCK } from '@/components/render-all'
+
 /** Restoring starts further ahead than `content-visibility: auto` renders (50% of a screen). */
 const AHEAD = '150% 0px'
 
@@ -25,19 +25,17 @@ declare global {
  * that may show in the first screen must not draw a frame without its form.
  */
 export const PARK_SCRIPT =
-  `(function(w,d,h,c,u){h=h&&h.previousElementSibling;var a=h&&h.firstChild,z=h&&h.lastChild,` +
-  `b=h&&h.closest(c),p=b&&b.previousElementSibling,f=new DocumentFragment,o,L,all;` +
-  `if(!p||!p.matches(c)||!a||a.nodeType!=8||a==z||a.nextSibling==z||location.hash)return;` +
+  `(function(w,h,c,u){h=h&&h.previousElementSibling;var a=h&&h.firstChild,z=h&&h.lastChild,` +
+  `b=h&&h.closest(c),p=b&&b.previousElementSibling,f=new DocumentFragment,o,g=w.vigiaRenderAll;` +
+  `if(!p||!p.matches(c)||!a||a.nodeType!=8||a==z||a.nextSibling==z||!g||g.d)return;` +
   `while(a.nextSibling!=z)f.append(a.nextSibling);h._p=f;` +
   `if(!w[u]){w[u]=x=>{x._p&&(x.insertBefore(x._p,x.lastChild),x._p=0)};w[u].l=[];` +
-  `all=()=>w[u].l.forEach(w[u]);L=(t,e,g)=>t.addEventListener(e,g,!0);` +
-  // The keyboard, an anchor and printing reach any block (app/globals.css renders them all); a
-  // link to an anchor restores before the browser measures where to scroll.
-  `L(w,'hashchange',all);L(w,'beforeprint',all);L(d,'keydown',e=>e.key=='Tab'&&all());` +
-  `L(d,'click',e=>e.target.closest?.('a[href*="#"]')&&all())}` +
+  // The keyboard, an anchor and printing render every block (components/render-all.tsx): the
+  // parked forms come back with them, before the browser measures where to scroll.
+  `g.h.push(()=>w[u].l.forEach(w[u]))}` +
   `w[u].l.push(h);o=new IntersectionObserver(e=>e.some(x=>x.isIntersecting)&&(o.disconnect(),w[u](h)),` +
   `{rootMargin:'${AHEAD}'});o.observe(b)})` +
-  `(window,document,document.currentScript,'.${LAZY_BLOCK}','vigiaUnpark')`
+  `(window,document.currentScript,'.${LAZY_BLOCK}','vigiaUnpark')`
 
 /** Puts the island's content back if it is parked: before its code hydrates it, or anything. */
 export function unpark(host: Element) {

@@ -2,6 +2,8 @@
 // (a form that hydrates later reads them there, like the first-touch attribution) and announced
 // with an event (a form already hydrated takes them at once). Browser-only.
 
+import { renderAll } from '@/components/render-all'
+
 const STORAGE_KEY = 'vigia:calculadora'
 export const HANDOFF_EVENT = 'vigia:calculadora'
 
@@ -24,11 +26,12 @@ export function readHandoff(): string {
 }
 
 /**
- * Scrolls to the page's demo form with a fragment navigation, not scrollIntoView alone: it sets
- * :target, which lays out the lazily rendered sections on the way (app/globals.css), so the scroll
+ * Scrolls to the page's demo form with a fragment navigation (the URL names the form), after
+ * laying out the lazily rendered sections on the way (components/render-all.tsx), so the scroll
  * lands on the form.
  */
 export function goToForm(form: HTMLElement) {
+  renderAll()
   if (window.location.hash === `#${form.id}`) form.scrollIntoView()
   else window.location.hash = form.id
 }

@@ -14,8 +14,12 @@ import { gzipSync } from 'node:zlib'
  * for a Next or React patch release. It was 151 KiB while the form loaded with the page.
  */
 export const FIRST_LOAD_JS_BUDGET_BYTES = 140 * 1024
-/** The site's own share of it: a client component that grows past this belongs behind an island. */
-export const SITE_JS_BUDGET_BYTES = 5 * 1024
+/**
+ * The site's own share of it: a client component that grows past this belongs behind an island.
+ * 5 KiB until components/render-all.tsx (issue 53) took it to 5,170 bytes: a script that must run
+ * before the page hydrates, rendered by a client component so it is not in the RSC payload too.
+ */
+export const SITE_JS_BUDGET_BYTES = 5.25 * 1024
 
 const FRAMEWORK_PACKAGES = ['next', 'react', 'react-dom', 'scheduler']
 

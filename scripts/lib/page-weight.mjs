@@ -24,9 +24,12 @@
  * KiB of the HTML (16 KiB gzipped); a patch of Next's runtime removed them until we chose to
  * patch nothing under the framework (docs/upgrading-next.md). The payload's budget leaves them
  * out, so it still watches the markup alone.
+ * The HTML's moved from 230 to 230.5 KiB for components/render-all.tsx (issue 53): its inline script
+ * and the stylesheet's two rules it needs, in place of the `:has()` selector that restyled every
+ * lazy block per chunk of HTML, take the page from about 235.3 KB to 235.9 KB.
  */
 export const PAGE_WEIGHT_BUDGET = {
-  htmlBytes: 230 * 1024,
+  htmlBytes: 230.5 * 1024,
   rscPayloadBytes: 61.5 * 1024,
   elements: 550,
   stylesheetBytes: 37.75 * 1024,
