@@ -5,7 +5,7 @@
     /usr/bin/python3 scripts/outline-visual.py scripts/visuals/como-funciona-fluxo.svg public/images/como-funciona-fluxo.svg
 
 Why: an SVG <img> is a document of its own, laid out on the page's main thread, and SVG text is
-the costly part of it: on the bench's emulated phone the risk chart's eleven texts took 30-60 ms
+the costly part of it: on the bench's emulated phone the risk chart's eleven texts took 30-90 ms
 of layout on every page that shows it, while its paths take next to nothing. Outlines also draw
 the texts in Inter on every device (an image cannot load the site's web font). The source SVG
 keeps the texts to edit; rerun this after changing it. Glyphs come from the Inter package's latin
