@@ -7,7 +7,9 @@
 // each is cached, edits the edited article's title in the double, sends the signed webhook as
 // Sanity would (docs/content.md projection), then measures
 //   - liveMs: from the webhook being sent until the article's page shows the new title;
-//   - queriesAfter: Content Lake queries in `windowMs` after the webhook;
+//   - queriesAfter: Content Lake queries in `windowMs` after the webhook; readsAfter: how many of
+//     them were different reads (query, parameters but $now, perspective), the figure that does not
+//     depend on timing: a regeneration that raced another of the same page repeats its reads;
 //   - purge: when the first purge request arrived, how many, the most items in one, statuses;
 //   - othersQueries: queries while the `others` are each visited twice afterwards, and how Next
 //     answered them (x-nextjs-cache: HIT means not marked stale by the publish).
@@ -49,6 +51,30 @@ export function articleWebhookBody(article, before = article) {
       categories: (before.categories ?? []).map((category) => category._ref),
     },
   }
+}
+
+/**
+ * How many different reads a list of the double's requests holds: the same query with the same
+ * parameters and perspective counts once.
+ */
+export function distinctReads(requests) {
+  return new Set(requests.map(readKey)).size
+}
+
+/** The most times one read (query, parameters and perspective) was made in a list of requests. */
+export function mostRepeatedRead(requests) {
+  const counts = new Map()
+  for (const request of requests)
+    counts.set(readKey(request), (counts.get(readKey(request)) ?? 0) + 1)
+  return Math.max(0, ...counts.values())
+}
+
+// `$now` (the instant visibility windows are judged at) is left out: a read repeated a moment
+// later is the same read.
+function readKey(request) {
+  const params = { ...request.params }
+  delete params.now
+  return JSON.stringify([request.query, params, request.perspective ?? null])
 }
 
 /** Sends a webhook body to the site as Sanity sends it (signed, with its idempotency-key). */
@@ -200,7 +226,11 @@ export async function measurePublishCost({
     webhook: webhook.body,
     liveMs,
     queriesAfter: queriesAfter.length,
-    queriesAfterList: queriesAfter.map((request) => request.query),
+    readsAfter: distinctReads(queriesAfter),
+    mostRepeatedAfter: mostRepeatedRead(queriesAfter),
+    queriesAfterList: queriesAfter.map(
+      (request) => `${request.query} ${JSON.stringify(request.params ?? {})}`,
+    ),
     purge: {
       firstMs: purges.length > 0 ? Math.min(...purges.map((p) => p.at)) - sentAt : undefined,
       requests: purges.length,

@@ -36,11 +36,14 @@ const SMALL = 50
 const LARGE = 150
 const OTHERS = 20
 /**
- * Content Lake queries a publish may cost while its pages regenerate: the one read of what it
- * changes, the routing table's and the sitemap's lists, its page, its listing page, category and
- * feed (measured 10, the bench at 1,000 articles too), plus one for each campaign page with a
- * latest-articles block, whose list changed too. Not a function of the number of articles
- * (before issue 35 each article page was regenerated: hundreds).
+ * The different Content Lake reads (query and parameters) a publish may cost while its pages
+ * regenerate: the one read of what it changes, the routing table's two lists (the sitemap's too),
+ * its page, its listing page, its category's and the feed's, plus one for each campaign page
+ * with a latest-articles block, whose list changed too. Not a function of the number of articles
+ * (before issue 35 each article page was regenerated: hundreds, each its own read).
+ * Counted as different reads, not requests: how often one read is repeated depends on timing (a
+ * regeneration that a visit started while the warm-up's was under way; the routing table's
+ * refresh inside the window or not): CI counted 9 to 13 requests for the same 8 reads.
  */
 const LATEST_LIST_PAGES = parseDataset(
   readFileSync(path.join(__dirname, '..', '..', 'sanity', 'dataset', 'production.ndjson'), 'utf8'),
@@ -51,7 +54,9 @@ const LATEST_LIST_PAGES = parseDataset(
       (block) => block._type === 'latestArticlesBlock',
     ),
 ).length
-const QUERY_BUDGET = 10 + LATEST_LIST_PAGES
+const READ_BUDGET = 7 + LATEST_LIST_PAGES
+/** A repeat is a race, at most a few; a regeneration loop would repeat a read many times. */
+const MOST_REPEATS = 3
 const PORTS = { site: portFor(40).port, lake: portFor(67).port, purge: portFor(81).port }
 const SECRET = BUILDS.lake.env.SANITY_REVALIDATE_SECRET
 const PURGE_TOKEN = 'cost-purge-token'
@@ -130,7 +135,8 @@ async function measureAt(size: number) {
     windowMs: 12_000,
   })
   console.log(
-    `publish cost (${size} extra articles): live ${figures.liveMs} ms, ${figures.queriesAfter} queries after, ` +
+    `publish cost (${size} extra articles): live ${figures.liveMs} ms, ${figures.queriesAfter} queries ` +
+      `(${figures.readsAfter} different reads) after, ` +
       `${figures.othersQueries} for ${OTHERS} others visited twice, purge ${figures.purge.requests} request(s) ` +
       `from ${figures.purge.firstMs} ms, at most ${figures.purge.maxItems} items`,
   )
@@ -150,8 +156,9 @@ async function measureAt(size: number) {
   // Live within the promise, counted from the moment the webhook was sent (docs/publishing.md).
   expect(figures.liveMs, 'the edit is live on its page').toBeDefined()
   expect(figures.liveMs!).toBeLessThanOrEqual(PUBLISH_PROMISE_MS)
-  expect(figures.queriesAfter, figures.queriesAfterList.join('\n')).toBeLessThanOrEqual(
-    QUERY_BUDGET,
+  expect(figures.readsAfter, figures.queriesAfterList.join('\n')).toBeLessThanOrEqual(READ_BUDGET)
+  expect(figures.mostRepeatedAfter, figures.queriesAfterList.join('\n')).toBeLessThanOrEqual(
+    MOST_REPEATS,
   )
 
   // The other articles were not marked stale: served from the cache, no query at all.
@@ -213,13 +220,12 @@ test(`the same publish costs no more with ${LARGE} more articles: it does not gr
   const small = measured.get(SMALL)
   expect(small, 'the first test measured the smaller archive').toBeDefined()
   const large = measured.get(LARGE)!
-  // Whether the routing table's refresh (its two lists) falls inside a measured window depends on
-  // timing, not on the archive (CI measured 9 then 10): a cost that grew with the archive would
-  // add a query per article or per page of them, far past this margin. Each size is also held to
-  // at most 10 by measureAt.
+  // As many different reads with three times the archive. A read the smaller archive's window
+  // did not see (the routing table's refresh, on a loaded machine) is the only slack: a cost that
+  // grew with the archive would add a read per article or per page of them, far past it.
   const ROUTING_TABLE_QUERIES = 2
-  expect(large.queriesAfter, large.queriesAfterList.join('\n')).toBeLessThanOrEqual(
-    small!.queriesAfter + ROUTING_TABLE_QUERIES,
+  expect(large.readsAfter, large.queriesAfterList.join('\n')).toBeLessThanOrEqual(
+    small!.readsAfter + ROUTING_TABLE_QUERIES,
   )
   expect(large.othersQueries).toBeLessThanOrEqual(small!.othersQueries + ROUTING_TABLE_QUERIES)
 })

@@ -48,7 +48,7 @@
  *                     {"patch": {"id", "set": {"dot.path": value}, "unset": ["dot.path"]}}
  *                     -> {"results": [{"id", "operation"}]}
  *   GET  /__webhooks  -> {"deliveries": [{id, operation, sentAt, status, body}]}: the webhooks sent
- *   GET  /__requests  -> {"count", "requests": [{method, path, perspective, authorized, query, at}]}
+ *   GET  /__requests  -> {"count", "requests": [{method, path, perspective, authorized, query, params, at}]}
  *                     (query API requests only)
  *   POST /__fail      body {"mode": "503" | "hang" | "none"}: every query answers 503, or is never
  *                     answered (held open until the mode changes, then dropped), or works again
@@ -612,6 +612,7 @@ export async function startContentLakeDouble({
       perspective: perspective ?? null,
       authorized: bearer !== undefined && bearer === token,
       query: query ?? null,
+      params,
       at: new Date().toISOString(),
     })
 
