@@ -47,18 +47,41 @@ export function ArticleCard({
   )
 }
 
-/** A grid of article cards, in the order given. */
+/**
+ * A part of an article page or list laid out only when near the screen (app/globals.css), with
+ * the height it is taken to have until then: about a card's, or a section of an article's.
+ */
+export const LAZY_ARTICLE_PART = 'render-when-visible [--render-size:30rem]'
+
+/**
+ * Cards from this one on are laid out only when near the screen: a page of twelve cost the
+ * emulated phone ~35 ms of layout before its first paint (issue 53, docs/speed.md). The first two
+ * are in a phone's first screen and a half, where `content-visibility: auto` would render them at
+ * once anyway, in a second style-and-layout pass of its own.
+ */
+export const LAZY_CARDS_FROM = 2
+
+/**
+ * A grid of article cards, in the order given. A list page of its own (the listing, a category)
+ * renders the cards from LAZY_CARDS_FROM on lazily; a grid inside a block that is lazy already
+ * does not need to.
+ */
 export function ArticleGrid({
   articles,
   headingLevel = 2,
+  lazy = false,
 }: {
   articles: readonly ArticleCardValue[]
   headingLevel?: 2 | 3
+  lazy?: boolean
 }) {
   return (
     <ul role="list" className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-      {articles.map((article) => (
-        <li key={article._id}>
+      {articles.map((article, index) => (
+        <li
+          key={article._id}
+          className={lazy && index >= LAZY_CARDS_FROM ? LAZY_ARTICLE_PART : undefined}
+        >
           <ArticleCard article={article} headingLevel={headingLevel} />
         </li>
       ))}

@@ -16,10 +16,11 @@ import { articlesTrail } from '@/lib/articles/trail'
 import type { Article, SiteSettings } from '@/lib/content'
 import { serverEnv } from '@/lib/env'
 import { jsonLdScript } from '@/lib/site-metadata'
+import { cn } from '@/lib/utils'
 import { articlePath, categoryPath } from '@/sanity/lib/paths'
 
 import { ArticleBody, DEMO_HREF } from './article-body'
-import { ArticleGrid } from './article-card'
+import { ArticleGrid, LAZY_ARTICLE_PART } from './article-card'
 import { ArticlesShell } from './articles-shell'
 import { Breadcrumbs } from './breadcrumbs'
 
@@ -204,10 +205,24 @@ export function ArticleView({
             </nav>
           ) : null}
 
-          {sections.length > 0 ? <ArticleBody body={sections} toc={toc} /> : null}
+          {/*
+            Each section, and all that follows, is laid out when near the screen: the whole text
+            laid out before the first paint cost the emulated phone ~70 ms (issue 53). A contents
+            link lays them all out before it scrolls (components/render-all.tsx).
+          */}
+          {sections.map((section) => (
+            <div key={section[0]!._key} className={LAZY_ARTICLE_PART}>
+              <ArticleBody body={section} toc={toc} />
+            </div>
+          ))}
 
           {author?.name && author.bio ? (
-            <footer className="mt-12 flex gap-4 rounded-2xl border border-slate-200 p-6">
+            <footer
+              className={cn(
+                'mt-12 flex gap-4 rounded-2xl border border-slate-200 p-6',
+                LAZY_ARTICLE_PART,
+              )}
+            >
               {author.photo?.asset ? (
                 <ContentImage
                   image={{ ...author.photo, alt: '' }}
@@ -226,7 +241,7 @@ export function ArticleView({
       </div>
 
       {related.length > 0 ? (
-        <section aria-labelledby="relacionados" className="mt-12">
+        <section aria-labelledby="relacionados" className={cn('mt-12', LAZY_ARTICLE_PART)}>
           <h2 id="relacionados" className="text-2xl font-bold tracking-tight text-navy-950">
             Leia também
           </h2>
@@ -238,7 +253,7 @@ export function ArticleView({
 
       <section
         aria-labelledby="demonstracao"
-        className="mt-12 rounded-2xl bg-brand-700 p-6 text-white sm:p-10"
+        className={cn('mt-12 rounded-2xl bg-brand-700 p-6 text-white sm:p-10', LAZY_ARTICLE_PART)}
       >
         <h2 id="demonstracao" className="text-2xl font-bold tracking-tight text-balance">
           Veja a Vigia funcionando na sua frota

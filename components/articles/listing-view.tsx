@@ -58,7 +58,7 @@ export function ListingView({
       ) : null}
       <div className="mt-10">
         {list.articles.length > 0 ? (
-          <ArticleGrid articles={list.articles} />
+          <ArticleGrid articles={list.articles} lazy />
         ) : (
           <p className="text-slate-700">Nenhum artigo publicado ainda.</p>
         )}

@@ -103,15 +103,19 @@ export const TOC_MIN_SECTIONS = 3
 
 /**
  * The body split where its first h2 starts: the introduction (every block before it) and the
- * sections. The cover goes between them, so a phone's first screen is the title and the opening
- * text, painted with the HTML, and not an image that needs one more round trip (docs/speed.md).
+ * sections, one list per h2 and what follows it. The cover goes between them, so a phone's first
+ * screen is the title and the opening text, painted with the HTML, and not an image that needs one
+ * more round trip; each section is laid out only when it comes near the screen (docs/speed.md).
  * A body that starts with an h2 has no introduction.
  */
 export function splitIntroduction<T extends BodyItem>(
   body: readonly T[] | null | undefined,
-): { introduction: T[]; sections: T[] } {
-  const items = [...(body ?? [])]
-  const first = items.findIndex((item) => item._type === 'block' && item.style === 'h2')
-  if (first === -1) return { introduction: items, sections: [] }
-  return { introduction: items.slice(0, first), sections: items.slice(first) }
+): { introduction: T[]; sections: T[][] } {
+  const introduction: T[] = []
+  const sections: T[][] = []
+  for (const item of body ?? []) {
+    if (item._type === 'block' && item.style === 'h2') sections.push([item])
+    else (sections.at(-1) ?? introduction).push(item)
+  }
+  return { introduction, sections }
 }

@@ -26,10 +26,12 @@
  * out, so it still watches the markup alone.
  * The HTML's moved from 230 to 230.5 KiB for components/render-all.tsx (issue 53): its inline script
  * and the stylesheet's two rules it needs, in place of the `:has()` selector that restyled every
- * lazy block per chunk of HTML, take the page from about 235.3 KB to 235.9 KB.
+ * lazy block per chunk of HTML, take the page from about 235.3 KB to 235.9 KB. Then to 231 KiB
+ * for an article's lazy sections and cards (issue 53): the stylesheet's rule for a lazy block's
+ * size before layout, in its three copies, takes the page to about 236.1 KB.
  */
 export const PAGE_WEIGHT_BUDGET = {
-  htmlBytes: 230.5 * 1024,
+  htmlBytes: 231 * 1024,
   rscPayloadBytes: 61.5 * 1024,
   elements: 550,
   stylesheetBytes: 37.75 * 1024,

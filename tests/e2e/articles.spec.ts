@@ -252,6 +252,38 @@ test.describe('an article', () => {
     })
   }
 
+  // The sections after the introduction are laid out when they come near the screen (issue 53,
+  // docs/speed.md); a link of the table of contents lays them all out before its scroll starts
+  // (components/render-all.tsx), so it still lands on its heading.
+  test('the sections below the first screen wait until needed, and a contents link lands on its heading', async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 412, height: 823 })
+    await page.goto(ARTICLE)
+    const main = page.getByRole('main')
+    const title = h2s(DETECTION).at(-1)!
+    const heading = main.getByRole('heading', { level: 2, name: title })
+    const rendered = () =>
+      heading.evaluate((element) => element.checkVisibility({ contentVisibilityAuto: true }))
+    expect(await rendered()).toBe(false)
+
+    await main
+      .getByRole('navigation', { name: 'Neste artigo' })
+      .getByRole('link', { name: title })
+      .click()
+    await expect(page).toHaveURL(new RegExp(`#${await heading.getAttribute('id')}$`))
+    expect(await rendered()).toBe(true)
+    // Below the fixed header, at the top of the screen, once the smooth scroll has ended.
+    await expect
+      .poll(async () => {
+        const top = await heading.evaluate((element) => element.getBoundingClientRect().top)
+        await page.waitForTimeout(100)
+        const again = await heading.evaluate((element) => element.getBoundingClientRect().top)
+        return top === again && top > 0 && top < 200
+      })
+      .toBe(true)
+  })
+
   test('has no axe violations', async ({ page }) => {
     await page.goto(ARTICLE)
     await expectNoAxeViolations(page)
@@ -285,6 +317,31 @@ test.describe('the listing, categories, feed and sitemap', () => {
     const first = await page.request.get('/conteudos/pagina/1', { maxRedirects: 0 })
     expect(first.status()).toBe(308)
     expect(first.headers().location).toMatch(/\/conteudos$/)
+  })
+
+  // The cards from the third on are laid out when near the screen (components/articles/
+  // article-card.tsx), and render as the visitor scrolls to them.
+  test('the cards from the third on wait until the visitor scrolls to them', async ({ page }) => {
+    await page.goto('/conteudos')
+    const cards = page
+      .getByRole('main')
+      .getByRole('listitem')
+      .filter({
+        has: page.getByRole('heading', { level: 2 }),
+      })
+    await expect(cards).toHaveCount(bundled.articles.length)
+    const lazy = await cards.evaluateAll((all) =>
+      all.map((card) => getComputedStyle(card).contentVisibility),
+    )
+    expect(lazy).toEqual(bundled.articles.map((_, index) => (index < 2 ? 'visible' : 'auto')))
+    await cards.last().scrollIntoViewIfNeeded()
+    await expect(cards.last()).toBeInViewport()
+    expect(
+      await cards
+        .last()
+        .getByRole('heading', { level: 2 })
+        .evaluate((heading) => heading.checkVisibility({ contentVisibilityAuto: true })),
+    ).toBe(true)
   })
 
   test('the listing has no axe violations', async ({ page }) => {

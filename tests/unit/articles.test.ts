@@ -246,7 +246,7 @@ describe('reading time and table of contents', () => {
     ])
   })
 
-  it('splits the introduction from the sections at the first h2, for the cover to go between', () => {
+  it('splits the introduction from the sections at the first h2, and the sections at each h2', () => {
     const body = [
       block('Abertura', 'normal', 'a'),
       block('Segundo parágrafo', 'normal', 'b'),
@@ -256,7 +256,7 @@ describe('reading time and table of contents', () => {
     ]
     const { introduction, sections } = splitIntroduction(body)
     expect(introduction.map((item) => item._key)).toEqual(['a', 'b'])
-    expect(sections.map((item) => item._key)).toEqual(['c', 'd', 'e'])
+    expect(sections.map((section) => section.map((item) => item._key))).toEqual([['c', 'd'], ['e']])
     // Nothing before the first h2: no introduction; no h2 at all: the whole text is one.
     expect(splitIntroduction(body.slice(2)).introduction).toEqual([])
     expect(splitIntroduction(body.slice(0, 2)).sections).toEqual([])

@@ -51,7 +51,7 @@ export default async function CategoryRoute({ params }: Props) {
       </header>
       <div className="mt-10">
         {category.articles.length > 0 ? (
-          <ArticleGrid articles={category.articles} />
+          <ArticleGrid articles={category.articles} lazy />
         ) : (
           <p className="text-slate-700">Nenhum artigo nesta categoria ainda.</p>
         )}
