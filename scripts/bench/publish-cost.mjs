@@ -120,6 +120,7 @@ try {
     ['build (s)', buildSeconds?.toFixed(1) ?? '(reused)', ''],
     ['live on its page (ms)', figures.liveMs ?? 'not within 20 s', `≤ ${DONE_WHEN.liveMs}`],
     ['Content Lake queries in the 20 s after', figures.queriesAfter, `≤ ${DONE_WHEN.queriesAfter}`],
+    ['  different reads among them', figures.readsAfter, ''],
     [
       `${OTHERS} other articles, visited twice: queries`,
       figures.othersQueries,
