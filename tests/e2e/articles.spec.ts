@@ -321,7 +321,19 @@ test.describe('the listing, categories, feed and sitemap', () => {
 
   // The cards from the third on are laid out when near the screen (components/articles/
   // article-card.tsx), and render as the visitor scrolls to them.
-  test('the cards from the third on wait until the visitor scrolls to them', async ({ page }) => {
+  test('the cards from the third on wait until the visitor scrolls to them, and nothing shifts', async ({
+    page,
+  }) => {
+    // A lazy card once widened the column on a phone until it rendered: every card rewrapped.
+    await page.setViewportSize({ width: 412, height: 823 })
+    await page.addInitScript(() => {
+      const w = window as unknown as { __shifts: number }
+      w.__shifts = 0
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as Array<PerformanceEntry & { value: number }>)
+          w.__shifts += entry.value
+      }).observe({ type: 'layout-shift', buffered: true })
+    })
     await page.goto('/conteudos')
     const cards = page
       .getByRole('main')
@@ -334,6 +346,8 @@ test.describe('the listing, categories, feed and sitemap', () => {
       all.map((card) => getComputedStyle(card).contentVisibility),
     )
     expect(lazy).toEqual(bundled.articles.map((_, index) => (index < 2 ? 'visible' : 'auto')))
+    await page.waitForLoadState('networkidle')
+    expect(await page.evaluate(() => (window as unknown as { __shifts: number }).__shifts)).toBe(0)
     await cards.last().scrollIntoViewIfNeeded()
     await expect(cards.last()).toBeInViewport()
     expect(
