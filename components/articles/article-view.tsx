@@ -210,8 +210,8 @@ export function ArticleView({
             laid out before the first paint cost the emulated phone ~70 ms (issue 53). A contents
             link lays them all out before it scrolls (components/render-all.tsx).
           */}
-          {sections.map((section) => (
-            <div key={section[0]!._key} className={LAZY_ARTICLE_PART}>
+          {sections.map((section, index) => (
+            <div key={section[0]?._key ?? index} className={LAZY_ARTICLE_PART}>
               <ArticleBody body={section} toc={toc} />
             </div>
           ))}
