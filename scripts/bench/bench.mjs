@@ -41,6 +41,7 @@ import {
   routePathOf,
   servedVariantProblem,
 } from './budgets.mjs'
+import { FIRST_SCREEN_CONTROL, startFirstScreenServer } from './first-screen.mjs'
 import { FLOOR_DIR, frameworkVersions, writeFloorApp } from './floor-app.mjs'
 import { benchFront, FRONT_MIN_RATIO } from './front.mjs'
 import { startHttp2Proxy } from './h2-proxy.mjs'
@@ -741,7 +742,22 @@ try {
       lighthouseHeaders[name] = pageHeaders(page)
       measuredVariants.push({ name, distDir: variant.distDir, path: pageName(page) })
     }
-  results.urls.pages = lighthousePages
+  // The control, under applied throttling only: the home page's first screen alone, not judged
+  // (first-screen.mjs).
+  const appliedPages = { ...lighthousePages }
+  const controlPage = pages.find((page) => page.id === FIRST_SCREEN_CONTROL.of)
+  if (controlPage) {
+    const firstScreen = await startFirstScreenServer(site.baseUrl)
+    cleanups.push(firstScreen.stop)
+    const firstScreenProxy = await startHttp2Proxy(firstScreen.baseUrl)
+    cleanups.push(firstScreenProxy.stop)
+    appliedPages[FIRST_SCREEN_CONTROL.name] = new URL(
+      controlPage.path,
+      firstScreenProxy.origin,
+    ).href
+    lighthouseHeaders[FIRST_SCREEN_CONTROL.name] = pageHeaders(controlPage)
+  }
+  results.urls.pages = appliedPages
   results.urls.headers = lighthouseHeaders
   console.log(`▶ Calibration: this host's benchmarkIndex against ${TARGET_DEVICE.name}`)
   results.calibration = await calibrate(results.urls.floor, chromePath)
@@ -750,11 +766,11 @@ try {
     `  benchmarkIndex ${Math.round(hostIndex)} (${results.calibration.indexes.map(Math.round).join(', ')}) ` +
       `→ CPU slowdown ${cpuSlowdown}× emulates index ${TARGET_DEVICE.benchmarkIndex}`,
   )
-  console.log(`▶ Lighthouse (${Object.keys(lighthousePages).join(', ')} alternated)`)
+  console.log(`▶ Lighthouse (${Object.keys(appliedPages).join(', ')} alternated)`)
   results.lighthouse = {
     mobile: {
       devtools: await lighthouseInterleaved(
-        lighthousePages,
+        appliedPages,
         { preset: 'mobile', method: 'devtools', cpuSlowdown, categories: 'performance' },
         chromePath,
         lighthouseHeaders,

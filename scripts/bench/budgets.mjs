@@ -17,6 +17,7 @@
 // path does not answer 200 fails the bench (bench.mjs), it is never skipped.
 
 import { formatKiB } from '../lib/first-load-js.mjs'
+import { FIRST_SCREEN_CONTROL } from './first-screen.mjs'
 
 /**
  * The public page kinds, each by one path of the bundled dataset. `id` names it in results.json.
@@ -342,6 +343,32 @@ export function judge({
         floor: f.cls.toFixed(3),
         budget: `≤ ${b.cls}`,
         pass: s.cls <= b.cls,
+      })
+    }
+  }
+  {
+    // The control (first-screen.mjs): what the home page's first screen alone costs, beside the
+    // floor. Style and layout the page spends beyond it is below the fold or in its scripts; what
+    // the control itself spends beyond the floor is the first screen's design (docs/speed.md).
+    const applied = lighthouse.mobile.devtools
+    const c = applied[FIRST_SCREEN_CONTROL.name]?.median
+    const f = applied.floor.median
+    const p = applied[FIRST_SCREEN_CONTROL.of]?.median
+    if (c) {
+      const styleLayout = (/** @type {any} */ s) =>
+        typeof s?.styleLayoutMs === 'number' ? ms(s.styleLayoutMs) : 'not measured'
+      const times =
+        typeof c.styleLayoutMs === 'number' && typeof f.styleLayoutMs === 'number'
+          ? `, ${(c.styleLayoutMs / Math.max(f.styleLayoutMs, 1)).toFixed(1)}× the floor`
+          : ''
+      row({
+        name:
+          `Mobile applied, control: ${label(FIRST_SCREEN_CONTROL.of)} cut before its first lazy ` +
+          'block, no script (not judged): style and layout, LCP, TBT',
+        site: `${styleLayout(c)}${times}; ${ms(c.lcpMs)}; ${ms(c.tbtMs)}`,
+        floor: `${styleLayout(f)}; ${ms(f.lcpMs)}; ${ms(f.tbtMs)}`,
+        difference: p ? `whole page: ${styleLayout(p)}; ${ms(p.lcpMs)}; ${ms(p.tbtMs)}` : '',
+        budget: 'reported',
       })
     }
   }

@@ -19,6 +19,7 @@ import {
   routePathOf,
   servedVariantProblem,
 } from '../../scripts/bench/budgets.mjs'
+import { FIRST_SCREEN_CONTROL } from '../../scripts/bench/first-screen.mjs'
 import { PAGE_WEIGHT_BUDGET } from '../../scripts/lib/page-weight.mjs'
 
 type Median = {
@@ -322,6 +323,26 @@ describe('judge', () => {
       budget: 'reported',
       pass: null,
     })
+  })
+
+  it('reports the first-screen control beside the floor and the whole page, never judging it', () => {
+    const input = results({ applied: { home: { styleLayoutMs: 120, lcpMs: 900, tbtMs: 160 } } })
+    const devtools = input.lighthouse.mobile.devtools as Record<string, ReturnType<typeof summary>>
+    // Far over every budget: a control that were judged would fail here.
+    devtools[FIRST_SCREEN_CONTROL.name] = summary({ styleLayoutMs: 100, lcpMs: 5000, tbtMs: 900 })
+    const rows = run(input)
+    const control = rows.filter((r) => r.name.startsWith('Mobile applied, control:'))
+    expect(control).toEqual([
+      {
+        name: 'Mobile applied, control: / cut before its first lazy block, no script (not judged): style and layout, LCP, TBT',
+        site: '100 ms, 2.5× the floor; 5000 ms; 900 ms',
+        floor: '40 ms; 800 ms; 150 ms',
+        difference: 'whole page: 120 ms; 900 ms; 160 ms',
+        budget: 'reported',
+        pass: null,
+      },
+    ])
+    expect(failures(rows).filter((name) => !name.startsWith('Mobile applied, /:'))).toEqual([])
   })
 
   it('names each variant by the page and the build it measured', () => {

@@ -1,0 +1,85 @@
+// The bench's control (scripts/bench/first-screen.mjs, docs/speed.md): the home page cut before
+// its first lazy block, without scripts, served like the page itself.
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import zlib from 'node:zlib'
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { LAZY_BLOCK } from '../../components/render-all'
+import {
+  firstScreenOnly,
+  LAZY_BLOCK_CLASS,
+  startFirstScreenServer,
+} from '../../scripts/bench/first-screen.mjs'
+
+const PAGE =
+  '<!DOCTYPE html><html lang="pt-BR"><head><style>.a{color:red}</style>' +
+  '<link rel="preload" as="script" fetchPriority="low" href="/_next/static/chunks/a.js"/>' +
+  '<script src="/_next/static/chunks/b.js" async=""></script></head><body>' +
+  '<script>(function(){window.x=1})()</script><header>Vigia</header><main>' +
+  '<section id="inicio" class="render-when-visible-not bg-navy-950"><h1>Título</h1></section>' +
+  '<section id="sobre" class="py-16 render-when-visible sm:py-24"><h2>Sobre</h2></section>' +
+  '</main><script>self.__next_f.push([1,"x"])</script></body></html>'
+
+describe('firstScreenOnly', () => {
+  it('names the lazy blocks’ class as the components do', () => {
+    expect(LAZY_BLOCK_CLASS).toBe(LAZY_BLOCK)
+  })
+
+  it('keeps the head’s styles and the markup up to the first lazy block, without a script', () => {
+    const html = firstScreenOnly(PAGE)
+    expect(html).toContain('<style>.a{color:red}</style>')
+    expect(html).toContain('<h1>Título</h1></section>')
+    expect(html).not.toContain('id="sobre"')
+    expect(html).not.toContain('Sobre')
+    expect(html).not.toMatch(/<script|as="script"/)
+  })
+
+  it('leaves a page without a lazy block whole, but for its scripts', () => {
+    const page = '<html><head></head><body><p>Texto</p><script>1</script></body></html>'
+    expect(firstScreenOnly(page)).toBe('<html><head></head><body><p>Texto</p></body></html>')
+  })
+})
+
+describe('startFirstScreenServer', () => {
+  const sprite = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><symbol id="a"/></svg>')
+  let upstream: http.Server
+  let origin: string
+  beforeAll(async () => {
+    upstream = http.createServer((request, response) => {
+      if (request.url === '/') {
+        const gzip = /gzip/.test(String(request.headers['accept-encoding']))
+        response.writeHead(200, {
+          'content-type': 'text/html; charset=utf-8',
+          ...(gzip ? { 'content-encoding': 'gzip' } : {}),
+        })
+        response.end(gzip ? zlib.gzipSync(PAGE) : PAGE)
+      } else {
+        response.writeHead(200, { 'content-type': 'image/svg+xml' })
+        response.end(sprite)
+      }
+    })
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve))
+    origin = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`
+  })
+  afterAll(() => new Promise<void>((resolve) => upstream.close(() => resolve())))
+
+  it('serves a page cut, gzipped to a browser that accepts it, and everything else as it is', async () => {
+    const server = await startFirstScreenServer(origin)
+    try {
+      const page = await fetch(`${server.baseUrl}/`, { headers: { 'accept-encoding': 'gzip' } })
+      expect(page.headers.get('content-encoding')).toBe('gzip')
+      expect(await page.text()).toBe(firstScreenOnly(PAGE))
+      const plain = await fetch(`${server.baseUrl}/`, {
+        headers: { 'accept-encoding': 'identity' },
+      })
+      expect(plain.headers.get('content-encoding')).toBeNull()
+      expect(await plain.text()).toBe(firstScreenOnly(PAGE))
+      const asset = await fetch(`${server.baseUrl}/sprite.svg`)
+      expect(Buffer.from(await asset.arrayBuffer())).toEqual(sprite)
+    } finally {
+      await server.stop()
+    }
+  })
+})
