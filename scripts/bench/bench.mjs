@@ -41,7 +41,7 @@ import {
   routePathOf,
   servedVariantProblem,
 } from './budgets.mjs'
-import { FIRST_SCREEN_CONTROL, startFirstScreenServer } from './first-screen.mjs'
+import { FIRST_SCREEN_CONTROL, firstScreenOnly } from './first-screen.mjs'
 import { FLOOR_DIR, frameworkVersions, writeFloorApp } from './floor-app.mjs'
 import { benchFront, FRONT_MIN_RATIO } from './front.mjs'
 import { startHttp2Proxy } from './h2-proxy.mjs'
@@ -747,9 +747,7 @@ try {
   const appliedPages = { ...lighthousePages }
   const controlPage = pages.find((page) => page.id === FIRST_SCREEN_CONTROL.of)
   if (controlPage) {
-    const firstScreen = await startFirstScreenServer(site.baseUrl)
-    cleanups.push(firstScreen.stop)
-    const firstScreenProxy = await startHttp2Proxy(firstScreen.baseUrl)
+    const firstScreenProxy = await startHttp2Proxy(site.baseUrl, { transformHtml: firstScreenOnly })
     cleanups.push(firstScreenProxy.stop)
     appliedPages[FIRST_SCREEN_CONTROL.name] = new URL(
       controlPage.path,

@@ -14,6 +14,8 @@ import http from 'node:http'
 import http2 from 'node:http2'
 import os from 'node:os'
 import path from 'node:path'
+import { promisify } from 'node:util'
+import zlib from 'node:zlib'
 
 // Connection-specific headers are forbidden in HTTP/2 (RFC 9113 §8.2.2).
 const HOP_BY_HOP = new Set([
@@ -24,6 +26,33 @@ const HOP_BY_HOP = new Set([
   'upgrade',
   'http2-settings',
 ])
+
+// What a rewritten page no longer matches: its length, encoding and version are the new body's.
+const REWRITTEN = new Set(['content-length', 'content-encoding', 'etag'])
+const DECODE = {
+  gzip: promisify(zlib.gunzip),
+  br: promisify(zlib.brotliDecompress),
+  deflate: promisify(zlib.inflate),
+}
+const gzip = promisify(zlib.gzip)
+
+/**
+ * An HTML answer's body through `transform`, gzipped when the browser accepts it, as the origin
+ * sends pages.
+ * @param {import('node:http').IncomingMessage} upstreamResponse
+ * @param {(html: string) => string} transform
+ * @param {string | undefined} acceptEncoding the browser's
+ */
+async function rewrittenHtml(upstreamResponse, transform, acceptEncoding) {
+  const chunks = []
+  for await (const chunk of upstreamResponse) chunks.push(chunk)
+  const encoded = Buffer.concat(chunks)
+  const decode = DECODE[/** @type {keyof DECODE} */ (upstreamResponse.headers['content-encoding'])]
+  const html = transform((decode ? await decode(encoded) : encoded).toString('utf8'))
+  return /\bgzip\b/.test(acceptEncoding ?? '')
+    ? { body: await gzip(html), encoding: 'gzip' }
+    : { body: Buffer.from(html), encoding: null }
+}
 
 function selfSignedCertificate() {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-tls-'))
@@ -68,8 +97,10 @@ function selfSignedCertificate() {
 /**
  * Starts the proxy on a free port of 127.0.0.1 and resolves with its origin and a stop function.
  * @param {string} upstream the origin of `next start`, e.g. http://127.0.0.1:3000
+ * @param {{ transformHtml?: (html: string) => string }} [options] rewrites every HTML page on its
+ *   way (the bench's control, first-screen.mjs); everything else passes as it is
  */
-export async function startHttp2Proxy(upstream) {
+export async function startHttp2Proxy(upstream, { transformHtml } = {}) {
   const target = new URL(upstream)
   const agent = new http.Agent({ keepAlive: true, maxSockets: 32 })
   const server = http2.createSecureServer({ ...selfSignedCertificate(), allowHTTP1: true })
@@ -98,11 +129,30 @@ export async function startHttp2Proxy(upstream) {
         agent,
       },
       (upstreamResponse) => {
+        const rewrite =
+          transformHtml &&
+          String(upstreamResponse.headers['content-type'] ?? '').startsWith('text/html')
         for (const [name, value] of Object.entries(upstreamResponse.headers)) {
-          if (!HOP_BY_HOP.has(name) && value !== undefined) response.setHeader(name, value)
+          if (HOP_BY_HOP.has(name) || value === undefined) continue
+          if (!rewrite || !REWRITTEN.has(name)) response.setHeader(name, value)
         }
-        response.writeHead(upstreamResponse.statusCode ?? 502)
-        upstreamResponse.pipe(response)
+        if (!rewrite) {
+          response.writeHead(upstreamResponse.statusCode ?? 502)
+          upstreamResponse.pipe(response)
+          return
+        }
+        rewrittenHtml(upstreamResponse, transformHtml, request.headers['accept-encoding']).then(
+          ({ body, encoding }) => {
+            if (encoding) response.setHeader('content-encoding', encoding)
+            response.setHeader('content-length', body.length)
+            response.writeHead(upstreamResponse.statusCode ?? 502)
+            response.end(body)
+          },
+          () => {
+            response.writeHead(502)
+            response.end()
+          },
+        )
       },
     )
     upstreamRequest.on('error', () => {

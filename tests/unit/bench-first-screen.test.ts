@@ -1,17 +1,15 @@
 // The bench's control (scripts/bench/first-screen.mjs, docs/speed.md): the home page cut before
-// its first lazy block, without scripts, served like the page itself.
+// its first lazy block, without scripts, served through the same HTTPS proxy as the page.
 import http from 'node:http'
+import https from 'node:https'
 import type { AddressInfo } from 'node:net'
 import zlib from 'node:zlib'
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { LAZY_BLOCK } from '../../components/render-all'
-import {
-  firstScreenOnly,
-  LAZY_BLOCK_CLASS,
-  startFirstScreenServer,
-} from '../../scripts/bench/first-screen.mjs'
+import { firstScreenOnly, LAZY_BLOCK_CLASS } from '../../scripts/bench/first-screen.mjs'
+import { startHttp2Proxy } from '../../scripts/bench/h2-proxy.mjs'
 
 const PAGE =
   '<!DOCTYPE html><html lang="pt-BR"><head><style>.a{color:red}</style>' +
@@ -42,7 +40,7 @@ describe('firstScreenOnly', () => {
   })
 })
 
-describe('startFirstScreenServer', () => {
+describe('the bench’s HTTPS proxy with transformHtml', () => {
   const sprite = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><symbol id="a"/></svg>')
   let upstream: http.Server
   let origin: string
@@ -52,6 +50,7 @@ describe('startFirstScreenServer', () => {
         const gzip = /gzip/.test(String(request.headers['accept-encoding']))
         response.writeHead(200, {
           'content-type': 'text/html; charset=utf-8',
+          etag: '"whole-page"',
           ...(gzip ? { 'content-encoding': 'gzip' } : {}),
         })
         response.end(gzip ? zlib.gzipSync(PAGE) : PAGE)
@@ -65,21 +64,38 @@ describe('startFirstScreenServer', () => {
   })
   afterAll(() => new Promise<void>((resolve) => upstream.close(() => resolve())))
 
-  it('serves a page cut, gzipped to a browser that accepts it, and everything else as it is', async () => {
-    const server = await startFirstScreenServer(origin)
+  /** The proxy's certificate is a throwaway self-signed one. */
+  function get(url: string, acceptEncoding: string) {
+    return new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+      https
+        .get(
+          url,
+          { rejectUnauthorized: false, headers: { 'accept-encoding': acceptEncoding } },
+          (r) => {
+            const chunks: Buffer[] = []
+            r.on('data', (chunk: Buffer) => chunks.push(chunk))
+            r.on('end', () => resolve({ headers: r.headers, body: Buffer.concat(chunks) }))
+          },
+        )
+        .on('error', reject)
+    })
+  }
+
+  it('serves a page rewritten, gzipped to a browser that accepts it, and everything else as it is', async () => {
+    const proxy = await startHttp2Proxy(origin, { transformHtml: firstScreenOnly })
     try {
-      const page = await fetch(`${server.baseUrl}/`, { headers: { 'accept-encoding': 'gzip' } })
-      expect(page.headers.get('content-encoding')).toBe('gzip')
-      expect(await page.text()).toBe(firstScreenOnly(PAGE))
-      const plain = await fetch(`${server.baseUrl}/`, {
-        headers: { 'accept-encoding': 'identity' },
-      })
-      expect(plain.headers.get('content-encoding')).toBeNull()
-      expect(await plain.text()).toBe(firstScreenOnly(PAGE))
-      const asset = await fetch(`${server.baseUrl}/sprite.svg`)
-      expect(Buffer.from(await asset.arrayBuffer())).toEqual(sprite)
+      const page = await get(`${proxy.origin}/`, 'gzip, br')
+      expect(page.headers['content-encoding']).toBe('gzip')
+      expect(page.headers.etag).toBeUndefined()
+      expect(Number(page.headers['content-length'])).toBe(page.body.length)
+      expect(zlib.gunzipSync(page.body).toString()).toBe(firstScreenOnly(PAGE))
+      const plain = await get(`${proxy.origin}/`, 'identity')
+      expect(plain.headers['content-encoding']).toBeUndefined()
+      expect(plain.body.toString()).toBe(firstScreenOnly(PAGE))
+      const asset = await get(`${proxy.origin}/sprite.svg`, 'gzip')
+      expect(asset.body).toEqual(sprite)
     } finally {
-      await server.stop()
+      await proxy.stop()
     }
   })
 })
