@@ -1,3 +1,5 @@
+import type { MaterialFormData } from '@/lib/validations/material-request-fields'
+
 import type { LeadFormData } from './compose'
 
 /**
@@ -55,4 +57,32 @@ export interface LeadStore {
   kind: 'supabase' | 'embedded'
   /** Never throws: every failure comes back as `{ ok: false }`, already logged. */
   insertLead(record: LeadRecord): Promise<LeadWriteResult>
+  /** A material's conversion, one insert as anon; never throws, like insertLead. */
+  insertConversion(record: MaterialConversionRecord): Promise<ConversionWriteResult>
 }
+
+/**
+ * One material's conversion (issue 65) as stored in public.conversoes_material
+ * (supabase/migrations/*_material_conversions.sql): never a dados_cliente row, so the WhatsApp
+ * agent's tables hold demo requests only.
+ */
+export type MaterialConversionRecord = {
+  tipo: 'material'
+  /** The material's slug. */
+  material: string
+  /** The conversion identifier RD Station and the webhook receive (the material's, validated). */
+  identificador: string
+  titulo_material: string
+  nome: string
+  email: string
+  /** International without '+'; null when not asked or not given. */
+  telefone: string | null
+  dados_formulario: MaterialFormData
+  /** Ticked the unticked-by-default box for marketing e-mail: only then does RD get consent. */
+  consentimento_email: boolean
+  /** The material asks for sales to be e-mailed: only then is an 'email' delivery queued. */
+  avisar_comercial: boolean
+  chave_envio?: string
+} & LeadAttributionColumns
+
+export type ConversionWriteResult = { ok: true } | { ok: false; code: string }
