@@ -222,6 +222,7 @@ export const config = {
     '/:slug([a-z0-9-]+)',
     '/p/:path*',
     '/conteudos/:path*',
+    '/materiais/:path*',
     '/revisao/:path*',
     '/api/redirects',
     '/api/experiments/variant',

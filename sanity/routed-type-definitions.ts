@@ -1,3 +1,6 @@
+import { defineQuery } from 'next-sanity'
+
+import { imageProjection, pageVisibilityProjection } from './lib/fragments'
 import {
   ARTICLES_PREFIX,
   CAMPAIGN_PREFIX,
@@ -8,6 +11,8 @@ import {
   categoryPath,
   legalPagePath,
   listingPagePath,
+  MATERIALS_PREFIX,
+  materialPath,
 } from './lib/paths'
 import type { RoutedTypeDefinition } from './lib/routed-type-definition'
 
@@ -21,6 +26,34 @@ export const ARTICLE_RESERVED_SLUGS: ReadonlyMap<string, string> = new Map([
   ['categoria', 'é o prefixo das páginas de categoria (/conteudos/categoria/...)'],
   ['feed', 'fica reservado para o feed de conteúdos (/conteudos/feed.xml)'],
 ])
+
+/**
+ * A material's page data (issue 65): everything its page shows and its form asks, and nothing of
+ * its file: the page's HTML must not hold the file's address (the download is gated,
+ * app/materiais/[slug]/baixar reads it with MATERIAL_FILE_QUERY).
+ */
+export const MATERIAL_QUERY = defineQuery(`
+  *[_type == "material" && slug.current == $slug][0]{
+    _id, title, "slug": slug.current, description, _updatedAt,
+    cover{${imageProjection}},
+    learnings,
+    "formFields": formFields[]{field, "required": coalesce(required, false)},
+    "conversionIdentifier": coalesce(conversionIdentifier, slug.current),
+    "notifySales": coalesce(notifySales, false),
+    confirmation,
+    seo{title, description, noindex, shareImage{${imageProjection}}},
+    ${pageVisibilityProjection}
+  }
+`)
+
+export const MATERIAL_SLUGS_QUERY = defineQuery(`
+  *[_type == "material" && defined(slug.current)] | order(slug.current asc){
+    "slug": slug.current,
+    "noindex": coalesce(seo.noindex, false),
+    _updatedAt,
+    ${pageVisibilityProjection}
+  }
+`)
 
 /** In the order the sitemap lists them. */
 export const ROUTED_TYPES = {
@@ -85,6 +118,23 @@ export const ROUTED_TYPES = {
       preview: true,
       performance: true,
       reviewLinks: true,
+    },
+  },
+  material: {
+    documentType: 'material',
+    prefix: MATERIALS_PREFIX,
+    path: materialPath,
+    redirectable: true,
+    section: 'é a lista de materiais (/materiais) e o prefixo de cada material',
+    windowed: true,
+    sitemap: { changeFrequency: 'monthly', priority: 0.6 },
+    queries: { document: MATERIAL_QUERY, slugs: MATERIAL_SLUGS_QUERY },
+    studio: {
+      title: 'Materiais',
+      of: 'do material',
+      group: 'campaigns',
+      preview: true,
+      performance: true,
     },
   },
 } as const satisfies Record<string, RoutedTypeDefinition>

@@ -31,6 +31,20 @@ export type Visual = {
   _type: 'image'
 }
 
+export type MaterialReference = {
+  _ref: string
+  _type: 'reference'
+  _weak?: boolean
+  [internalGroqTypeReferenceTo]?: 'material'
+}
+
+export type MaterialFeatureBlock = {
+  _type: 'materialFeatureBlock'
+  eyebrow?: string
+  material?: MaterialReference
+  buttonLabel?: string
+}
+
 export type RoiCalculatorBlock = {
   _type: 'roiCalculatorBlock'
   eyebrow?: string
@@ -329,6 +343,80 @@ export type Slug = {
   source?: string
 }
 
+export type SanityFileAssetReference = {
+  _ref: string
+  _type: 'reference'
+  _weak?: boolean
+  [internalGroqTypeReferenceTo]?: 'sanity.fileAsset'
+}
+
+export type Material = {
+  _id: string
+  _type: 'material'
+  _createdAt: string
+  _updatedAt: string
+  _rev: string
+  title?: string
+  slug?: Slug
+  description?: string
+  cover?: {
+    asset?: SanityImageAssetReference
+    media?: unknown
+    hotspot?: SanityImageHotspot
+    crop?: SanityImageCrop
+    alt?: string
+    _type: 'image'
+  }
+  learnings?: Array<string>
+  file?: {
+    asset?: SanityFileAssetReference
+    media?: unknown
+    _type: 'file'
+  }
+  externalUrl?: string
+  formFields?: Array<{
+    field?: 'phone' | 'fleetSize' | 'role' | 'segment' | 'message'
+    required?: boolean
+    _type: 'materialFormField'
+    _key: string
+  }>
+  conversionIdentifier?: string
+  notifySales?: boolean
+  confirmation?: string
+  seo?: {
+    title?: string
+    description?: string
+    shareImage?: {
+      asset?: SanityImageAssetReference
+      media?: unknown
+      hotspot?: SanityImageHotspot
+      crop?: SanityImageCrop
+      alt?: string
+      _type: 'image'
+    }
+    noindex?: boolean
+  }
+  visibleFrom?: string
+  visibleUntil?: string
+  hiddenRedirect?: string
+}
+
+export type SanityImageCrop = {
+  _type: 'sanity.imageCrop'
+  top?: number
+  bottom?: number
+  left?: number
+  right?: number
+}
+
+export type SanityImageHotspot = {
+  _type: 'sanity.imageHotspot'
+  x?: number
+  y?: number
+  height?: number
+  width?: number
+}
+
 export type LandingPageReference = {
   _ref: string
   _type: 'reference'
@@ -472,22 +560,6 @@ export type Article = {
   hiddenRedirect?: string
 }
 
-export type SanityImageCrop = {
-  _type: 'sanity.imageCrop'
-  top?: number
-  bottom?: number
-  left?: number
-  right?: number
-}
-
-export type SanityImageHotspot = {
-  _type: 'sanity.imageHotspot'
-  x?: number
-  y?: number
-  height?: number
-  width?: number
-}
-
 export type Author = {
   _id: string
   _type: 'author'
@@ -571,6 +643,9 @@ export type CampaignPage = {
     | ({
         _key: string
       } & RoiCalculatorBlock)
+    | ({
+        _key: string
+      } & MaterialFeatureBlock)
   >
   seo?: {
     title?: string
@@ -939,6 +1014,8 @@ export type Geopoint = {
 export type AllSanitySchemaTypes =
   | SanityImageAssetReference
   | Visual
+  | MaterialReference
+  | MaterialFeatureBlock
   | RoiCalculatorBlock
   | CategoryReference
   | LatestArticlesBlock
@@ -960,6 +1037,10 @@ export type AllSanitySchemaTypes =
   | ArticleCta
   | Category
   | Slug
+  | SanityFileAssetReference
+  | Material
+  | SanityImageCrop
+  | SanityImageHotspot
   | LandingPageReference
   | CampaignPageReference
   | Experiment
@@ -967,8 +1048,6 @@ export type AllSanitySchemaTypes =
   | ReviewLink
   | AuthorReference
   | Article
-  | SanityImageCrop
-  | SanityImageHotspot
   | Author
   | Announcement
   | Redirect
@@ -1506,7 +1585,7 @@ export type ROI_CALCULATOR_QUERY_RESULT = {
 
 // Source: sanity/lib/queries.ts
 // Variable: CAMPAIGN_PAGE_QUERY
-// Query: *[_type == "campaignPage" && slug.current == $slug][0]{    _id,    title,    "slug": slug.current,    visibleFrom, visibleUntil, hiddenRedirect,    seo{title, description, noindex, shareImage{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}},    blocks[]{      _key,      _type,        _type == "heroBlock" => {    eyebrow, headline, description,    primaryCta{label, href},    secondaryCta{label, href},    "stats": stats[]->{_id, value, label, sourceNote},    "visual": coalesce(visual, *[_type == "landingPage" && _id == "landingPage"][0].hero.visual){  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},    "experimentVariants": experimentVariants[]{_key, "experiment": experiment->key.current, variant, headline, description, ctaLabel, visual{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}}  },  _type == "stepsBlock" => {    eyebrow, heading, intro,    steps[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}  },  _type == "cardGridBlock" => {    eyebrow, heading, intro,    cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},    specTitle,    "specs": specs[]->{_id, value, label, sourceNote}  },  _type == "benefitsBlock" => {    eyebrow, heading, intro,    cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},    roiTitle, roiDescription,    "roiFigures": roiFigures[]->{_id, value, label, sourceNote},    marketsTitle,    markets[]{_key, icon, name, description, badge}  },  _type == "ctaBandBlock" => {    heading, text,    primaryCta{label, href},    secondaryCta{label, href}  },  _type == "demoFormBlock" => {    eyebrow, heading, intro, formTitle, detailsTitle, offerTitle, offers, whatsappCta  },  _type == "faqBlock" => {    eyebrow, heading, intro,    items[]{_key, question, answer}  },  _type == "richTextBlock" => {    heading,    body[]{      ...,      _type == "image" => {_type, _key,   alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}    }  },  _type == "latestArticlesBlock" => {    eyebrow, heading, intro, count,    "category": category->{title, "slug": slug.current},    "articles": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && (!defined(^.category) || references(^.category._ref))]      | order(publishedAt desc, _id asc)[0...12]{  _id, title, "slug": slug.current, description, publishedAt, visibleFrom, visibleUntil,  cover{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},  "categories": categories[]->{_id, title, "slug": slug.current}}  },  _type == "roiCalculatorBlock" => {    eyebrow, heading, intro,    "calculator": *[_type == "roiCalculator" && _id == "roiCalculator"][0]{  title, intro, disclaimer, referenceFleet,  costPerVehicle{value, note},  incidentsPerVehicle{value, note},  incidentCost{value, note},  avoidedPercent{value, note}}  }    }}
+// Query: *[_type == "campaignPage" && slug.current == $slug][0]{    _id,    title,    "slug": slug.current,    visibleFrom, visibleUntil, hiddenRedirect,    seo{title, description, noindex, shareImage{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}},    blocks[]{      _key,      _type,        _type == "heroBlock" => {    eyebrow, headline, description,    primaryCta{label, href},    secondaryCta{label, href},    "stats": stats[]->{_id, value, label, sourceNote},    "visual": coalesce(visual, *[_type == "landingPage" && _id == "landingPage"][0].hero.visual){  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},    "experimentVariants": experimentVariants[]{_key, "experiment": experiment->key.current, variant, headline, description, ctaLabel, visual{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}}  },  _type == "stepsBlock" => {    eyebrow, heading, intro,    steps[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}  },  _type == "cardGridBlock" => {    eyebrow, heading, intro,    cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},    specTitle,    "specs": specs[]->{_id, value, label, sourceNote}  },  _type == "benefitsBlock" => {    eyebrow, heading, intro,    cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},    roiTitle, roiDescription,    "roiFigures": roiFigures[]->{_id, value, label, sourceNote},    marketsTitle,    markets[]{_key, icon, name, description, badge}  },  _type == "ctaBandBlock" => {    heading, text,    primaryCta{label, href},    secondaryCta{label, href}  },  _type == "demoFormBlock" => {    eyebrow, heading, intro, formTitle, detailsTitle, offerTitle, offers, whatsappCta  },  _type == "faqBlock" => {    eyebrow, heading, intro,    items[]{_key, question, answer}  },  _type == "richTextBlock" => {    heading,    body[]{      ...,      _type == "image" => {_type, _key,   alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}    }  },  _type == "latestArticlesBlock" => {    eyebrow, heading, intro, count,    "category": category->{title, "slug": slug.current},    "articles": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && (!defined(^.category) || references(^.category._ref))]      | order(publishedAt desc, _id asc)[0...12]{  _id, title, "slug": slug.current, description, publishedAt, visibleFrom, visibleUntil,  cover{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},  "categories": categories[]->{_id, title, "slug": slug.current}}  },  _type == "roiCalculatorBlock" => {    eyebrow, heading, intro,    "calculator": *[_type == "roiCalculator" && _id == "roiCalculator"][0]{  title, intro, disclaimer, referenceFleet,  costPerVehicle{value, note},  incidentsPerVehicle{value, note},  incidentCost{value, note},  avoidedPercent{value, note}}  },  _type == "materialFeatureBlock" => {    eyebrow, buttonLabel,    "material": material->{  _id, title, "slug": slug.current, description, visibleFrom, visibleUntil,  cover{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}}  }    }}
 export type CAMPAIGN_PAGE_QUERY_RESULT = {
   _id: string
   title: string | null
@@ -1817,6 +1896,38 @@ export type CAMPAIGN_PAGE_QUERY_RESULT = {
       }
     | {
         _key: string
+        _type: 'materialFeatureBlock'
+        eyebrow: string | null
+        buttonLabel: string | null
+        material: {
+          _id: string
+          title: string | null
+          slug: string | null
+          description: string | null
+          visibleFrom: string | null
+          visibleUntil: string | null
+          cover: {
+            alt: string | null
+            crop: SanityImageCrop | null
+            hotspot: SanityImageHotspot | null
+            asset: {
+              _id: string
+              url: string | null
+              extension: string | null
+              metadata: {
+                lqip: string | null
+                hasAlpha: boolean | null
+                dimensions: {
+                  width: number | null
+                  height: number | null
+                } | null
+              } | null
+            } | null
+          } | null
+        } | null
+      }
+    | {
+        _key: string
         _type: 'richTextBlock'
         heading: string | null
         body: Array<
@@ -2015,7 +2126,7 @@ export type REVIEW_LINK_QUERY_RESULT = {
 
 // Source: sanity/lib/queries.ts
 // Variable: REVIEW_PAGE_QUERY
-// Query: coalesce(    *[_type == "campaignPage" && _id == "drafts." + $id][0],    *[_type == "campaignPage" && _id == $id][0]  ){    _id,    title,    "slug": slug.current,    visibleFrom, visibleUntil, hiddenRedirect,    seo{title, description, noindex, shareImage{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}},    blocks[]{      _key,      _type,        _type == "heroBlock" => {    eyebrow, headline, description,    primaryCta{label, href},    secondaryCta{label, href},    "stats": stats[]->{_id, value, label, sourceNote},    "visual": coalesce(visual, *[_type == "landingPage" && _id == "landingPage"][0].hero.visual){  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},    "experimentVariants": experimentVariants[]{_key, "experiment": experiment->key.current, variant, headline, description, ctaLabel, visual{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}}  },  _type == "stepsBlock" => {    eyebrow, heading, intro,    steps[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}  },  _type == "cardGridBlock" => {    eyebrow, heading, intro,    cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},    specTitle,    "specs": specs[]->{_id, value, label, sourceNote}  },  _type == "benefitsBlock" => {    eyebrow, heading, intro,    cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},    roiTitle, roiDescription,    "roiFigures": roiFigures[]->{_id, value, label, sourceNote},    marketsTitle,    markets[]{_key, icon, name, description, badge}  },  _type == "ctaBandBlock" => {    heading, text,    primaryCta{label, href},    secondaryCta{label, href}  },  _type == "demoFormBlock" => {    eyebrow, heading, intro, formTitle, detailsTitle, offerTitle, offers, whatsappCta  },  _type == "faqBlock" => {    eyebrow, heading, intro,    items[]{_key, question, answer}  },  _type == "richTextBlock" => {    heading,    body[]{      ...,      _type == "image" => {_type, _key,   alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}    }  },  _type == "latestArticlesBlock" => {    eyebrow, heading, intro, count,    "category": category->{title, "slug": slug.current},    "articles": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && (!defined(^.category) || references(^.category._ref))]      | order(publishedAt desc, _id asc)[0...12]{  _id, title, "slug": slug.current, description, publishedAt, visibleFrom, visibleUntil,  cover{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},  "categories": categories[]->{_id, title, "slug": slug.current}}  },  _type == "roiCalculatorBlock" => {    eyebrow, heading, intro,    "calculator": *[_type == "roiCalculator" && _id == "roiCalculator"][0]{  title, intro, disclaimer, referenceFleet,  costPerVehicle{value, note},  incidentsPerVehicle{value, note},  incidentCost{value, note},  avoidedPercent{value, note}}  }    }}
+// Query: coalesce(    *[_type == "campaignPage" && _id == "drafts." + $id][0],    *[_type == "campaignPage" && _id == $id][0]  ){    _id,    title,    "slug": slug.current,    visibleFrom, visibleUntil, hiddenRedirect,    seo{title, description, noindex, shareImage{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}},    blocks[]{      _key,      _type,        _type == "heroBlock" => {    eyebrow, headline, description,    primaryCta{label, href},    secondaryCta{label, href},    "stats": stats[]->{_id, value, label, sourceNote},    "visual": coalesce(visual, *[_type == "landingPage" && _id == "landingPage"][0].hero.visual){  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},    "experimentVariants": experimentVariants[]{_key, "experiment": experiment->key.current, variant, headline, description, ctaLabel, visual{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}}  },  _type == "stepsBlock" => {    eyebrow, heading, intro,    steps[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}  },  _type == "cardGridBlock" => {    eyebrow, heading, intro,    cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},    specTitle,    "specs": specs[]->{_id, value, label, sourceNote}  },  _type == "benefitsBlock" => {    eyebrow, heading, intro,    cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},    roiTitle, roiDescription,    "roiFigures": roiFigures[]->{_id, value, label, sourceNote},    marketsTitle,    markets[]{_key, icon, name, description, badge}  },  _type == "ctaBandBlock" => {    heading, text,    primaryCta{label, href},    secondaryCta{label, href}  },  _type == "demoFormBlock" => {    eyebrow, heading, intro, formTitle, detailsTitle, offerTitle, offers, whatsappCta  },  _type == "faqBlock" => {    eyebrow, heading, intro,    items[]{_key, question, answer}  },  _type == "richTextBlock" => {    heading,    body[]{      ...,      _type == "image" => {_type, _key,   alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}    }  },  _type == "latestArticlesBlock" => {    eyebrow, heading, intro, count,    "category": category->{title, "slug": slug.current},    "articles": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && (!defined(^.category) || references(^.category._ref))]      | order(publishedAt desc, _id asc)[0...12]{  _id, title, "slug": slug.current, description, publishedAt, visibleFrom, visibleUntil,  cover{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},  "categories": categories[]->{_id, title, "slug": slug.current}}  },  _type == "roiCalculatorBlock" => {    eyebrow, heading, intro,    "calculator": *[_type == "roiCalculator" && _id == "roiCalculator"][0]{  title, intro, disclaimer, referenceFleet,  costPerVehicle{value, note},  incidentsPerVehicle{value, note},  incidentCost{value, note},  avoidedPercent{value, note}}  },  _type == "materialFeatureBlock" => {    eyebrow, buttonLabel,    "material": material->{  _id, title, "slug": slug.current, description, visibleFrom, visibleUntil,  cover{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}}  }    }}
 export type REVIEW_PAGE_QUERY_RESULT = {
   _id: string
   title: string | null
@@ -2323,6 +2434,38 @@ export type REVIEW_PAGE_QUERY_RESULT = {
             slug: string | null
           }> | null
         }>
+      }
+    | {
+        _key: string
+        _type: 'materialFeatureBlock'
+        eyebrow: string | null
+        buttonLabel: string | null
+        material: {
+          _id: string
+          title: string | null
+          slug: string | null
+          description: string | null
+          visibleFrom: string | null
+          visibleUntil: string | null
+          cover: {
+            alt: string | null
+            crop: SanityImageCrop | null
+            hotspot: SanityImageHotspot | null
+            asset: {
+              _id: string
+              url: string | null
+              extension: string | null
+              metadata: {
+                lqip: string | null
+                hasAlpha: boolean | null
+                dimensions: {
+                  width: number | null
+                  height: number | null
+                } | null
+              } | null
+            } | null
+          } | null
+        } | null
       }
     | {
         _key: string
@@ -2979,6 +3122,128 @@ export type ARTICLE_FEED_QUERY_RESULT = Array<{
   visibleUntil: string | null
 }>
 
+// Source: sanity/lib/queries.ts
+// Variable: MATERIAL_LIST_QUERY
+// Query: *[_type == "material" && defined(slug.current) && !(_id in path("drafts.**"))]    | order(_createdAt desc, _id asc){  _id, title, "slug": slug.current, description, visibleFrom, visibleUntil,  cover{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}}
+export type MATERIAL_LIST_QUERY_RESULT = Array<{
+  _id: string
+  title: string | null
+  slug: string | null
+  description: string | null
+  visibleFrom: string | null
+  visibleUntil: string | null
+  cover: {
+    alt: string | null
+    crop: SanityImageCrop | null
+    hotspot: SanityImageHotspot | null
+    asset: {
+      _id: string
+      url: string | null
+      extension: string | null
+      metadata: {
+        lqip: string | null
+        hasAlpha: boolean | null
+        dimensions: {
+          width: number | null
+          height: number | null
+        } | null
+      } | null
+    } | null
+  } | null
+}>
+
+// Source: sanity/lib/queries.ts
+// Variable: MATERIAL_FILE_QUERY
+// Query: *[_type == "material" && slug.current == $slug][0]{    title, "slug": slug.current,    "file": file.asset->{url, originalFilename, mimeType, size},    externalUrl,    visibleFrom, visibleUntil  }
+export type MATERIAL_FILE_QUERY_RESULT = {
+  title: string | null
+  slug: string | null
+  file: {
+    url: string | null
+    originalFilename: string | null
+    mimeType: string | null
+    size: number | null
+  } | null
+  externalUrl: string | null
+  visibleFrom: string | null
+  visibleUntil: string | null
+} | null
+
+// Source: sanity/routed-type-definitions.ts
+// Variable: MATERIAL_QUERY
+// Query: *[_type == "material" && slug.current == $slug][0]{    _id, title, "slug": slug.current, description, _updatedAt,    cover{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},    learnings,    "formFields": formFields[]{field, "required": coalesce(required, false)},    "conversionIdentifier": coalesce(conversionIdentifier, slug.current),    "notifySales": coalesce(notifySales, false),    confirmation,    seo{title, description, noindex, shareImage{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}},    visibleFrom, visibleUntil, hiddenRedirect  }
+export type MATERIAL_QUERY_RESULT = {
+  _id: string
+  title: string | null
+  slug: string | null
+  description: string | null
+  _updatedAt: string
+  cover: {
+    alt: string | null
+    crop: SanityImageCrop | null
+    hotspot: SanityImageHotspot | null
+    asset: {
+      _id: string
+      url: string | null
+      extension: string | null
+      metadata: {
+        lqip: string | null
+        hasAlpha: boolean | null
+        dimensions: {
+          width: number | null
+          height: number | null
+        } | null
+      } | null
+    } | null
+  } | null
+  learnings: Array<string> | null
+  formFields: Array<{
+    field: 'fleetSize' | 'message' | 'phone' | 'role' | 'segment' | null
+    required: boolean | false
+  }> | null
+  conversionIdentifier: string | null
+  notifySales: boolean | false
+  confirmation: string | null
+  seo: {
+    title: string | null
+    description: string | null
+    noindex: boolean | null
+    shareImage: {
+      alt: string | null
+      crop: SanityImageCrop | null
+      hotspot: SanityImageHotspot | null
+      asset: {
+        _id: string
+        url: string | null
+        extension: string | null
+        metadata: {
+          lqip: string | null
+          hasAlpha: boolean | null
+          dimensions: {
+            width: number | null
+            height: number | null
+          } | null
+        } | null
+      } | null
+    } | null
+  } | null
+  visibleFrom: string | null
+  visibleUntil: string | null
+  hiddenRedirect: string | null
+} | null
+
+// Source: sanity/routed-type-definitions.ts
+// Variable: MATERIAL_SLUGS_QUERY
+// Query: *[_type == "material" && defined(slug.current)] | order(slug.current asc){    "slug": slug.current,    "noindex": coalesce(seo.noindex, false),    _updatedAt,    visibleFrom, visibleUntil, hiddenRedirect  }
+export type MATERIAL_SLUGS_QUERY_RESULT = Array<{
+  slug: string | null
+  noindex: boolean | false
+  _updatedAt: string
+  visibleFrom: string | null
+  visibleUntil: string | null
+  hiddenRedirect: string | null
+}>
+
 // Query TypeMap
 import '@sanity/client'
 declare module '@sanity/client' {
@@ -2988,14 +3253,14 @@ declare module '@sanity/client' {
     '\n  *[_type == "legalPage" && defined(slug.current)] | order(slug.current asc){\n    "slug": slug.current,\n    updatedAt\n  }\n': LEGAL_PAGE_SLUGS_QUERY_RESULT
     '\n  *[_type == "landingPage" && _id == "landingPage"][0]{\n    hero{\n      eyebrow, headline, description, primaryCta, secondaryCta,\n      visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n      "stats": stats[]->{_id, value, label, sourceNote},\n      "experimentVariants": experimentVariants[]{_key, "experiment": experiment->key.current, variant, headline, description, ctaLabel, visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}}\n    },\n    sobre{eyebrow, heading, intro, visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}, points[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}},\n    comoFunciona{eyebrow, heading, intro, visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}, steps[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}},\n    tecnologia{\n      eyebrow, heading, intro, visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n      cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n      specTitle,\n      "specs": specs[]->{_id, value, label, sourceNote}\n    },\n    beneficios{\n      eyebrow, heading, intro, visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n      cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n      roiTitle, roiDescription,\n      "roiFigures": roiFigures[]->{_id, value, label, sourceNote},\n      marketsTitle,\n      markets[]{_key, icon, name, description, badge}\n    },\n    contato{eyebrow, heading, intro, visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}, formTitle, detailsTitle, offerTitle, offers, whatsappCta}\n  }\n': LANDING_PAGE_QUERY_RESULT
     '\n  *[_type == "roiCalculator" && _id == "roiCalculator"][0]{\n  title, intro, disclaimer, referenceFleet,\n  costPerVehicle{value, note},\n  incidentsPerVehicle{value, note},\n  incidentCost{value, note},\n  avoidedPercent{value, note}\n}\n': ROI_CALCULATOR_QUERY_RESULT
-    '\n  *[_type == "campaignPage" && slug.current == $slug][0]{\n    _id,\n    title,\n    "slug": slug.current,\n    visibleFrom, visibleUntil, hiddenRedirect,\n    seo{title, description, noindex, shareImage{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n    blocks[]{\n      _key,\n      _type,\n      \n  _type == "heroBlock" => {\n    eyebrow, headline, description,\n    primaryCta{label, href},\n    secondaryCta{label, href},\n    "stats": stats[]->{_id, value, label, sourceNote},\n    "visual": coalesce(visual, *[_type == "landingPage" && _id == "landingPage"][0].hero.visual){\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n    "experimentVariants": experimentVariants[]{_key, "experiment": experiment->key.current, variant, headline, description, ctaLabel, visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}}\n  },\n  _type == "stepsBlock" => {\n    eyebrow, heading, intro,\n    steps[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}\n  },\n  _type == "cardGridBlock" => {\n    eyebrow, heading, intro,\n    cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n    specTitle,\n    "specs": specs[]->{_id, value, label, sourceNote}\n  },\n  _type == "benefitsBlock" => {\n    eyebrow, heading, intro,\n    cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n    roiTitle, roiDescription,\n    "roiFigures": roiFigures[]->{_id, value, label, sourceNote},\n    marketsTitle,\n    markets[]{_key, icon, name, description, badge}\n  },\n  _type == "ctaBandBlock" => {\n    heading, text,\n    primaryCta{label, href},\n    secondaryCta{label, href}\n  },\n  _type == "demoFormBlock" => {\n    eyebrow, heading, intro, formTitle, detailsTitle, offerTitle, offers, whatsappCta\n  },\n  _type == "faqBlock" => {\n    eyebrow, heading, intro,\n    items[]{_key, question, answer}\n  },\n  _type == "richTextBlock" => {\n    heading,\n    body[]{\n      ...,\n      _type == "image" => {_type, _key, \n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}\n    }\n  },\n  _type == "latestArticlesBlock" => {\n    eyebrow, heading, intro, count,\n    "category": category->{title, "slug": slug.current},\n    "articles": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && (!defined(^.category) || references(^.category._ref))]\n      | order(publishedAt desc, _id asc)[0...12]{\n  _id, title, "slug": slug.current, description, publishedAt, visibleFrom, visibleUntil,\n  cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n  "categories": categories[]->{_id, title, "slug": slug.current}\n}\n  },\n  _type == "roiCalculatorBlock" => {\n    eyebrow, heading, intro,\n    "calculator": *[_type == "roiCalculator" && _id == "roiCalculator"][0]{\n  title, intro, disclaimer, referenceFleet,\n  costPerVehicle{value, note},\n  incidentsPerVehicle{value, note},\n  incidentCost{value, note},\n  avoidedPercent{value, note}\n}\n  }\n\n    }\n}\n': CAMPAIGN_PAGE_QUERY_RESULT
+    '\n  *[_type == "campaignPage" && slug.current == $slug][0]{\n    _id,\n    title,\n    "slug": slug.current,\n    visibleFrom, visibleUntil, hiddenRedirect,\n    seo{title, description, noindex, shareImage{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n    blocks[]{\n      _key,\n      _type,\n      \n  _type == "heroBlock" => {\n    eyebrow, headline, description,\n    primaryCta{label, href},\n    secondaryCta{label, href},\n    "stats": stats[]->{_id, value, label, sourceNote},\n    "visual": coalesce(visual, *[_type == "landingPage" && _id == "landingPage"][0].hero.visual){\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n    "experimentVariants": experimentVariants[]{_key, "experiment": experiment->key.current, variant, headline, description, ctaLabel, visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}}\n  },\n  _type == "stepsBlock" => {\n    eyebrow, heading, intro,\n    steps[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}\n  },\n  _type == "cardGridBlock" => {\n    eyebrow, heading, intro,\n    cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n    specTitle,\n    "specs": specs[]->{_id, value, label, sourceNote}\n  },\n  _type == "benefitsBlock" => {\n    eyebrow, heading, intro,\n    cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n    roiTitle, roiDescription,\n    "roiFigures": roiFigures[]->{_id, value, label, sourceNote},\n    marketsTitle,\n    markets[]{_key, icon, name, description, badge}\n  },\n  _type == "ctaBandBlock" => {\n    heading, text,\n    primaryCta{label, href},\n    secondaryCta{label, href}\n  },\n  _type == "demoFormBlock" => {\n    eyebrow, heading, intro, formTitle, detailsTitle, offerTitle, offers, whatsappCta\n  },\n  _type == "faqBlock" => {\n    eyebrow, heading, intro,\n    items[]{_key, question, answer}\n  },\n  _type == "richTextBlock" => {\n    heading,\n    body[]{\n      ...,\n      _type == "image" => {_type, _key, \n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}\n    }\n  },\n  _type == "latestArticlesBlock" => {\n    eyebrow, heading, intro, count,\n    "category": category->{title, "slug": slug.current},\n    "articles": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && (!defined(^.category) || references(^.category._ref))]\n      | order(publishedAt desc, _id asc)[0...12]{\n  _id, title, "slug": slug.current, description, publishedAt, visibleFrom, visibleUntil,\n  cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n  "categories": categories[]->{_id, title, "slug": slug.current}\n}\n  },\n  _type == "roiCalculatorBlock" => {\n    eyebrow, heading, intro,\n    "calculator": *[_type == "roiCalculator" && _id == "roiCalculator"][0]{\n  title, intro, disclaimer, referenceFleet,\n  costPerVehicle{value, note},\n  incidentsPerVehicle{value, note},\n  incidentCost{value, note},\n  avoidedPercent{value, note}\n}\n  },\n  _type == "materialFeatureBlock" => {\n    eyebrow, buttonLabel,\n    "material": material->{\n  _id, title, "slug": slug.current, description, visibleFrom, visibleUntil,\n  cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}\n}\n  }\n\n    }\n}\n': CAMPAIGN_PAGE_QUERY_RESULT
     '\n  *[_type == "campaignPage" && defined(slug.current)] | order(slug.current asc){\n    "slug": slug.current,\n    "noindex": coalesce(seo.noindex, false),\n    _updatedAt,\n    visibleFrom, visibleUntil, hiddenRedirect\n  }\n': CAMPAIGN_PAGE_SLUGS_QUERY_RESULT
     '\n  *[_type == "experiment" && defined(key.current) && defined(page._ref)] | order(key.current asc){\n    "key": key.current,\n    title,\n    goal,\n    visibleFrom, visibleUntil,\n    "page": page->{_type, "slug": slug.current},\n    variants[]{key, label, weight}\n  }\n': EXPERIMENTS_QUERY_RESULT
     '\n  *[_type == "redirect" && defined(from) && defined(to)] | order(from asc){from, to, permanent}\n': REDIRECTS_QUERY_RESULT
     '\n  *[_type == "redirect" && defined(from)] | order(from asc).from\n': REDIRECT_PATHS_QUERY_RESULT
     '\n  *[_type == "announcement" && _id == "announcement"][0]{\n    _id,\n    _rev,\n    text,\n    tone,\n    link{label, href},\n    visibleFrom, visibleUntil\n  }\n': ANNOUNCEMENT_QUERY_RESULT
     '\n  *[_type == "reviewLink" && tokenHash == $hash && _id in path("review-links.**")][0]{\n    "pageId": page._ref,\n    expiresAt,\n    revoked,\n    // When the Content Lake made it (not the editor\'s browser): the 30-day ceiling counts from it.\n    "createdAt": coalesce(_createdAt, _updatedAt)\n  }\n': REVIEW_LINK_QUERY_RESULT
-    '\n  coalesce(\n    *[_type == "campaignPage" && _id == "drafts." + $id][0],\n    *[_type == "campaignPage" && _id == $id][0]\n  ){\n    _id,\n    title,\n    "slug": slug.current,\n    visibleFrom, visibleUntil, hiddenRedirect,\n    seo{title, description, noindex, shareImage{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n    blocks[]{\n      _key,\n      _type,\n      \n  _type == "heroBlock" => {\n    eyebrow, headline, description,\n    primaryCta{label, href},\n    secondaryCta{label, href},\n    "stats": stats[]->{_id, value, label, sourceNote},\n    "visual": coalesce(visual, *[_type == "landingPage" && _id == "landingPage"][0].hero.visual){\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n    "experimentVariants": experimentVariants[]{_key, "experiment": experiment->key.current, variant, headline, description, ctaLabel, visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}}\n  },\n  _type == "stepsBlock" => {\n    eyebrow, heading, intro,\n    steps[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}\n  },\n  _type == "cardGridBlock" => {\n    eyebrow, heading, intro,\n    cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n    specTitle,\n    "specs": specs[]->{_id, value, label, sourceNote}\n  },\n  _type == "benefitsBlock" => {\n    eyebrow, heading, intro,\n    cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n    roiTitle, roiDescription,\n    "roiFigures": roiFigures[]->{_id, value, label, sourceNote},\n    marketsTitle,\n    markets[]{_key, icon, name, description, badge}\n  },\n  _type == "ctaBandBlock" => {\n    heading, text,\n    primaryCta{label, href},\n    secondaryCta{label, href}\n  },\n  _type == "demoFormBlock" => {\n    eyebrow, heading, intro, formTitle, detailsTitle, offerTitle, offers, whatsappCta\n  },\n  _type == "faqBlock" => {\n    eyebrow, heading, intro,\n    items[]{_key, question, answer}\n  },\n  _type == "richTextBlock" => {\n    heading,\n    body[]{\n      ...,\n      _type == "image" => {_type, _key, \n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}\n    }\n  },\n  _type == "latestArticlesBlock" => {\n    eyebrow, heading, intro, count,\n    "category": category->{title, "slug": slug.current},\n    "articles": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && (!defined(^.category) || references(^.category._ref))]\n      | order(publishedAt desc, _id asc)[0...12]{\n  _id, title, "slug": slug.current, description, publishedAt, visibleFrom, visibleUntil,\n  cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n  "categories": categories[]->{_id, title, "slug": slug.current}\n}\n  },\n  _type == "roiCalculatorBlock" => {\n    eyebrow, heading, intro,\n    "calculator": *[_type == "roiCalculator" && _id == "roiCalculator"][0]{\n  title, intro, disclaimer, referenceFleet,\n  costPerVehicle{value, note},\n  incidentsPerVehicle{value, note},\n  incidentCost{value, note},\n  avoidedPercent{value, note}\n}\n  }\n\n    }\n}\n': REVIEW_PAGE_QUERY_RESULT
+    '\n  coalesce(\n    *[_type == "campaignPage" && _id == "drafts." + $id][0],\n    *[_type == "campaignPage" && _id == $id][0]\n  ){\n    _id,\n    title,\n    "slug": slug.current,\n    visibleFrom, visibleUntil, hiddenRedirect,\n    seo{title, description, noindex, shareImage{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n    blocks[]{\n      _key,\n      _type,\n      \n  _type == "heroBlock" => {\n    eyebrow, headline, description,\n    primaryCta{label, href},\n    secondaryCta{label, href},\n    "stats": stats[]->{_id, value, label, sourceNote},\n    "visual": coalesce(visual, *[_type == "landingPage" && _id == "landingPage"][0].hero.visual){\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n    "experimentVariants": experimentVariants[]{_key, "experiment": experiment->key.current, variant, headline, description, ctaLabel, visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}}\n  },\n  _type == "stepsBlock" => {\n    eyebrow, heading, intro,\n    steps[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}\n  },\n  _type == "cardGridBlock" => {\n    eyebrow, heading, intro,\n    cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n    specTitle,\n    "specs": specs[]->{_id, value, label, sourceNote}\n  },\n  _type == "benefitsBlock" => {\n    eyebrow, heading, intro,\n    cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n    roiTitle, roiDescription,\n    "roiFigures": roiFigures[]->{_id, value, label, sourceNote},\n    marketsTitle,\n    markets[]{_key, icon, name, description, badge}\n  },\n  _type == "ctaBandBlock" => {\n    heading, text,\n    primaryCta{label, href},\n    secondaryCta{label, href}\n  },\n  _type == "demoFormBlock" => {\n    eyebrow, heading, intro, formTitle, detailsTitle, offerTitle, offers, whatsappCta\n  },\n  _type == "faqBlock" => {\n    eyebrow, heading, intro,\n    items[]{_key, question, answer}\n  },\n  _type == "richTextBlock" => {\n    heading,\n    body[]{\n      ...,\n      _type == "image" => {_type, _key, \n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}\n    }\n  },\n  _type == "latestArticlesBlock" => {\n    eyebrow, heading, intro, count,\n    "category": category->{title, "slug": slug.current},\n    "articles": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && (!defined(^.category) || references(^.category._ref))]\n      | order(publishedAt desc, _id asc)[0...12]{\n  _id, title, "slug": slug.current, description, publishedAt, visibleFrom, visibleUntil,\n  cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n  "categories": categories[]->{_id, title, "slug": slug.current}\n}\n  },\n  _type == "roiCalculatorBlock" => {\n    eyebrow, heading, intro,\n    "calculator": *[_type == "roiCalculator" && _id == "roiCalculator"][0]{\n  title, intro, disclaimer, referenceFleet,\n  costPerVehicle{value, note},\n  incidentsPerVehicle{value, note},\n  incidentCost{value, note},\n  avoidedPercent{value, note}\n}\n  },\n  _type == "materialFeatureBlock" => {\n    eyebrow, buttonLabel,\n    "material": material->{\n  _id, title, "slug": slug.current, description, visibleFrom, visibleUntil,\n  cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}\n}\n  }\n\n    }\n}\n': REVIEW_PAGE_QUERY_RESULT
     '\n  *[_type == "article" && slug.current == $slug][0]{\n    _id,\n    _updatedAt,\n    title,\n    "slug": slug.current,\n    description,\n    publishedAt,\n    visibleFrom, visibleUntil, hiddenRedirect,\n    cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n    "categories": categories[]->{_id, title, "slug": slug.current},\n    author->{name, kind, role, bio, photo{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n    seo{title, description, noindex, shareImage{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n    body[]{\n      ...,\n      _type == "image" => {_type, _key, caption, \n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n      _type == "claimFigure" => {_type, _key, "claim": claim->{_id, value, label, sourceNote}},\n      _type == "faqBlock" => {_type, _key, eyebrow, heading, intro, items[]{_key, question, answer}},\n      _type == "articleCta" => {_type, _key, heading, text, label}\n    }\n  }\n': ARTICLE_QUERY_RESULT
     '*[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && _id != $id && "drafts." + _id != $id\n      && references($categories)]\n      | order(publishedAt desc, _id asc)[0...12]{\n  _id, title, "slug": slug.current, description, publishedAt, visibleFrom, visibleUntil,\n  cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n  "categories": categories[]->{_id, title, "slug": slug.current}\n}': RELATED_ARTICLES_QUERY_RESULT
     '\n  coalesce(\n    *[_type == "article" && _id == "drafts." + $id][0],\n    *[_type == "article" && _id == $id][0]\n  ){\n    \n    _id,\n    _updatedAt,\n    title,\n    "slug": slug.current,\n    description,\n    publishedAt,\n    visibleFrom, visibleUntil, hiddenRedirect,\n    cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n    "categories": categories[]->{_id, title, "slug": slug.current},\n    author->{name, kind, role, bio, photo{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n    seo{title, description, noindex, shareImage{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n    body[]{\n      ...,\n      _type == "image" => {_type, _key, caption, \n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n      _type == "claimFigure" => {_type, _key, "claim": claim->{_id, value, label, sourceNote}},\n      _type == "faqBlock" => {_type, _key, eyebrow, heading, intro, items[]{_key, question, answer}},\n      _type == "articleCta" => {_type, _key, heading, text, label}\n    }\n  ,\n    "related": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && _id != ^._id && "drafts." + _id != ^._id\n      && references(^.categories[]._ref)]\n      | order(publishedAt desc, _id asc)[0...12]{\n  _id, title, "slug": slug.current, description, publishedAt, visibleFrom, visibleUntil,\n  cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n  "categories": categories[]->{_id, title, "slug": slug.current}\n}\n  }\n': REVIEW_ARTICLE_QUERY_RESULT
@@ -3006,5 +3271,9 @@ declare module '@sanity/client' {
     '\n  *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**"))] | order(publishedAt desc, _id asc){\n    "slug": slug.current,\n    "noindex": coalesce(seo.noindex, false),\n    publishedAt,\n    _updatedAt,\n    visibleFrom, visibleUntil, hiddenRedirect\n  }\n': ARTICLE_SLUGS_QUERY_RESULT
     '\n  *[_type == "category" && defined(slug.current)] | order(slug.current asc){\n    "slug": slug.current,\n    _updatedAt,\n    "latest": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && references(^._id)] | order(publishedAt desc)[0].publishedAt\n  }\n': CATEGORY_SLUGS_QUERY_RESULT
     '\n  *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**"))] | order(publishedAt desc, _id asc)[0...100]{\n    _id,\n    title,\n    "slug": slug.current,\n    description,\n    publishedAt,\n    _updatedAt,\n    "author": author->name,\n    "categories": categories[]->title,\n    visibleFrom, visibleUntil\n  }\n': ARTICLE_FEED_QUERY_RESULT
+    '\n  *[_type == "material" && defined(slug.current) && !(_id in path("drafts.**"))]\n    | order(_createdAt desc, _id asc){\n  _id, title, "slug": slug.current, description, visibleFrom, visibleUntil,\n  cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}\n}\n': MATERIAL_LIST_QUERY_RESULT
+    '\n  *[_type == "material" && slug.current == $slug][0]{\n    title, "slug": slug.current,\n    "file": file.asset->{url, originalFilename, mimeType, size},\n    externalUrl,\n    visibleFrom, visibleUntil\n  }\n': MATERIAL_FILE_QUERY_RESULT
+    '\n  *[_type == "material" && slug.current == $slug][0]{\n    _id, title, "slug": slug.current, description, _updatedAt,\n    cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n    learnings,\n    "formFields": formFields[]{field, "required": coalesce(required, false)},\n    "conversionIdentifier": coalesce(conversionIdentifier, slug.current),\n    "notifySales": coalesce(notifySales, false),\n    confirmation,\n    seo{title, description, noindex, shareImage{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n    visibleFrom, visibleUntil, hiddenRedirect\n  }\n': MATERIAL_QUERY_RESULT
+    '\n  *[_type == "material" && defined(slug.current)] | order(slug.current asc){\n    "slug": slug.current,\n    "noindex": coalesce(seo.noindex, false),\n    _updatedAt,\n    visibleFrom, visibleUntil, hiddenRedirect\n  }\n': MATERIAL_SLUGS_QUERY_RESULT
   }
 }

@@ -7,6 +7,7 @@ import { DemoFormBlock } from './demo-form/component'
 import { FaqBlock } from './faq/component'
 import { HeroBlock } from './hero/component'
 import { LatestArticlesBlock } from './latest-articles/component'
+import { MaterialFeatureBlock } from './material-feature/component'
 import { RichTextBlock } from './rich-text/component'
 import { RoiCalculatorBlock } from './roi-calculator/component'
 import { StepsBlock } from './steps/component'
@@ -31,4 +32,5 @@ export const BLOCK_COMPONENTS: { [T in BlockType]: ComponentType<BlockProps<T>> 
   richTextBlock: RichTextBlock,
   latestArticlesBlock: LatestArticlesBlock,
   roiCalculatorBlock: RoiCalculatorBlock,
+  materialFeatureBlock: MaterialFeatureBlock,
 }

@@ -6,6 +6,7 @@ import {
   heroVariantsProjection,
   imageProjection,
   linkProjection,
+  materialCardProjection,
   roiCalculatorDocument,
 } from '../../sanity/lib/fragments'
 
@@ -74,5 +75,9 @@ export const blockFragments = /* groq */ `
   _type == "roiCalculatorBlock" => {
     eyebrow, heading, intro,
     "calculator": ${roiCalculatorDocument}
+  },
+  _type == "materialFeatureBlock" => {
+    eyebrow, buttonLabel,
+    "material": material->{${materialCardProjection}}
   }
 `

@@ -5,6 +5,7 @@ import { demoFormBlockType } from './demo-form/schema'
 import { faqBlockType } from './faq/schema'
 import { heroBlockType } from './hero/schema'
 import { latestArticlesBlockType } from './latest-articles/schema'
+import { materialFeatureBlockType } from './material-feature/schema'
 import { richTextBlockType } from './rich-text/schema'
 import { roiCalculatorBlockType } from './roi-calculator/schema'
 import { stepsBlockType } from './steps/schema'
@@ -26,4 +27,5 @@ export const BLOCK_SCHEMA_TYPES = [
   richTextBlockType,
   latestArticlesBlockType,
   roiCalculatorBlockType,
+  materialFeatureBlockType,
 ]

@@ -10,7 +10,7 @@ import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 
 const ASSET_KEY = '_sanityAsset'
-const ASSET_VALUE = /^image@file:\/\/\.\/(.+)$/
+const ASSET_VALUE = /^(image|file)@file:\/\/\.\/(.+)$/
 
 /** Width and height of an SVG (its width/height attributes, else its viewBox) or a PNG. */
 export function imageDimensions(bytes, extension) {
@@ -69,14 +69,39 @@ export function assetDocumentFor(file, assetUrl) {
   }
 }
 
+const FILE_TYPES = { pdf: 'application/pdf' }
+
 /**
- * Replaces every `_sanityAsset` image in `documents` with an asset reference and appends one
- * asset document per file. Returns new documents; the input is not changed.
+ * The file asset document `sanity dataset import` would create (a material's PDF, issue 65).
+ * @param {string} file absolute path
+ * @param {(asset: {sha1: string, extension: string, file: string}) => string} fileUrl
+ */
+export function fileAssetDocumentFor(file, fileUrl) {
+  const extension = path.extname(file).slice(1).toLowerCase()
+  if (!FILE_TYPES[extension]) throw new Error(`Bundled file ${file}: only PDF files are supported.`)
+  const bytes = readFileSync(file)
+  const sha1 = createHash('sha1').update(bytes).digest('hex')
+  return {
+    _id: `file-${sha1}-${extension}`,
+    _type: 'sanity.fileAsset',
+    assetId: sha1,
+    extension,
+    mimeType: FILE_TYPES[extension],
+    originalFilename: path.basename(file),
+    size: bytes.length,
+    url: fileUrl({ sha1, extension, file }),
+  }
+}
+
+/**
+ * Replaces every `_sanityAsset` image or file in `documents` with an asset reference and appends
+ * one asset document per file. Returns new documents; the input is not changed. `fileUrl` decides
+ * a file's URL (a material's PDF is never under public/: only its gated download serves it).
  * @template {{_id: string, _type: string}} T
  * @param {T[]} documents
- * @param {{datasetDir: string, assetUrl: Parameters<typeof assetDocumentFor>[1]}} options
+ * @param {{datasetDir: string, assetUrl: Parameters<typeof assetDocumentFor>[1], fileUrl?: Parameters<typeof fileAssetDocumentFor>[1]}} options
  */
-export function resolveBundledAssets(documents, { datasetDir, assetUrl }) {
+export function resolveBundledAssets(documents, { datasetDir, assetUrl, fileUrl }) {
   const assets = new Map()
   const base = pathToFileURL(datasetDir.endsWith(path.sep) ? datasetDir : datasetDir + path.sep)
 
@@ -90,11 +115,17 @@ export function resolveBundledAssets(documents, { datasetDir, assetUrl }) {
     const ref = value[ASSET_KEY]
     if (typeof ref === 'string') {
       const match = ref.match(ASSET_VALUE)
-      if (!match) throw new Error(`Unsupported ${ASSET_KEY} "${ref}": expected image@file://./…`)
-      const file = fileURLToPath(new URL(match[1], base))
+      if (!match)
+        throw new Error(`Unsupported ${ASSET_KEY} "${ref}": expected image@file://./… or file@file://./…`)
+      const file = fileURLToPath(new URL(match[2], base))
       let asset = assets.get(file)
       if (!asset) {
-        asset = assetDocumentFor(file, assetUrl)
+        if (match[1] === 'file' && !fileUrl)
+          throw new Error(`${ASSET_KEY} "${ref}": this reader does not resolve files.`)
+        asset =
+          match[1] === 'file'
+            ? fileAssetDocumentFor(file, /** @type {NonNullable<typeof fileUrl>} */ (fileUrl))
+            : assetDocumentFor(file, assetUrl)
         assets.set(file, asset)
       }
       copy.asset = { _type: 'reference', _ref: asset._id }

@@ -31,7 +31,22 @@ export function withBundledAssets(documents: SanityDocument[]): SanityDocument[]
       }
       return `/${relative.split(path.sep).join('/')}`
     },
+    // Never under public/: a material's file is served only through its gated download
+    // (lib/materials/file.ts reads it from disk by this address).
+    fileUrl: ({ file }) =>
+      `${BUNDLED_FILE_SCHEME}${path.relative(path.dirname(BUNDLED_DATASET_FILE), file).split(path.sep).join('/')}`,
   })
+}
+
+/** How a bundled file's asset URL starts: the rest is its path under sanity/dataset/. */
+export const BUNDLED_FILE_SCHEME = 'bundled-file:'
+
+/** The bundled file at this asset URL, as an absolute path inside sanity/dataset/, or null. */
+export function bundledFilePath(url: string): string | null {
+  if (!url.startsWith(BUNDLED_FILE_SCHEME)) return null
+  const datasetDir = path.dirname(BUNDLED_DATASET_FILE)
+  const file = path.resolve(datasetDir, url.slice(BUNDLED_FILE_SCHEME.length))
+  return file.startsWith(datasetDir + path.sep) ? file : null
 }
 
 let datasetPromise: Promise<SanityDocument[]> | undefined

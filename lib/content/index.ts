@@ -19,6 +19,8 @@ import {
   LANDING_PAGE_QUERY,
   LEGAL_PAGE_QUERY,
   LEGAL_PAGE_SLUGS_QUERY,
+  MATERIAL_FILE_QUERY,
+  MATERIAL_LIST_QUERY,
   REDIRECT_PATHS_QUERY,
   REDIRECTS_QUERY,
   RELATED_ARTICLES_QUERY,
@@ -44,6 +46,9 @@ import type {
   LANDING_PAGE_QUERY_RESULT,
   LEGAL_PAGE_QUERY_RESULT,
   LEGAL_PAGE_SLUGS_QUERY_RESULT,
+  MATERIAL_FILE_QUERY_RESULT,
+  MATERIAL_LIST_QUERY_RESULT,
+  MATERIAL_QUERY_RESULT,
   REDIRECT_PATHS_QUERY_RESULT,
   REDIRECTS_QUERY_RESULT,
   RELATED_ARTICLES_QUERY_RESULT,
@@ -57,6 +62,7 @@ import { serverEnv } from '@/lib/env'
 import { isSanityConfigured } from '@/sanity/env'
 import { ARTICLES_PER_PAGE, SLUG_PATTERN, listingPageCount } from '@/sanity/lib/paths'
 import { routedType, type RoutedTypeName } from '@/sanity/lib/routed-type-rules'
+import { MATERIAL_QUERY } from '@/sanity/routed-type-definitions'
 
 import { hashReviewToken, isReviewLinkUsable, isReviewTokenShape } from '@/lib/review-token'
 
@@ -183,15 +189,26 @@ export async function getCampaignPage(slug: string, { anyWindow = false } = {}) 
     CONTENT_TAGS.category,
     // The calculator block reads the calculator's assumptions.
     CONTENT_TAGS.roiCalculator,
+    // The featured-material block shows a material's card.
+    CONTENT_TAGS.material,
   ])
   const now = Date.now()
-  await expireAtNextBoundary([page, ...latestArticlesWindows(page?.blocks ?? [])], now)
+  const featured = (page?.blocks ?? []).flatMap((block) =>
+    block._type === 'materialFeatureBlock' && block.material ? [block.material] : [],
+  )
+  await expireAtNextBoundary(
+    [page, ...latestArticlesWindows(page?.blocks ?? []), ...featured],
+    now,
+  )
   if (!page || (!anyWindow && !isVisible(page, now))) return null
-  // Its latest-articles blocks show only the articles inside their window.
+  // Its latest-articles blocks show only the articles inside their window, and a featured
+  // material only inside its own (its page answers 404 outside it).
   const blocks = (page.blocks ?? []).map((block) =>
     block._type === 'latestArticlesBlock' && block.articles
       ? { ...block, articles: liveItems(block.articles, now) }
-      : block,
+      : block._type === 'materialFeatureBlock' && block.material && !isVisible(block.material, now)
+        ? { ...block, material: null }
+        : block,
   )
   return { ...page, blocks }
 }
@@ -504,6 +521,56 @@ export function getRoutedSlugs(name: RoutedTypeName, { fresh = false } = {}) {
     fresh,
   })
 }
+
+/**
+ * A material's page data (MATERIAL_QUERY, the routed type's default fetcher): published, or its
+ * draft in draft mode; null outside its window. Never the file's address.
+ */
+export function getMaterial(slug: string, { anyWindow = false } = {}) {
+  return getRoutedDocument<NonNullable<MATERIAL_QUERY_RESULT>>('material', slug, { anyWindow })
+}
+
+/**
+ * A material as published now and inside its window, read fresh (never the cache): what a form
+ * post is checked against, so a material unpublished or ended since the page was rendered is
+ * refused with a message, not served from a stale copy. Null when it is not live.
+ */
+export async function getLiveMaterialFresh(slug: string) {
+  if (!SLUG_PATTERN.test(slug)) return null
+  const material = await fetchContent<MATERIAL_QUERY_RESULT>(MATERIAL_QUERY, { slug }, [], {
+    publishedOnly: true,
+    fresh: true,
+  })
+  return material && isVisible(material) ? material : null
+}
+
+/**
+ * A live material's file, for its gated download only (app/materiais/[slug]/baixar): published,
+ * inside its window, read fresh, so a link stops working when the material is unpublished.
+ */
+export async function getMaterialFile(slug: string) {
+  if (!SLUG_PATTERN.test(slug)) return null
+  const material = await fetchContent<MATERIAL_FILE_QUERY_RESULT>(
+    MATERIAL_FILE_QUERY,
+    { slug },
+    [],
+    { publishedOnly: true, fresh: true },
+  )
+  return material && isVisible(material) ? material : null
+}
+
+/** The list at /materiais: published materials inside their window, newest first. */
+export async function getMaterialList() {
+  const materials = await fetchContent<MATERIAL_LIST_QUERY_RESULT>(
+    MATERIAL_LIST_QUERY,
+    {},
+    [CONTENT_TAGS.material],
+    { publishedOnly: true },
+  )
+  return liveOnly(materials)
+}
+
+export type Material = NonNullable<MATERIAL_QUERY_RESULT>
 
 export type SiteSettings = NonNullable<SITE_SETTINGS_QUERY_RESULT>
 export type LandingPage = NonNullable<LANDING_PAGE_QUERY_RESULT>

@@ -43,8 +43,16 @@ function signingKey(): Buffer {
   return cachedKey
 }
 
+/**
+ * The site's signature of `payload` for one purpose (the demo form's render time, a material's
+ * download link): one key, a prefix per purpose so that no token signed for one passes for another.
+ */
+export function signFor(purpose: string, payload: string): string {
+  return createHmac('sha256', signingKey()).update(`${purpose}:${payload}`).digest('base64url')
+}
+
 function mac(payload: string): string {
-  return createHmac('sha256', signingKey()).update(`demo-form:${payload}`).digest('base64url')
+  return signFor('demo-form', payload)
 }
 
 /**

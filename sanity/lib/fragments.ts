@@ -65,3 +65,10 @@ export const roiCalculatorProjection = /* groq */ `
 
 /** The calculator's one document, as a sub-query a block's fragment can embed. */
 export const roiCalculatorDocument = /* groq */ `*[_type == "roiCalculator" && _id == "roiCalculator"][0]{${roiCalculatorProjection}}`
+
+// A material as its card shows it (the list at /materiais, the "Material em destaque" block, the
+// end of an article): never its file, whose address only the gated download reads.
+export const materialCardProjection = /* groq */ `
+  _id, title, "slug": slug.current, description, ${windowProjection},
+  cover{${imageProjection}}
+`

@@ -97,3 +97,15 @@ export const REDIRECT_CONFLICT_QUERY = /* groq */ `{
 
 /** The tag the validation queries carry (the dataset-validation test answers only these). */
 export const VALIDATION_QUERY_TAG = 'validation.path-is-free'
+
+/** Materials (e-books, checklists) behind a short form: the list at /materiais, each at /materiais/<slug>. */
+export const MATERIALS_PREFIX = '/materiais'
+
+export function materialPath(slug: string): string {
+  return `${MATERIALS_PREFIX}/${slug}`
+}
+
+/** Where a material's signed download link points (app/materiais/[slug]/baixar). */
+export function materialDownloadPath(slug: string): string {
+  return `${materialPath(slug)}/baixar`
+}

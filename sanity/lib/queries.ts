@@ -10,6 +10,7 @@ import {
   heroVariantsProjection,
   imageProjection,
   linkProjection,
+  materialCardProjection,
   pageVisibilityProjection,
   roiCalculatorProjection,
   sectionIntroProjection,
@@ -354,6 +355,25 @@ export const ARTICLE_FEED_QUERY = defineQuery(`
     _updatedAt,
     "author": author->name,
     "categories": categories[]->title,
+    ${windowProjection}
+  }
+`)
+
+/** The list at /materiais: every published material's card, newest first (lib/content keeps the live ones). */
+export const MATERIAL_LIST_QUERY = defineQuery(`
+  *[_type == "material" && defined(slug.current) && !(_id in path("drafts.**"))]
+    | order(_createdAt desc, _id asc){${materialCardProjection}}
+`)
+
+/**
+ * A material's file, for the gated download only (app/materiais/[slug]/baixar): its asset's
+ * address, name and type, or the external address, and its window. No page query projects these.
+ */
+export const MATERIAL_FILE_QUERY = defineQuery(`
+  *[_type == "material" && slug.current == $slug][0]{
+    title, "slug": slug.current,
+    "file": file.asset->{url, originalFilename, mimeType, size},
+    externalUrl,
     ${windowProjection}
   }
 `)

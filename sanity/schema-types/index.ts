@@ -11,6 +11,7 @@ import { heroVariantType } from './hero-variants'
 import { claimType } from './claim'
 import { landingPageType } from './landing-page'
 import { legalPageType } from './legal-page'
+import { materialType } from './material'
 import { featureCardType, linkType, marketType } from './objects'
 import { redirectType } from './redirect'
 import { reviewLinkType } from './review-link'
@@ -28,6 +29,7 @@ export const schemaTypes: SchemaTypeDefinition[] = [
   announcementType,
   reviewLinkType,
   experimentType,
+  materialType,
   articleType,
   categoryType,
   authorType,

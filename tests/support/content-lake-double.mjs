@@ -100,8 +100,14 @@ import { contentSourceMap } from './content-source-map.mjs'
 import { sanityWebhook } from './sanity-webhook.mjs'
 
 const DEFAULT_TOKEN = 'test-read-token'
-const IMAGE_PATH = /^\/images\/[^/]+\/[^/]+\/([0-9a-f]+-\d+x\d+\.[a-z]+)$/
-const IMAGE_TYPES = { svg: 'image/svg+xml', png: 'image/png', jpg: 'image/jpeg' }
+const IMAGE_PATH =
+  /^\/(?:images\/[^/]+\/[^/]+\/([0-9a-f]+-\d+x\d+\.[a-z]+)|files\/[^/]+\/[^/]+\/([0-9a-f]+\.pdf))$/
+const IMAGE_TYPES = {
+  svg: 'image/svg+xml',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  pdf: 'application/pdf',
+}
 
 /**
  * Uploads the `_sanityAsset` images of an NDJSON export, as `sanity dataset import` would.
@@ -118,6 +124,12 @@ export function importAssets(documents, { datasetDir, baseUrl, projectId, datase
       const name = `${sha1}-${width}x${height}.${extension}`
       imageFiles.set(name, file)
       return `${baseUrl}/images/${projectId}/${dataset}/${name}`
+    },
+    // Sanity's CDN serves file assets at /files/<project>/<dataset>/<sha1>.<ext>.
+    fileUrl: ({ sha1, extension, file }) => {
+      const name = `${sha1}.${extension}`
+      imageFiles.set(name, file)
+      return `${baseUrl}/files/${projectId}/${dataset}/${name}`
     },
   })
   return { documents: imported, imageFiles }
@@ -800,7 +812,7 @@ export async function startContentLakeDouble({
       }
       const imageMatch = url.pathname.match(IMAGE_PATH)
       if (imageMatch && req.method === 'GET') {
-        const file = imageFiles.get(imageMatch[1])
+        const file = imageFiles.get(imageMatch[1] ?? imageMatch[2])
         if (!file) return send(res, 404, { error: 'Not Found', message: 'No such asset' })
         res.writeHead(200, {
           'content-type': IMAGE_TYPES[path.extname(file).slice(1)] ?? 'application/octet-stream',
