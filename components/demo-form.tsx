@@ -35,7 +35,6 @@ import {
   ORIGIN_PAGE_FIELD,
   PAGE_FIELD,
   STARTED_AT_FIELD,
-  SUBMIT_TIMEOUT_MS,
   TURNSTILE_ACTION,
   SUBMISSION_KEY_FIELD,
   FORM_TOKEN_FIELD,
@@ -47,6 +46,7 @@ import {
   type FleetSize,
 } from '@/lib/validations/demo-request-fields'
 import { loadTurnstile } from '@/lib/turnstile-client'
+import { newSubmissionKey, withTimeout } from '@/lib/forms/client'
 import { campaignPath } from '@/sanity/lib/paths'
 
 /** The fields the visitor fills in, in the order the form shows them: the first refused gets focus. */
@@ -68,13 +68,6 @@ const TOASTS = {
     title: 'Erro ao enviar solicitação',
     description: 'Tente novamente ou entre em contato pelo WhatsApp.',
   },
-}
-
-class SubmitTimeoutError extends Error {
-  constructor() {
-    super(`Sem resposta do servidor em ${SUBMIT_TIMEOUT_MS / 1000} s`)
-    this.name = 'SubmitTimeoutError'
-  }
 }
 
 type Sonner = typeof import('sonner')
@@ -104,23 +97,6 @@ function loadValidation(phoneCountries?: readonly string[]) {
 function loadSonner() {
   sonnerModule ??= import('sonner')
   return sonnerModule
-}
-
-/** A fresh submission key (lib/security/form-token.ts); crypto.randomUUID needs a secure page. */
-function newSubmissionKey(): string {
-  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID()
-  const bytes = crypto.getRandomValues(new Uint8Array(16))
-  bytes[6] = (bytes[6]! & 0x0f) | 0x40
-  bytes[8] = (bytes[8]! & 0x3f) | 0x80
-  const hex = [...bytes].map((byte) => byte.toString(16).padStart(2, '0')).join('')
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
-}
-
-function withTimeout<T>(promise: Promise<T>): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new SubmitTimeoutError()), SUBMIT_TIMEOUT_MS)
-    promise.then(resolve, reject).finally(() => clearTimeout(timer))
-  })
 }
 
 type Props = {

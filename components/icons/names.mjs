@@ -30,6 +30,7 @@ export const SPRITE_ICONS = {
   'arrow-left': 'arrow-left',
   'arrow-right': 'arrow-right',
   check: 'check',
+  download: 'download',
   'loader-circle': 'loader-circle',
   mail: 'mail',
   menu: 'menu',

@@ -21,7 +21,13 @@ export const MATERIAL_LIMITS = { ...LIMITS, role: 100 } as const
 /** The fields always asked, in the order the form shows them. */
 export const MATERIAL_BASE_FIELDS = ['name', 'email', 'company'] as const
 /** The fields a material may add (the Studio's list), in the order the form shows them. */
-export const MATERIAL_OPTIONAL_FIELDS = ['phone', 'fleetSize', 'role', 'segment', 'message'] as const
+export const MATERIAL_OPTIONAL_FIELDS = [
+  'phone',
+  'fleetSize',
+  'role',
+  'segment',
+  'message',
+] as const
 export type MaterialOptionalField = (typeof MATERIAL_OPTIONAL_FIELDS)[number]
 export type MaterialField = (typeof MATERIAL_BASE_FIELDS)[number] | MaterialOptionalField
 
@@ -58,5 +64,3 @@ export const EMAIL_CONSENT_LABEL =
   'Aceito receber e-mails da Vigia com conteúdos e novidades sobre segurança de frotas. Posso cancelar quando quiser.'
 /** The material's slug, posted with the form: the server reads its published definition. */
 export const MATERIAL_SLUG_FIELD = 'material'
-/** The Turnstile widget's action for a material's form (at most 32 characters). */
-export const MATERIAL_TURNSTILE_ACTION = 'material-request'
