@@ -170,11 +170,11 @@ export const materialType = defineType({
           const id = (context.document?._id ?? '').replace(/^drafts\./, '')
           const others = await context
             .getClient({ apiVersion: '2025-02-19' })
-            .fetch<number>(UNIQUE_IDENTIFIER_QUERY, {
-              identifier,
-              draft: `drafts.${id}`,
-              published: id,
-            })
+            .fetch<number>(
+              UNIQUE_IDENTIFIER_QUERY,
+              { identifier, draft: `drafts.${id}`, published: id },
+              { tag: 'validation.material-identifier' },
+            )
           return others > 0 ? `Outro material já usa o identificador "${identifier}".` : true
         }),
     }),

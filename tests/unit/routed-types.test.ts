@@ -76,6 +76,10 @@ beforeEach(() => {
   content.getCategorySlugs.mockResolvedValue([{ slug: 'fadiga', _updatedAt: null, latest: null }])
   content.getLegalPageSlugs.mockResolvedValue([{ slug: 'privacidade', updatedAt: null }])
   content.getRedirectPaths.mockResolvedValue(['/onibus', '/p/velha'])
+  // Types with the default fetchers (materials) list through getRoutedSlugs.
+  content.getRoutedSlugs.mockResolvedValue([
+    { slug: 'checklist', _updatedAt: null, noindex: false, visibleFrom: null, visibleUntil: null },
+  ])
 })
 
 const routedRecipe = () => readRecipe('docs/routed-types.md', '## Adding a routed type')
@@ -206,6 +210,7 @@ describe('lists from the registry', () => {
       '/conteudos': [...articles.map((article) => article.slug), 'feed.xml'],
       '/conteudos/categoria': ['fadiga'],
       '/conteudos/pagina': ['1', '2', '3'],
+      '/materiais': ['checklist'],
     })
     const paths = await documentPagePaths()
     for (const path of ['/privacidade', '/p/onibus', '/conteudos/artigo-3', '/conteudos/feed.xml'])
@@ -415,5 +420,6 @@ it('registers the types in the order the sitemap lists them', () => {
     'articleListing',
     'category',
     'article',
+    'material',
   ])
 })
