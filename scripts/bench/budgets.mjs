@@ -45,6 +45,7 @@ export const PAGES = Object.freeze([
   },
   { id: 'listing', kind: 'article listing', path: '/conteudos' },
   { id: 'article', kind: 'article', path: '/conteudos/como-o-celular-detecta-fadiga' },
+  { id: 'material', kind: 'material', path: '/materiais/checklist-camera-cabine-lgpd' },
 ])
 
 /** lib/experiments/serve.ts's VARIANT_HEADER and variantPath, and the control's key (assign.ts). */

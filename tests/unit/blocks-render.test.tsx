@@ -63,7 +63,10 @@ describe('rendering blocks', () => {
         const html = await render([block])
         const sections = html.querySelectorAll('section')
         expect(sections.length, block._type).toBe(1)
-        const heading = String(block.headline ?? block.heading)
+        // A featured material is headed by the material's own title.
+        const heading = String(
+          block.headline ?? block.heading ?? (block.material as { title?: string } | null)?.title,
+        )
         expect(sections[0]!.querySelector('h1, h2')?.textContent, block._type).toBe(heading)
         expect(sections[0]!.textContent!.length, block._type).toBeGreaterThan(heading.length + 50)
       }

@@ -59,23 +59,28 @@ describe('claims', () => {
     expect(references.length).toBeGreaterThan(0)
     // An image's `asset` references the asset document the import made of its file; an article
     // references its author and categories, a latest-articles block its category; an experiment
-    // its page, and a hero's variant its experiment.
+    // its page, and a hero's variant its experiment; a material's file its file asset, and a
+    // featured-material block its material.
     const pageType = (ref: string) => {
       const type = byId.get(ref)?._type
       return type === 'landingPage' || type === 'campaignPage' ? type : 'a page'
     }
     const expectedType = (at: string, from: string, ref: string) =>
-      at.endsWith('.asset')
-        ? 'sanity.imageAsset'
-        : at === '.author'
-          ? 'author'
-          : /^\.categories\[\d+\]$|\]\.category$/.test(at)
-            ? 'category'
-            : /\.experimentVariants\[\d+\]\.experiment$/.test(at)
-              ? 'experiment'
-              : at === '.page' && byId.get(from)?._type === 'experiment'
-                ? pageType(ref)
-                : 'claim'
+      at === '.file.asset'
+        ? 'sanity.fileAsset'
+        : at.endsWith('.asset')
+          ? 'sanity.imageAsset'
+          : /\.blocks\[\d+\]\.material$/.test(at)
+            ? 'material'
+            : at === '.author'
+              ? 'author'
+              : /^\.categories\[\d+\]$|\]\.category$/.test(at)
+                ? 'category'
+                : /\.experimentVariants\[\d+\]\.experiment$/.test(at)
+                  ? 'experiment'
+                  : at === '.page' && byId.get(from)?._type === 'experiment'
+                    ? pageType(ref)
+                    : 'claim'
     const broken = references.filter(
       (reference) =>
         byId.get(reference.ref)?._type !==

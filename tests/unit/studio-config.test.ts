@@ -176,6 +176,7 @@ describe('singletons', () => {
       'campaignPage',
       'redirect',
       'experiment',
+      'material',
       'article',
       'category',
       'author',
@@ -247,7 +248,7 @@ describe('desk structure', () => {
     }
   })
 
-  it('lists the claims, the legal pages, then campaign pages, redirects and experiments, then articles, claims by value and label', () => {
+  it('lists the claims, the legal pages, then campaign pages, materials, redirects and experiments, then articles, claims by value and label', () => {
     expect(items.map((item) => item.id)).toEqual([
       'landingPage',
       'siteSettings',
@@ -257,6 +258,7 @@ describe('desk structure', () => {
       'roiCalculator',
       'legalPage',
       expect.any(String),
+      'material',
       'campaignPage',
       'redirect',
       'experiment',
@@ -272,11 +274,12 @@ describe('desk structure', () => {
       options: { id: 'roiCalculator', type: 'roiCalculator' },
     })
     expect(items[6]!.title).toBe('Páginas legais')
-    expect(items[8]!.title).toBe('Páginas de campanha')
-    expect(items[9]!.title).toBe('Redirecionamentos')
-    expect(items[10]!.title).toBe('Experimentos')
+    expect(items[9]!.title).toBe('Páginas de campanha')
+    expect(items[8]!.title).toBe('Materiais')
+    expect(items[10]!.title).toBe('Redirecionamentos')
+    expect(items[11]!.title).toBe('Experimentos')
     expect(items[3]!.type).toBe('divider')
-    expect(items[12]!.title).toBe('Artigos')
+    expect(items[13]!.title).toBe('Artigos')
     expect(source().schema.get('claim')?.preview?.select).toEqual({
       title: 'value',
       subtitle: 'label',
