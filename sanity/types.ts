@@ -343,80 +343,6 @@ export type Slug = {
   source?: string
 }
 
-export type SanityFileAssetReference = {
-  _ref: string
-  _type: 'reference'
-  _weak?: boolean
-  [internalGroqTypeReferenceTo]?: 'sanity.fileAsset'
-}
-
-export type Material = {
-  _id: string
-  _type: 'material'
-  _createdAt: string
-  _updatedAt: string
-  _rev: string
-  title?: string
-  slug?: Slug
-  description?: string
-  cover?: {
-    asset?: SanityImageAssetReference
-    media?: unknown
-    hotspot?: SanityImageHotspot
-    crop?: SanityImageCrop
-    alt?: string
-    _type: 'image'
-  }
-  learnings?: Array<string>
-  file?: {
-    asset?: SanityFileAssetReference
-    media?: unknown
-    _type: 'file'
-  }
-  externalUrl?: string
-  formFields?: Array<{
-    field?: 'phone' | 'fleetSize' | 'role' | 'segment' | 'message'
-    required?: boolean
-    _type: 'materialFormField'
-    _key: string
-  }>
-  conversionIdentifier?: string
-  notifySales?: boolean
-  confirmation?: string
-  seo?: {
-    title?: string
-    description?: string
-    shareImage?: {
-      asset?: SanityImageAssetReference
-      media?: unknown
-      hotspot?: SanityImageHotspot
-      crop?: SanityImageCrop
-      alt?: string
-      _type: 'image'
-    }
-    noindex?: boolean
-  }
-  visibleFrom?: string
-  visibleUntil?: string
-  hiddenRedirect?: string
-}
-
-export type SanityImageCrop = {
-  _type: 'sanity.imageCrop'
-  top?: number
-  bottom?: number
-  left?: number
-  right?: number
-}
-
-export type SanityImageHotspot = {
-  _type: 'sanity.imageHotspot'
-  x?: number
-  y?: number
-  height?: number
-  width?: number
-}
-
 export type LandingPageReference = {
   _ref: string
   _type: 'reference'
@@ -542,6 +468,81 @@ export type Article = {
         _key: string
       } & ClaimFigure)
   >
+  material?: MaterialReference
+  seo?: {
+    title?: string
+    description?: string
+    shareImage?: {
+      asset?: SanityImageAssetReference
+      media?: unknown
+      hotspot?: SanityImageHotspot
+      crop?: SanityImageCrop
+      alt?: string
+      _type: 'image'
+    }
+    noindex?: boolean
+  }
+  visibleFrom?: string
+  visibleUntil?: string
+  hiddenRedirect?: string
+}
+
+export type SanityImageCrop = {
+  _type: 'sanity.imageCrop'
+  top?: number
+  bottom?: number
+  left?: number
+  right?: number
+}
+
+export type SanityImageHotspot = {
+  _type: 'sanity.imageHotspot'
+  x?: number
+  y?: number
+  height?: number
+  width?: number
+}
+
+export type SanityFileAssetReference = {
+  _ref: string
+  _type: 'reference'
+  _weak?: boolean
+  [internalGroqTypeReferenceTo]?: 'sanity.fileAsset'
+}
+
+export type Material = {
+  _id: string
+  _type: 'material'
+  _createdAt: string
+  _updatedAt: string
+  _rev: string
+  title?: string
+  slug?: Slug
+  description?: string
+  cover?: {
+    asset?: SanityImageAssetReference
+    media?: unknown
+    hotspot?: SanityImageHotspot
+    crop?: SanityImageCrop
+    alt?: string
+    _type: 'image'
+  }
+  learnings?: Array<string>
+  file?: {
+    asset?: SanityFileAssetReference
+    media?: unknown
+    _type: 'file'
+  }
+  externalUrl?: string
+  formFields?: Array<{
+    field?: 'phone' | 'fleetSize' | 'role' | 'segment' | 'message'
+    required?: boolean
+    _type: 'materialFormField'
+    _key: string
+  }>
+  conversionIdentifier?: string
+  notifySales?: boolean
+  confirmation?: string
   seo?: {
     title?: string
     description?: string
@@ -1037,10 +1038,6 @@ export type AllSanitySchemaTypes =
   | ArticleCta
   | Category
   | Slug
-  | SanityFileAssetReference
-  | Material
-  | SanityImageCrop
-  | SanityImageHotspot
   | LandingPageReference
   | CampaignPageReference
   | Experiment
@@ -1048,6 +1045,10 @@ export type AllSanitySchemaTypes =
   | ReviewLink
   | AuthorReference
   | Article
+  | SanityImageCrop
+  | SanityImageHotspot
+  | SanityFileAssetReference
+  | Material
   | Author
   | Announcement
   | Redirect
@@ -2589,7 +2590,7 @@ export type REVIEW_PAGE_QUERY_RESULT = {
 
 // Source: sanity/lib/queries.ts
 // Variable: ARTICLE_QUERY
-// Query: *[_type == "article" && slug.current == $slug][0]{    _id,    _updatedAt,    title,    "slug": slug.current,    description,    publishedAt,    visibleFrom, visibleUntil, hiddenRedirect,    cover{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},    "categories": categories[]->{_id, title, "slug": slug.current},    author->{name, kind, role, bio, photo{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}},    seo{title, description, noindex, shareImage{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}},    body[]{      ...,      _type == "image" => {_type, _key, caption,   alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},      _type == "claimFigure" => {_type, _key, "claim": claim->{_id, value, label, sourceNote}},      _type == "faqBlock" => {_type, _key, eyebrow, heading, intro, items[]{_key, question, answer}},      _type == "articleCta" => {_type, _key, heading, text, label}    }  }
+// Query: *[_type == "article" && slug.current == $slug][0]{    _id,    _updatedAt,    title,    "slug": slug.current,    description,    publishedAt,    visibleFrom, visibleUntil, hiddenRedirect,    cover{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},    "categories": categories[]->{_id, title, "slug": slug.current},    author->{name, kind, role, bio, photo{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}},    seo{title, description, noindex, shareImage{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}},    "material": material->{  _id, title, "slug": slug.current, description, visibleFrom, visibleUntil,  cover{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}},    body[]{      ...,      _type == "image" => {_type, _key, caption,   alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},      _type == "claimFigure" => {_type, _key, "claim": claim->{_id, value, label, sourceNote}},      _type == "faqBlock" => {_type, _key, eyebrow, heading, intro, items[]{_key, question, answer}},      _type == "articleCta" => {_type, _key, heading, text, label}    }  }
 export type ARTICLE_QUERY_RESULT = {
   _id: string
   _updatedAt: string
@@ -2652,6 +2653,32 @@ export type ARTICLE_QUERY_RESULT = {
     description: string | null
     noindex: boolean | null
     shareImage: {
+      alt: string | null
+      crop: SanityImageCrop | null
+      hotspot: SanityImageHotspot | null
+      asset: {
+        _id: string
+        url: string | null
+        extension: string | null
+        metadata: {
+          lqip: string | null
+          hasAlpha: boolean | null
+          dimensions: {
+            width: number | null
+            height: number | null
+          } | null
+        } | null
+      } | null
+    } | null
+  } | null
+  material: {
+    _id: string
+    title: string | null
+    slug: string | null
+    description: string | null
+    visibleFrom: string | null
+    visibleUntil: string | null
+    cover: {
       alt: string | null
       crop: SanityImageCrop | null
       hotspot: SanityImageHotspot | null
@@ -2781,7 +2808,7 @@ export type RELATED_ARTICLES_QUERY_RESULT = Array<{
 
 // Source: sanity/lib/queries.ts
 // Variable: REVIEW_ARTICLE_QUERY
-// Query: coalesce(    *[_type == "article" && _id == "drafts." + $id][0],    *[_type == "article" && _id == $id][0]  ){        _id,    _updatedAt,    title,    "slug": slug.current,    description,    publishedAt,    visibleFrom, visibleUntil, hiddenRedirect,    cover{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},    "categories": categories[]->{_id, title, "slug": slug.current},    author->{name, kind, role, bio, photo{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}},    seo{title, description, noindex, shareImage{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}},    body[]{      ...,      _type == "image" => {_type, _key, caption,   alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},      _type == "claimFigure" => {_type, _key, "claim": claim->{_id, value, label, sourceNote}},      _type == "faqBlock" => {_type, _key, eyebrow, heading, intro, items[]{_key, question, answer}},      _type == "articleCta" => {_type, _key, heading, text, label}    }  ,    "related": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && _id != ^._id && "drafts." + _id != ^._id      && references(^.categories[]._ref)]      | order(publishedAt desc, _id asc)[0...12]{  _id, title, "slug": slug.current, description, publishedAt, visibleFrom, visibleUntil,  cover{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},  "categories": categories[]->{_id, title, "slug": slug.current}}  }
+// Query: coalesce(    *[_type == "article" && _id == "drafts." + $id][0],    *[_type == "article" && _id == $id][0]  ){        _id,    _updatedAt,    title,    "slug": slug.current,    description,    publishedAt,    visibleFrom, visibleUntil, hiddenRedirect,    cover{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},    "categories": categories[]->{_id, title, "slug": slug.current},    author->{name, kind, role, bio, photo{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}},    seo{title, description, noindex, shareImage{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}},    "material": material->{  _id, title, "slug": slug.current, description, visibleFrom, visibleUntil,  cover{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}},    body[]{      ...,      _type == "image" => {_type, _key, caption,   alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},      _type == "claimFigure" => {_type, _key, "claim": claim->{_id, value, label, sourceNote}},      _type == "faqBlock" => {_type, _key, eyebrow, heading, intro, items[]{_key, question, answer}},      _type == "articleCta" => {_type, _key, heading, text, label}    }  ,    "related": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && _id != ^._id && "drafts." + _id != ^._id      && references(^.categories[]._ref)]      | order(publishedAt desc, _id asc)[0...12]{  _id, title, "slug": slug.current, description, publishedAt, visibleFrom, visibleUntil,  cover{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},  "categories": categories[]->{_id, title, "slug": slug.current}}  }
 export type REVIEW_ARTICLE_QUERY_RESULT = {
   _id: string
   _updatedAt: string
@@ -2844,6 +2871,32 @@ export type REVIEW_ARTICLE_QUERY_RESULT = {
     description: string | null
     noindex: boolean | null
     shareImage: {
+      alt: string | null
+      crop: SanityImageCrop | null
+      hotspot: SanityImageHotspot | null
+      asset: {
+        _id: string
+        url: string | null
+        extension: string | null
+        metadata: {
+          lqip: string | null
+          hasAlpha: boolean | null
+          dimensions: {
+            width: number | null
+            height: number | null
+          } | null
+        } | null
+      } | null
+    } | null
+  } | null
+  material: {
+    _id: string
+    title: string | null
+    slug: string | null
+    description: string | null
+    visibleFrom: string | null
+    visibleUntil: string | null
+    cover: {
       alt: string | null
       crop: SanityImageCrop | null
       hotspot: SanityImageHotspot | null
@@ -3261,9 +3314,9 @@ declare module '@sanity/client' {
     '\n  *[_type == "announcement" && _id == "announcement"][0]{\n    _id,\n    _rev,\n    text,\n    tone,\n    link{label, href},\n    visibleFrom, visibleUntil\n  }\n': ANNOUNCEMENT_QUERY_RESULT
     '\n  *[_type == "reviewLink" && tokenHash == $hash && _id in path("review-links.**")][0]{\n    "pageId": page._ref,\n    expiresAt,\n    revoked,\n    // When the Content Lake made it (not the editor\'s browser): the 30-day ceiling counts from it.\n    "createdAt": coalesce(_createdAt, _updatedAt)\n  }\n': REVIEW_LINK_QUERY_RESULT
     '\n  coalesce(\n    *[_type == "campaignPage" && _id == "drafts." + $id][0],\n    *[_type == "campaignPage" && _id == $id][0]\n  ){\n    _id,\n    title,\n    "slug": slug.current,\n    visibleFrom, visibleUntil, hiddenRedirect,\n    seo{title, description, noindex, shareImage{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n    blocks[]{\n      _key,\n      _type,\n      \n  _type == "heroBlock" => {\n    eyebrow, headline, description,\n    primaryCta{label, href},\n    secondaryCta{label, href},\n    "stats": stats[]->{_id, value, label, sourceNote},\n    "visual": coalesce(visual, *[_type == "landingPage" && _id == "landingPage"][0].hero.visual){\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n    "experimentVariants": experimentVariants[]{_key, "experiment": experiment->key.current, variant, headline, description, ctaLabel, visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}}\n  },\n  _type == "stepsBlock" => {\n    eyebrow, heading, intro,\n    steps[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}\n  },\n  _type == "cardGridBlock" => {\n    eyebrow, heading, intro,\n    cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n    specTitle,\n    "specs": specs[]->{_id, value, label, sourceNote}\n  },\n  _type == "benefitsBlock" => {\n    eyebrow, heading, intro,\n    cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n    roiTitle, roiDescription,\n    "roiFigures": roiFigures[]->{_id, value, label, sourceNote},\n    marketsTitle,\n    markets[]{_key, icon, name, description, badge}\n  },\n  _type == "ctaBandBlock" => {\n    heading, text,\n    primaryCta{label, href},\n    secondaryCta{label, href}\n  },\n  _type == "demoFormBlock" => {\n    eyebrow, heading, intro, formTitle, detailsTitle, offerTitle, offers, whatsappCta\n  },\n  _type == "faqBlock" => {\n    eyebrow, heading, intro,\n    items[]{_key, question, answer}\n  },\n  _type == "richTextBlock" => {\n    heading,\n    body[]{\n      ...,\n      _type == "image" => {_type, _key, \n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}\n    }\n  },\n  _type == "latestArticlesBlock" => {\n    eyebrow, heading, intro, count,\n    "category": category->{title, "slug": slug.current},\n    "articles": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && (!defined(^.category) || references(^.category._ref))]\n      | order(publishedAt desc, _id asc)[0...12]{\n  _id, title, "slug": slug.current, description, publishedAt, visibleFrom, visibleUntil,\n  cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n  "categories": categories[]->{_id, title, "slug": slug.current}\n}\n  },\n  _type == "roiCalculatorBlock" => {\n    eyebrow, heading, intro,\n    "calculator": *[_type == "roiCalculator" && _id == "roiCalculator"][0]{\n  title, intro, disclaimer, referenceFleet,\n  costPerVehicle{value, note},\n  incidentsPerVehicle{value, note},\n  incidentCost{value, note},\n  avoidedPercent{value, note}\n}\n  },\n  _type == "materialFeatureBlock" => {\n    eyebrow, buttonLabel,\n    "material": material->{\n  _id, title, "slug": slug.current, description, visibleFrom, visibleUntil,\n  cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}\n}\n  }\n\n    }\n}\n': REVIEW_PAGE_QUERY_RESULT
-    '\n  *[_type == "article" && slug.current == $slug][0]{\n    _id,\n    _updatedAt,\n    title,\n    "slug": slug.current,\n    description,\n    publishedAt,\n    visibleFrom, visibleUntil, hiddenRedirect,\n    cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n    "categories": categories[]->{_id, title, "slug": slug.current},\n    author->{name, kind, role, bio, photo{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n    seo{title, description, noindex, shareImage{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n    body[]{\n      ...,\n      _type == "image" => {_type, _key, caption, \n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n      _type == "claimFigure" => {_type, _key, "claim": claim->{_id, value, label, sourceNote}},\n      _type == "faqBlock" => {_type, _key, eyebrow, heading, intro, items[]{_key, question, answer}},\n      _type == "articleCta" => {_type, _key, heading, text, label}\n    }\n  }\n': ARTICLE_QUERY_RESULT
+    '\n  *[_type == "article" && slug.current == $slug][0]{\n    _id,\n    _updatedAt,\n    title,\n    "slug": slug.current,\n    description,\n    publishedAt,\n    visibleFrom, visibleUntil, hiddenRedirect,\n    cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n    "categories": categories[]->{_id, title, "slug": slug.current},\n    author->{name, kind, role, bio, photo{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n    seo{title, description, noindex, shareImage{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n    "material": material->{\n  _id, title, "slug": slug.current, description, visibleFrom, visibleUntil,\n  cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}\n},\n    body[]{\n      ...,\n      _type == "image" => {_type, _key, caption, \n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n      _type == "claimFigure" => {_type, _key, "claim": claim->{_id, value, label, sourceNote}},\n      _type == "faqBlock" => {_type, _key, eyebrow, heading, intro, items[]{_key, question, answer}},\n      _type == "articleCta" => {_type, _key, heading, text, label}\n    }\n  }\n': ARTICLE_QUERY_RESULT
     '*[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && _id != $id && "drafts." + _id != $id\n      && references($categories)]\n      | order(publishedAt desc, _id asc)[0...12]{\n  _id, title, "slug": slug.current, description, publishedAt, visibleFrom, visibleUntil,\n  cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n  "categories": categories[]->{_id, title, "slug": slug.current}\n}': RELATED_ARTICLES_QUERY_RESULT
-    '\n  coalesce(\n    *[_type == "article" && _id == "drafts." + $id][0],\n    *[_type == "article" && _id == $id][0]\n  ){\n    \n    _id,\n    _updatedAt,\n    title,\n    "slug": slug.current,\n    description,\n    publishedAt,\n    visibleFrom, visibleUntil, hiddenRedirect,\n    cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n    "categories": categories[]->{_id, title, "slug": slug.current},\n    author->{name, kind, role, bio, photo{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n    seo{title, description, noindex, shareImage{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n    body[]{\n      ...,\n      _type == "image" => {_type, _key, caption, \n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n      _type == "claimFigure" => {_type, _key, "claim": claim->{_id, value, label, sourceNote}},\n      _type == "faqBlock" => {_type, _key, eyebrow, heading, intro, items[]{_key, question, answer}},\n      _type == "articleCta" => {_type, _key, heading, text, label}\n    }\n  ,\n    "related": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && _id != ^._id && "drafts." + _id != ^._id\n      && references(^.categories[]._ref)]\n      | order(publishedAt desc, _id asc)[0...12]{\n  _id, title, "slug": slug.current, description, publishedAt, visibleFrom, visibleUntil,\n  cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n  "categories": categories[]->{_id, title, "slug": slug.current}\n}\n  }\n': REVIEW_ARTICLE_QUERY_RESULT
+    '\n  coalesce(\n    *[_type == "article" && _id == "drafts." + $id][0],\n    *[_type == "article" && _id == $id][0]\n  ){\n    \n    _id,\n    _updatedAt,\n    title,\n    "slug": slug.current,\n    description,\n    publishedAt,\n    visibleFrom, visibleUntil, hiddenRedirect,\n    cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n    "categories": categories[]->{_id, title, "slug": slug.current},\n    author->{name, kind, role, bio, photo{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n    seo{title, description, noindex, shareImage{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n    "material": material->{\n  _id, title, "slug": slug.current, description, visibleFrom, visibleUntil,\n  cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}\n},\n    body[]{\n      ...,\n      _type == "image" => {_type, _key, caption, \n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n      _type == "claimFigure" => {_type, _key, "claim": claim->{_id, value, label, sourceNote}},\n      _type == "faqBlock" => {_type, _key, eyebrow, heading, intro, items[]{_key, question, answer}},\n      _type == "articleCta" => {_type, _key, heading, text, label}\n    }\n  ,\n    "related": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && _id != ^._id && "drafts." + _id != ^._id\n      && references(^.categories[]._ref)]\n      | order(publishedAt desc, _id asc)[0...12]{\n  _id, title, "slug": slug.current, description, publishedAt, visibleFrom, visibleUntil,\n  cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n  "categories": categories[]->{_id, title, "slug": slug.current}\n}\n  }\n': REVIEW_ARTICLE_QUERY_RESULT
     '{\n  "articles": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && (!defined(visibleFrom) || dateTime(visibleFrom) <= dateTime($now)) && (!defined(visibleUntil) || dateTime(visibleUntil) > dateTime($now)) && !(defined(visibleFrom) && defined(visibleUntil) && dateTime(visibleUntil) <= dateTime(visibleFrom))]\n    | order(publishedAt desc, _id asc)[$start...$end]{\n  _id, title, "slug": slug.current, description, publishedAt, visibleFrom, visibleUntil,\n  cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n  "categories": categories[]->{_id, title, "slug": slug.current}\n},\n  "total": count(*[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && (!defined(visibleFrom) || dateTime(visibleFrom) <= dateTime($now)) && (!defined(visibleUntil) || dateTime(visibleUntil) > dateTime($now)) && !(defined(visibleFrom) && defined(visibleUntil) && dateTime(visibleUntil) <= dateTime(visibleFrom))]),\n  "nextStart": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && dateTime(visibleFrom) > dateTime($now)]\n    | order(visibleFrom asc)[0].visibleFrom,\n  "nextEnd": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && dateTime(visibleUntil) > dateTime($now)]\n    | order(visibleUntil asc)[0].visibleUntil,\n  "categories": *[_type == "category" && defined(slug.current)] | order(title asc){\n    _id, title, "slug": slug.current\n  }\n}': ARTICLE_LIST_PAGE_QUERY_RESULT
     '{\n  "article": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && _id == $id][0]{\n    "slug": slug.current,\n    publishedAt,\n    "categories": categories[]._ref,\n    "newer": count(*[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && (publishedAt > ^.publishedAt\n      || (publishedAt == ^.publishedAt && _id < ^._id))])\n  },\n  "categories": (coalesce(*[_id == $id][0].categories[]->, [])\n    + *[_type == "category" && _id in $categories])[_type == "category" && defined(slug.current)]{\n    _id,\n    "slug": slug.current,\n    "cutoff": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && references(^._id)]\n      | order(publishedAt desc, _id asc)[12]{_id, publishedAt}\n  },\n  "latestBlocks": *[_type == "campaignPage" && defined(slug.current)\n    && count(blocks[_type == "latestArticlesBlock"]) > 0].slug.current\n}': ARTICLE_PUBLISH_QUERY_RESULT
     '\n  *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && references($id)]{"slug": slug.current, "categories": categories[]._ref}\n': ARTICLES_SHOWING_QUERY_RESULT

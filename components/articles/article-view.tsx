@@ -1,6 +1,7 @@
 import { stegaClean } from 'next-sanity'
 
 import { ContentImage } from '@/components/content-image'
+import { MaterialCard } from '@/components/materials/material-card'
 import { Icon } from '@/components/icon'
 import { ButtonLink } from '@/components/ui/button'
 import { formatArticleDate, visibleUpdateDate } from '@/lib/articles/dates'
@@ -238,6 +239,16 @@ export function ArticleView({
             </footer>
           ) : null}
         </article>
+        {article.material ? (
+          <aside aria-label="Material gratuito" className={cn('mt-12', LAZY_ARTICLE_PART)}>
+            <MaterialCard
+              material={article.material}
+              headingLevel={2}
+              eyebrow="Material gratuito"
+              wide
+            />
+          </aside>
+        ) : null}
       </div>
 
       {related.length > 0 ? (

@@ -354,6 +354,8 @@ export async function getArticle(slug: string, { anyWindow = false } = {}) {
     documentTag('article', slug),
     everyDocumentTag('article'),
     CONTENT_TAGS.claim,
+    // The material offered at its end.
+    CONTENT_TAGS.material,
   ])
   if (!article) return null
   const categories = (article.categories ?? []).flatMap((category) =>
@@ -367,10 +369,15 @@ export async function getArticle(slug: string, { anyWindow = false } = {}) {
           { id: article._id, categories },
           [ANY_RELATED_TAG, ...categories.map(relatedTag)],
         )
-  const [live, related] = await Promise.all([liveOnly([article]), liveOnly(candidates)])
+  const [live, related, material] = await Promise.all([
+    liveOnly([article]),
+    liveOnly(candidates),
+    liveOnly(article.material ? [article.material] : []),
+  ])
   // The editor's preview (anyWindow) shows a scheduled or ended article, as for campaign pages.
   if (live.length === 0 && !anyWindow) return null
-  return { ...article, related: related.slice(0, RELATED_COUNT) }
+  // The material at its end shows only inside its own window (its page answers 404 outside it).
+  return { ...article, material: material[0] ?? null, related: related.slice(0, RELATED_COUNT) }
 }
 
 /**

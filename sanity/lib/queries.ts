@@ -211,6 +211,7 @@ const articleFields = /* groq */ `
     "categories": categories[]->{_id, title, "slug": slug.current},
     author->{name, kind, role, bio, photo{${imageProjection}}},
     seo{title, description, noindex, shareImage{${imageProjection}}},
+    "material": material->{${materialCardProjection}},
     body[]{
       ...,
       _type == "image" => {_type, _key, caption, ${imageProjection}},

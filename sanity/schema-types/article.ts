@@ -143,6 +143,15 @@ export const articleType = defineType({
       ],
       validation: (rule) => rule.required().min(1),
     }),
+    defineField({
+      name: 'material',
+      title: 'Material ao fim do artigo (opcional)',
+      description:
+        'Um material gratuito oferecido depois do texto: capa, título, descrição e um botão para a página dele.',
+      group: 'content',
+      type: 'reference',
+      to: [{ type: 'material' }],
+    }),
     seoField({
       group: 'seo',
       descriptionRequired: false,

@@ -70,7 +70,7 @@ describe('claims', () => {
         ? 'sanity.fileAsset'
         : at.endsWith('.asset')
           ? 'sanity.imageAsset'
-          : /\.blocks\[\d+\]\.material$/.test(at)
+          : /\.blocks\[\d+\]\.material$|^\.material$/.test(at)
             ? 'material'
             : at === '.author'
               ? 'author'
