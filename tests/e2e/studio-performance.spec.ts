@@ -34,6 +34,7 @@ const row = (key: string, visits: number, visitors: number, leads: number): Repo
   visitors,
   leads,
   conversion: visitors ? Math.min(1, leads / visitors) : 0,
+  downloads: Math.round(visitors * 0.01),
   whatsapp: Math.round(visitors * 0.031),
   phone: Math.round(visitors * 0.006) + 1,
   email: Math.round(visitors * 0.004) + 1,
