@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 // `npm run stats`: the visit figures in the terminal, as the Studio's Desempenho tool shows them
-// (docs/analytics.md): visits, daily unique visitors, leads and conversion by page, campaign and
-// source, for the last 30 days unless told otherwise. The same query as GET /api/analytics
+// (docs/analytics.md): visits, daily unique visitors, leads, conversion and materials' downloads by
+// page, campaign and source, and the downloads by material, for the last 30 days unless told
+// otherwise. The same query as GET /api/analytics
 // (lib/analytics/report-db.mjs), read as the role analytics_reader.
 //
 //   npm run stats                                  # last 30 days, the three tables
 //   npm run stats -- --days 7                      # last 7 days
 //   npm run stats -- --from 2026-11-01 --to 2026-11-30 --by day
 //   npm run stats -- --csv --by campaign           # one table as CSV
+//   npm run stats -- --by material                 # downloads per material
 //   npm run stats -- --json                        # the reports as JSON
 //
 // Reads the embedded store (a copy of the PGlite in LEADS_DATA_DIR, default .data/leads: the live
@@ -22,7 +24,7 @@ import { parseArgs } from 'node:util'
 import { cliIo, parsedOrUsage, runIfMain } from './lib/cli-io.mjs'
 import { reportCsv } from '../lib/analytics/csv.mjs'
 import { SITE_TIME_ZONE, siteDay } from '../lib/site-time.mjs'
-import { KEY_COLUMNS, MEASURE_SPECS, REPORT_GROUP_NAMES } from '../lib/analytics/measures.mjs'
+import { KEY_COLUMNS, measuresOf, REPORT_GROUP_NAMES } from '../lib/analytics/measures.mjs'
 import { queryReport } from '../lib/analytics/report-db.mjs'
 import { openPglite } from '../lib/leads/db.mjs'
 import { openPostgres } from '../lib/leads/postgres.mjs'
@@ -151,8 +153,9 @@ async function run(argv, io) {
   }
 
   function printTable(report) {
-    const header = [report.by === 'day' ? 'dia' : 'chave', ...MEASURE_SPECS.map((s) => s.short)]
-    const lines = report.rows.map((row) => [row.key, ...MEASURE_SPECS.map((s) => shown(s, row))])
+    const measures = measuresOf(report.by)
+    const header = [report.by === 'day' ? 'dia' : 'chave', ...measures.map((s) => s.short)]
+    const lines = report.rows.map((row) => [row.key, ...measures.map((s) => shown(s, row))])
     const widths = header.map((title, i) =>
       Math.max(title.length, ...lines.map((line) => line[i].length)),
     )
@@ -163,7 +166,7 @@ async function run(argv, io) {
     out(`${TITLES[report.by]} (${report.from} a ${report.to})`)
     out(format(header))
     out(widths.map((width) => '-'.repeat(width)).join('  '))
-    if (lines.length === 0) out('(nenhuma visita nem lead no período)')
+    if (lines.length === 0) out('(nada registrado no período)')
     for (const line of lines) out(format(line))
     out('')
   }

@@ -8,7 +8,7 @@
 
 import { FORMULA_AFTER_SEPARATOR, asSpreadsheetText } from '../text/formula.mjs'
 
-import { KEY_COLUMNS, MEASURE_SPECS } from './measures.mjs'
+import { KEY_COLUMNS, measuresOf } from './measures.mjs'
 
 export const CSV_SEPARATOR = ';'
 export const CSV_BOM = '\uFEFF'
@@ -38,13 +38,14 @@ export const VERDICT_COLUMNS = Object.freeze([
 ])
 
 /**
- * The rows with a header row, lines ended by CRLF, after a byte-order mark.
+ * The rows with a header row, lines ended by CRLF, after a byte-order mark; the measures of the
+ * table of that `by` (measuresOf: a material's row has its downloads only).
  * @param {readonly Record<string, unknown>[]} rows @param {string} by
  */
 export function reportCsv(rows, by = 'page') {
   const header = [KEY_COLUMNS[/** @type {keyof typeof KEY_COLUMNS} */ (by)] ?? 'Chave']
   const columns = [
-    ...MEASURE_SPECS.map((spec) => ({ name: spec.name, column: spec.column ?? spec.label })),
+    ...measuresOf(by).map((spec) => ({ name: spec.name, column: spec.column ?? spec.label })),
     ...(by === 'variant' && rows.some((row) => 'chanceToBeatControl' in row)
       ? VERDICT_COLUMNS
       : []),

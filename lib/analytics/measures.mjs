@@ -12,6 +12,8 @@
  *   the experiment's variant seen (`<experiment>/<variant>`, only one that runs).
  * @typedef {{ name: string, label: string, capped: boolean, key: (visit: Visit) => string,
  *   report?: string, file?: string, paths?: boolean, entryOnly?: boolean, heading?: string, none?: string }} DimensionSpec
+ * @typedef {{ report: string, label: string, title: string, file: string, heading: string, none: string,
+ *   measures: readonly string[] }} ConversionGroupSpec
  * @typedef {'count' | 'ratio' | 'seconds' | 'percent'} MeasureKind
  * @typedef {{ name: string, label: string, short: string, kind: MeasureKind, column?: string, contact?: boolean, reading?: boolean }} MeasureSpec
  */
@@ -114,6 +116,36 @@ export const DIMENSION_SPECS = Object.freeze(
 )
 
 /**
+ * The report's groupings of conversions alone, no view being counted under them (docs/analytics.md,
+ * "Materials"): a by=<report> row per value of the column of that name of
+ * analytics.material_counts, with no visits, visitors nor leads, so only `measures` are shown (the
+ * Studio's table, the CSV, `npm run stats`); the JSON carries every measure, as for any group.
+ * `title`: the Studio's table; the rest as in DIMENSION_SPECS. The views of a material's page are
+ * in by=page, at MATERIAL_PAGE_PREFIX/<slug>.
+ */
+export const CONVERSION_GROUP_SPECS = Object.freeze(
+  /** @satisfies {readonly ConversionGroupSpec[]} */ (
+    /** @type {const} */ ([
+      {
+        report: 'material',
+        label: 'Material',
+        title: 'Materiais',
+        file: 'materiais',
+        heading: 'Material (identificador)',
+        none: '(sem identificador)',
+        measures: ['downloads'],
+      },
+    ])
+  ),
+)
+
+/**
+ * Where a material's page is served: a download stored without the form's path (never by the site)
+ * counts there (analytics.material_counts; tests/unit/concepts.test.ts holds the SQL to it).
+ */
+export const MATERIAL_PAGE_PREFIX = '/materiais'
+
+/**
  * The contact links counted (lib/analytics/beacon.ts): each is a measure of its own, the visitors
  * of the day who clicked it, and a column of analytics.daily_counts.
  */
@@ -136,6 +168,15 @@ export const MEASURE_SPECS = Object.freeze([
   },
   { name: 'leads', label: 'Leads', short: 'leads', kind: 'count', column: 'Leads' },
   { name: 'conversion', label: 'Conversão', short: 'conv.', kind: 'ratio', column: 'Conversão' },
+  // Materials' download forms sent (analytics.material_counts), credited like leads but never
+  // one: `leads` and `conversion` stay demo requests.
+  {
+    name: 'downloads',
+    label: 'Downloads de materiais',
+    short: 'downloads',
+    kind: 'count',
+    column: 'Downloads de materiais',
+  },
   {
     name: 'whatsapp',
     label: 'WhatsApp',
@@ -178,9 +219,10 @@ export const MEASURE_SPECS = Object.freeze([
   },
 ])
 
-/** The `by=` values of GET /api/analytics: the reported dimensions, and the day. */
+/** The `by=` values of GET /api/analytics: the reported dimensions, the conversions', the day. */
 export const REPORT_GROUP_NAMES = Object.freeze([
   ...DIMENSION_SPECS.flatMap((spec) => (spec.report ? [spec.report] : [])),
+  ...CONVERSION_GROUP_SPECS.map((spec) => spec.report),
   'day',
 ])
 
@@ -188,9 +230,22 @@ export const REPORT_GROUP_NAMES = Object.freeze([
 export const KEY_COLUMNS = Object.freeze(
   Object.fromEntries([
     ...DIMENSION_SPECS.flatMap((spec) => (spec.report ? [[spec.report, spec.label]] : [])),
+    ...CONVERSION_GROUP_SPECS.map((spec) => [spec.report, spec.label]),
     ['day', 'Dia'],
   ]),
 )
+
+/**
+ * The measures a table of one `by` shows (the Studio's, the CSV's, `npm run stats`'s): every one,
+ * but for a grouping of conversions alone, its own.
+ * @param {string} by @returns {readonly MeasureSpec[]}
+ */
+export function measuresOf(by) {
+  const group = CONVERSION_GROUP_SPECS.find((spec) => spec.report === by)
+  if (!group) return MEASURE_SPECS
+  const names = /** @type {readonly string[]} */ (group.measures)
+  return MEASURE_SPECS.filter((spec) => names.includes(spec.name))
+}
 
 // The limits that keep one client from skewing the counts (docs/analytics.md, "Hostile input gets
 // nothing"). The SQL of record_views repeats CAP_PER_DAY, PROMOTE_ADDRESSES, PROMOTIONS_PER_DAY,

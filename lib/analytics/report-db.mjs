@@ -8,7 +8,7 @@
  * @typedef {import('./report-schema').ReportGroup} ReportGroup
  * @typedef {{ from: string, to: string, by: ReportGroup, path?: string }} ReportRequest
  * @typedef {{ key: string, visits: number, visitors: number, leads: number, conversion: number,
- *   whatsapp: number, phone: number, email: number, engagedSeconds: number | null,
+ *   downloads: number, whatsapp: number, phone: number, email: number, engagedSeconds: number | null,
  *   scrollDepth: number | null }} ReportRowData
  */
 
@@ -32,13 +32,22 @@ export function daysOf(from, to) {
 }
 
 /**
+ * The conversions joined to the views, each from a function of analytics_reader giving a count per
+ * day and key (the migrations'): demo requests (`leads`), materials' downloads (`downloads`).
+ */
+const CONVERSION_COUNTS = Object.freeze([
+  { measure: 'leads', from: 'analytics.lead_counts' },
+  { measure: 'downloads', from: 'analytics.material_counts' },
+])
+
+/**
  * The figures of one request (the `path` filter goes with by=page and by=day only).
  * @param {Database} db
  * @param {ReportRequest} query
  * @returns {Promise<{ from: string, to: string, by: ReportGroup, rows: ReportRowData[] }>}
  */
 export async function queryReport(db, query) {
-  /** @typedef {{ visits: number, visitors: number, leads: number, reads: number, readSeconds: number, readScroll: number } & Record<string, number>} Sums */
+  /** @typedef {{ visits: number, visitors: number, leads: number, downloads: number, reads: number, readSeconds: number, readScroll: number } & Record<string, number>} Sums */
   /** @type {Map<string, Sums>} */
   const totals = new Map()
   /** @param {string} key */
@@ -49,6 +58,7 @@ export async function queryReport(db, query) {
         visits: 0,
         visitors: 0,
         leads: 0,
+        downloads: 0,
         reads: 0,
         readSeconds: 0,
         readScroll: 0,
@@ -86,19 +96,24 @@ export async function queryReport(db, query) {
       entry.readSeconds += Number(count.read_seconds)
       entry.readScroll += Number(count.read_scroll)
     }
-    // A dimension's leads are those of lead_counts' column of its name (none: no leads joined).
-    const leads = await tx.query(
-      `select l.day::text as day, l.leads::int8 as leads, to_jsonb(l) - 'day' - 'leads' as keys
-       from analytics.lead_counts($1::date, $2::date) as l`,
-      [query.from, query.to],
-    )
-    for (const lead of leads.rows) {
-      const keys = typeof lead.keys === 'string' ? JSON.parse(lead.keys) : lead.keys
-      if (query.by !== 'day' && !(query.by in keys)) break
-      // One page's leads: those sent from it, or (by=landing) those whose visit entered there.
-      if (query.path && (query.by === 'landing' ? keys.landing : keys.page) !== query.path) continue
-      const key = query.by === 'day' ? lead.day : keys[query.by]
-      row(String(key)).leads += Number(lead.leads)
+    // A dimension's conversions are those of the count's column of its name (none: none joined):
+    // a download is credited to its page, entry page, campaign, source and variant as a lead is.
+    for (const { measure, from } of CONVERSION_COUNTS) {
+      const conversions = await tx.query(
+        `select c.day::text as day, c.${measure}::int8 as n, to_jsonb(c) - 'day' - '${measure}' as keys
+         from ${from}($1::date, $2::date) as c`,
+        [query.from, query.to],
+      )
+      for (const conversion of conversions.rows) {
+        const keys =
+          typeof conversion.keys === 'string' ? JSON.parse(conversion.keys) : conversion.keys
+        if (query.by !== 'day' && !(query.by in keys)) break
+        // One page's: those sent from it, or (by=landing) those whose visit entered there.
+        if (query.path && (query.by === 'landing' ? keys.landing : keys.page) !== query.path)
+          continue
+        const key = query.by === 'day' ? conversion.day : keys[query.by]
+        row(String(key))[measure] += Number(conversion.n)
+      }
     }
   })
 
@@ -108,6 +123,7 @@ export async function queryReport(db, query) {
       ? aKey.localeCompare(bKey)
       : b.visitors - a.visitors ||
         b.leads - a.leads ||
+        b.downloads - a.downloads ||
         b.visits - a.visits ||
         aKey.localeCompare(bKey)
   let entries = [...totals.entries()].sort(order)
@@ -136,6 +152,7 @@ export async function queryReport(db, query) {
       visitors: entry.visitors,
       leads: entry.leads,
       conversion: conversionRate(entry.leads, entry.visitors),
+      downloads: entry.downloads ?? 0,
       whatsapp: entry.whatsapp ?? 0,
       phone: entry.phone ?? 0,
       email: entry.email ?? 0,

@@ -1,13 +1,22 @@
 import * as z from 'zod'
 
-import { DIMENSION_SPECS, MEASURE_SPECS, REPORT_GROUP_NAMES } from './measures.mjs'
+import {
+  CONVERSION_GROUP_SPECS,
+  DIMENSION_SPECS,
+  MEASURE_SPECS,
+  REPORT_GROUP_NAMES,
+} from './measures.mjs'
 
 // The contract of GET /api/analytics, shared by the route (server) and the Studio's Desempenho
 // tool (browser): the query it accepts and the report it answers. No server-only imports here.
 
 type Reported = Extract<(typeof DIMENSION_SPECS)[number], { report: string }>
-/** How the rows are grouped: one row per key of a reported dimension (measures.mjs), or per day. */
-export type ReportGroup = Reported['report'] | 'day'
+/**
+ * How the rows are grouped: one row per key of a reported dimension or of a grouping of conversions
+ * alone (measures.mjs), or per day.
+ */
+export type ReportGroup =
+  Reported['report'] | (typeof CONVERSION_GROUP_SPECS)[number]['report'] | 'day'
 export const REPORT_GROUPS = REPORT_GROUP_NAMES as readonly [ReportGroup, ...ReportGroup[]]
 /** The groups whose keys are paths, and the day: those the `path` filter goes with. */
 export const PATH_GROUPS: readonly ReportGroup[] = [
@@ -73,7 +82,10 @@ export const reportQuerySchema = z
 export type ReportQuery = z.infer<typeof reportQuerySchema>
 
 const measureSchemas = {
-  /** A count: views, daily unique visitors summed, leads, visitors who clicked a contact link. */
+  /**
+   * A count: views, daily unique visitors summed, leads, materials' downloads, visitors who clicked
+   * a contact link.
+   */
   count: z.number().int().nonnegative(),
   /** leads ÷ visitors, from 0 to 1 (0 with no visitors). */
   ratio: z.number().min(0).max(1),
@@ -83,7 +95,10 @@ const measureSchemas = {
   percent: z.number().min(0).max(100).nullable(),
 } as const
 
-/** A row: `key` (the path, entry path, utm_campaign, source or YYYY-MM-DD) and every measure. */
+/**
+ * A row: `key` (the path, entry path, utm_campaign, source, variant, material identifier or
+ * YYYY-MM-DD) and every measure.
+ */
 export const reportRowSchema = z.object({
   key: z.string(),
   ...(Object.fromEntries(MEASURE_SPECS.map((spec) => [spec.name, measureSchemas[spec.kind]])) as {
@@ -91,6 +106,7 @@ export const reportRowSchema = z.object({
     visitors: typeof measureSchemas.count
     leads: typeof measureSchemas.count
     conversion: typeof measureSchemas.ratio
+    downloads: typeof measureSchemas.count
     whatsapp: typeof measureSchemas.count
     phone: typeof measureSchemas.count
     email: typeof measureSchemas.count
@@ -152,4 +168,10 @@ export function reportSearchParams(query: {
   return params
 }
 
-export { DIMENSION_SPECS, MEASURE_SPECS, KEY_COLUMNS } from './measures.mjs'
+export {
+  CONVERSION_GROUP_SPECS,
+  DIMENSION_SPECS,
+  MEASURE_SPECS,
+  KEY_COLUMNS,
+  measuresOf,
+} from './measures.mjs'

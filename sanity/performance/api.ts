@@ -3,6 +3,7 @@
 // failure becomes one ReportError whose message an editor can act on, in Portuguese.
 
 import {
+  CONVERSION_GROUP_SPECS,
   DIMENSION_SPECS,
   reportSchema,
   reportSearchParams,
@@ -136,9 +137,13 @@ export async function fetchReport(
   return parsed.data
 }
 
-/** The CSV file's name per `by`: each reported dimension's `file` (measures.mjs), and the days. */
+/**
+ * The CSV file's name per `by`: each reported dimension's and conversion grouping's `file`
+ * (measures.mjs), and the days.
+ */
 const DIMENSION_FILE_NAMES = Object.fromEntries([
   ...DIMENSION_SPECS.flatMap((spec) => ('report' in spec ? [[spec.report, spec.file]] : [])),
+  ...CONVERSION_GROUP_SPECS.map((spec) => [spec.report, spec.file]),
   ['day', 'dias'],
 ]) as Record<ReportGroup, string>
 

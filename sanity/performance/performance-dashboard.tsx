@@ -17,7 +17,9 @@ import {
 import { PerformanceChart } from './performance-chart'
 import { PeriodPicker, type PeriodChoice } from './period-picker'
 import {
+  CONVERSION_GROUP_SPECS,
   DIMENSION_SPECS,
+  measuresOf,
   type Report,
   type ReportGroup,
   type ReportRow,
@@ -46,25 +48,36 @@ type State =
   | { status: 'error'; error: ReportError }
   | { status: 'ready'; figures: Figures }
 
-// One table per reported dimension, as measures.mjs declares them (no SQL here: the declaration
-// only).
+// One table per reported dimension, then per grouping of conversions alone (the materials, with
+// their own measures only), as measures.mjs declares them (no SQL here: the declaration only).
 export const REPORT_TABLES: ReadonlyArray<{
   by: Breakdown
   title: string
   keyHeading: string
   emptyKeyLabel: string
-}> = DIMENSION_SPECS.flatMap((spec) =>
-  'report' in spec
-    ? [
-        {
-          by: spec.report,
-          title: `Por ${spec.label.toLowerCase()}`,
-          keyHeading: 'heading' in spec ? spec.heading : spec.label,
-          emptyKeyLabel: spec.none,
-        },
-      ]
-    : [],
-)
+  /** The columns, when not every measure (a grouping of conversions alone). */
+  measures?: ReturnType<typeof measuresOf>
+}> = [
+  ...DIMENSION_SPECS.flatMap((spec) =>
+    'report' in spec
+      ? [
+          {
+            by: spec.report,
+            title: `Por ${spec.label.toLowerCase()}`,
+            keyHeading: 'heading' in spec ? spec.heading : spec.label,
+            emptyKeyLabel: spec.none,
+          },
+        ]
+      : [],
+  ),
+  ...CONVERSION_GROUP_SPECS.map((spec) => ({
+    by: spec.report,
+    title: spec.title,
+    keyHeading: spec.heading,
+    emptyKeyLabel: spec.none,
+    measures: measuresOf(spec.report),
+  })),
+]
 
 export type PerformanceDashboardProps = {
   /** The signed-in editor's Sanity token, sent as a Bearer token. */
@@ -81,8 +94,8 @@ function periodOf(choice: PeriodChoice, today: string): Period {
 }
 
 /**
- * The Desempenho figures: a period and the one before it, visitors and leads per day, and for
- * the whole site the tables by page, campaign and source. Used by the Studio tool and by the
+ * The Desempenho figures: a period and the one before it, visitors, leads and downloads per day,
+ * and for the whole site the tables by page, campaign and source and of the materials. Used by the Studio tool and by the
  * Desempenho tab of each campaign page and article (`path`).
  */
 export function PerformanceDashboard({
@@ -222,7 +235,8 @@ function Content({
   const { figures } = state
   const current = totals(figures.days)
   const comparison = compare(current, totals(figures.previousDays))
-  const nothing = current.visits === 0 && current.visitors === 0 && current.leads === 0
+  const nothing =
+    current.visits === 0 && current.visitors === 0 && current.leads === 0 && current.downloads === 0
 
   return (
     <Stack space={5}>
@@ -286,6 +300,7 @@ function Content({
                 title={table.title}
                 keyHeading={table.keyHeading}
                 emptyKeyLabel={table.emptyKeyLabel}
+                measures={table.measures}
                 rows={figures.breakdowns[table.by] ?? []}
                 onDownload={() =>
                   downloadReportCsv(

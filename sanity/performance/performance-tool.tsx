@@ -52,8 +52,9 @@ export function PerformanceTool() {
             </Heading>
             <Text size={1} muted>
               Visitas contadas pelo próprio site, sem cookies, os pedidos de demonstração (leads),
-              os toques em WhatsApp, telefone e e-mail e o tempo de leitura de cada página, página
-              de entrada, campanha e origem. Conversão = leads ÷ visitantes.
+              os downloads de materiais, os toques em WhatsApp, telefone e e-mail e o tempo de
+              leitura de cada página, página de entrada, campanha e origem. Conversão = leads ÷
+              visitantes; os downloads de cada material estão em Materiais.
             </Text>
           </Stack>
           {token ? <PerformanceDashboard token={token} /> : <NoToken />}

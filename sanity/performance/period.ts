@@ -88,7 +88,14 @@ export function dailySeries(period: Period, rows: readonly ReportRow[]): DayPoin
   })
 }
 
-export type Totals = { visits: number; visitors: number; leads: number; conversion: number | null }
+export type Totals = {
+  visits: number
+  visitors: number
+  leads: number
+  /** Materials' downloads: conversions beside the leads, never in `conversion`. */
+  downloads: number
+  conversion: number | null
+}
 
 /**
  * The period's totals from its by=day rows. Visitors are unique per day (the hash changes with
@@ -99,12 +106,14 @@ export function totals(rows: readonly ReportRow[]): Totals {
   let visits = 0
   let visitors = 0
   let leads = 0
+  let downloads = 0
   for (const row of rows) {
     visits += row.visits
     visitors += row.visitors
     leads += row.leads
+    downloads += row.downloads
   }
-  return { visits, visitors, leads, conversion: conversionRate(leads, visitors) }
+  return { visits, visitors, leads, downloads, conversion: conversionRate(leads, visitors) }
 }
 
 export function conversionRate(leads: number, visitors: number): number | null {
@@ -129,7 +138,7 @@ export function rateChange(current: number | null, previous: number | null): Cha
 export type Comparison = {
   current: Totals
   previous: Totals
-  changes: Record<'visits' | 'visitors' | 'leads' | 'conversion', Change>
+  changes: Record<'visits' | 'visitors' | 'leads' | 'downloads' | 'conversion', Change>
 }
 
 export function compare(current: Totals, previous: Totals): Comparison {
@@ -140,6 +149,7 @@ export function compare(current: Totals, previous: Totals): Comparison {
       visits: countChange(current.visits, previous.visits),
       visitors: countChange(current.visitors, previous.visitors),
       leads: countChange(current.leads, previous.leads),
+      downloads: countChange(current.downloads, previous.downloads),
       conversion: rateChange(current.conversion, previous.conversion),
     },
   }

@@ -58,10 +58,17 @@ const Scroll = styled.div`
   overflow: auto;
 `
 
-/** Most visitors first, then most leads, then by name, so the table reads the same every time. */
+/**
+ * Most visitors first, then most leads, then most downloads (a material's rows have no visitors),
+ * then by name, so the table reads the same every time.
+ */
 export function sortRows(rows: readonly ReportRow[]): ReportRow[] {
   return [...rows].sort(
-    (a, b) => b.visitors - a.visitors || b.leads - a.leads || a.key.localeCompare(b.key, 'pt-BR'),
+    (a, b) =>
+      b.visitors - a.visitors ||
+      b.leads - a.leads ||
+      b.downloads - a.downloads ||
+      a.key.localeCompare(b.key, 'pt-BR'),
   )
 }
 
@@ -70,6 +77,7 @@ export function ReportTable({
   keyHeading,
   emptyKeyLabel,
   rows,
+  measures = MEASURE_SPECS,
   order = 'ranking',
   formatKey = (key) => key,
   onDownload,
@@ -79,6 +87,8 @@ export function ReportTable({
   /** How a row without a value (no campaign, a direct visit) is named. */
   emptyKeyLabel: string
   rows: readonly ReportRow[]
+  /** The columns: every measure, or a grouping's own (measuresOf). */
+  measures?: readonly Measure[]
   /** Most visitors first, or in key order (days). */
   order?: 'ranking' | 'key'
   formatKey?: (key: string) => string
@@ -130,7 +140,7 @@ export function ReportTable({
             <thead>
               <tr>
                 <th scope="col">{keyHeading}</th>
-                {MEASURE_SPECS.map((spec) => (
+                {measures.map((spec) => (
                   <th scope="col" key={spec.name}>
                     {spec.label}
                   </th>
@@ -140,7 +150,7 @@ export function ReportTable({
             <tbody>
               {rows.length === 0 ? (
                 <tr>
-                  <td colSpan={MEASURE_SPECS.length + 1}>
+                  <td colSpan={measures.length + 1}>
                     <Box paddingY={2}>
                       <Text size={1} muted>
                         Nada registrado neste período.
@@ -157,7 +167,7 @@ export function ReportTable({
                     <th scope="row" style={{ fontWeight: 400 }}>
                       {row.key.trim() === '' ? emptyKeyLabel : formatKey(row.key)}
                     </th>
-                    {MEASURE_SPECS.map((spec) => (
+                    {measures.map((spec) => (
                       <td key={spec.name}>{formatMeasure(spec, row)}</td>
                     ))}
                   </tr>

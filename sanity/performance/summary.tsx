@@ -55,7 +55,7 @@ export function Summary({
 }) {
   const { current, previous, changes } = comparison
   return (
-    <Grid columns={narrow ? [1, 2] : [1, 2, 2, 4]} gap={3}>
+    <Grid columns={narrow ? [1, 2] : [1, 2, 3, 5]} gap={3}>
       <Figure
         label="Visitas"
         value={formatCount(current.visits)}
@@ -79,6 +79,12 @@ export function Summary({
         value={formatRate(current.conversion)}
         previous={formatRate(previous.conversion)}
         change={changes.conversion}
+      />
+      <Figure
+        label="Downloads de materiais"
+        value={formatCount(current.downloads)}
+        previous={formatCount(previous.downloads)}
+        change={changes.downloads}
       />
     </Grid>
   )

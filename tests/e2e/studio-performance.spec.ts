@@ -34,6 +34,7 @@ const row = (key: string, visits: number, visitors: number, leads: number): Repo
   visitors,
   leads,
   conversion: visitors ? Math.min(1, leads / visitors) : 0,
+  downloads: Math.round(visitors * 0.01),
   whatsapp: Math.round(visitors * 0.031),
   phone: Math.round(visitors * 0.006) + 1,
   email: Math.round(visitors * 0.004) + 1,
@@ -78,6 +79,11 @@ const BREAKDOWNS: Record<string, ReportRow[]> = {
     row('(direto)', 1500, 1190, 20),
     row('newsletter', 620, 480, 19),
     row('linkedin.com', 510, 390, 4),
+  ],
+  // by=material (issue 65): downloads only, no view counted under a material.
+  material: [
+    { ...row('checklist-lgpd', 0, 0, 0), downloads: 38 },
+    { ...row('ebook-fadiga-2026', 0, 0, 0), downloads: 21 },
   ],
 }
 
@@ -205,6 +211,10 @@ test.describe('the Studio: Desempenho', () => {
     await expect(table.getByRole('row', { name: /onibus-rodoviarios/ })).toContainText('31')
     await expect(page.getByRole('table', { name: 'Por página de entrada' })).toContainText(
       '/conteudos/lgpd-camera-na-cabine',
+    )
+    // The materials' downloads, a table of their own (issue 65).
+    await expect(page.getByRole('table', { name: 'Materiais', exact: true })).toContainText(
+      'checklist-lgpd',
     )
     await shot(page, testInfo, 'desempenho-1280', true)
     // The campaign link builder: a named campaign's tagged link.

@@ -30,12 +30,14 @@ vi.mock('@/lib/analytics/measures.mjs', async (importOriginal) => {
   // REPORT_GROUP_NAMES and KEY_COLUMNS are derived in the module: derived again here, the same way.
   const REPORT_GROUP_NAMES = [
     ...DIMENSION_SPECS.flatMap((spec) => ('report' in spec ? [spec.report] : [])),
+    ...original.CONVERSION_GROUP_SPECS.map((spec) => spec.report),
     'day',
   ]
   const KEY_COLUMNS = {
     ...Object.fromEntries(
       DIMENSION_SPECS.flatMap((spec) => ('report' in spec ? [[spec.report, spec.label]] : [])),
     ),
+    ...Object.fromEntries(original.CONVERSION_GROUP_SPECS.map((spec) => [spec.report, spec.label])),
     day: 'Dia',
   }
   return { ...original, DIMENSION_SPECS, REPORT_GROUP_NAMES, KEY_COLUMNS }
@@ -125,7 +127,8 @@ describe('an analytics dimension added by the recipe alone', { timeout: 60_000 }
     // The CSV's and `npm run stats`'s header, the route's path filter, the Studio's tables.
     expect(KEY_COLUMNS).toHaveProperty('section', 'Seção')
     expect(PATH_GROUPS).not.toContain('section')
-    expect(REPORT_TABLES.at(-1)).toEqual({
+    // The last dimension's table, before those of the conversions alone (the materials).
+    expect(REPORT_TABLES.filter((table) => !table.measures).at(-1)).toEqual({
       by: 'section',
       title: 'Por seção',
       keyHeading: 'Seção',

@@ -136,7 +136,7 @@ describe('the report by variant', { timeout: 120_000 }, () => {
     // The same rows as the pt-BR CSV, the verdict after the measures.
     const csv = reportCsv(answer.rows, 'variant').split('\r\n')
     expect(csv[0]).toBe(
-      '\uFEFFVersão;Visitas;Visitantes;Leads;Conversão;WhatsApp;Telefone;E-mail;' +
+      '\uFEFFVersão;Visitas;Visitantes;Leads;Conversão;Downloads de materiais;WhatsApp;Telefone;E-mail;' +
         'Tempo médio de leitura (s);Rolagem média (%);Chance de superar o padrão;Perda esperada;Veredito',
     )
     const fadiga = csv.find((line) => line.startsWith('titulo-campanha/fadiga;'))!

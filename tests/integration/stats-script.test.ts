@@ -61,7 +61,7 @@ describe('npm run stats', { timeout: 180_000 }, () => {
       ],
       [
         ['--by', 'pais'],
-        '--by deve ser um destes: page, landing, campaign, source, variant, day; não "pais".',
+        '--by deve ser um destes: page, landing, campaign, source, variant, material, day; não "pais".',
       ],
       [['--days', '401'], '--days deve ser um número inteiro de 1 a 400, não "401".'],
     ] as const)
@@ -86,7 +86,7 @@ describe('npm run stats', { timeout: 180_000 }, () => {
     }
   })
 
-  it('prints visits, visitors, leads and conversion by page, campaign and source', async () => {
+  it('prints visits, visitors, leads, conversion and downloads by page, campaign and source, and the downloads by material', async () => {
     const day = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(
       new Date(),
     )
@@ -144,24 +144,41 @@ describe('npm run stats', { timeout: 180_000 }, () => {
         `insert into public.dados_cliente (${columns.join(', ')}) values (${columns.map((_, i) => `$${i + 1}`).join(', ')})`,
         Object.values(lead.dadosCliente),
       )
+      // Two downloads of a material from the campaign page (issue 65), stored as the owner: the
+      // form's store is not this test's.
+      for (const identificador of ['checklist-lgpd', 'checklist-lgpd'])
+        await db.query(
+          `insert into public.conversoes_material (material, identificador, nome, email,
+             dados_formulario, origem_pagina, utm_source, utm_campaign, variant)
+           values ('checklist-lgpd', $1, 'Ana Lima', 'ana@frota.com.br', '{}', '/p/frotas',
+             'google', 'verao', 'titulo-campanha/fadiga')`,
+          [identificador],
+        )
     } finally {
       await db.close()
     }
 
     const { stdout } = await stats('--days', '7')
-    expect(stdout).toMatch(/Por página[\s\S]*\/p\/frotas\s+8\s+4\s+1\s+25%/)
-    expect(stdout).toMatch(/Por campanha[\s\S]*verao\s+8\s+4\s+1\s+25%/)
-    expect(stdout).toMatch(/Por origem[\s\S]*google\s+8\s+4\s+1\s+25%/)
+    // visits, visitors, leads, conversion, downloads: the downloads leave the conversion at 25%.
+    expect(stdout).toMatch(/Por página[\s\S]*\/p\/frotas\s+8\s+4\s+1\s+25%\s+2\s/)
+    expect(stdout).toMatch(/Por campanha[\s\S]*verao\s+8\s+4\s+1\s+25%\s+2\s/)
+    expect(stdout).toMatch(/Por origem[\s\S]*google\s+8\s+4\s+1\s+25%\s+2\s/)
     // The experiment variants, from the dimension list like the rest (issue 51).
-    expect(stdout).toMatch(/Por versão[\s\S]*titulo-campanha\/fadiga\s+8\s+4\s+1\s+25%/)
+    expect(stdout).toMatch(/Por versão[\s\S]*titulo-campanha\/fadiga\s+8\s+4\s+1\s+25%\s+2\s/)
 
     // The entry pages and the new columns too (issue 45), the CSV as a pt-BR Excel reads it.
-    expect(stdout).toMatch(/Por página de entrada[\s\S]*\/p\/frotas\s+0\s+0\s+1\s+0%/)
-    expect(stdout).toMatch(/whatsapp\s+telefone\s+e-mail\s+leitura\s+rolagem/)
+    expect(stdout).toMatch(/Por página de entrada[\s\S]*\/p\/frotas\s+0\s+0\s+1\s+0%\s+2\s/)
+    expect(stdout).toMatch(/conv\.\s+downloads\s+whatsapp\s+telefone\s+e-mail\s+leitura\s+rolagem/)
+    // The materials (issue 65): their downloads alone, a table of the default ones.
+    expect(stdout).toMatch(
+      /Por material \([^)]*\)\nchave\s+downloads\n-+\s+-+\nchecklist-lgpd\s+2\n/,
+    )
     const csv = await stats('--by', 'page', '--csv')
     expect(csv.stdout).toBe(
-      '\uFEFFPágina;Visitas;Visitantes;Leads;Conversão;WhatsApp;Telefone;E-mail;' +
-        'Tempo médio de leitura (s);Rolagem média (%)\r\n/p/frotas;8;4;1;0,25;0;0;0;;\r\n',
+      '\uFEFFPágina;Visitas;Visitantes;Leads;Conversão;Downloads de materiais;WhatsApp;Telefone;' +
+        'E-mail;Tempo médio de leitura (s);Rolagem média (%)\r\n/p/frotas;8;4;1;0,25;2;0;0;0;;\r\n',
     )
+    const materials = await stats('--by', 'material', '--csv')
+    expect(materials.stdout).toBe('\uFEFFMaterial;Downloads de materiais\r\nchecklist-lgpd;2\r\n')
   })
 })

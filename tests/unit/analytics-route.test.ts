@@ -72,6 +72,17 @@ describe('GET /api/analytics', { timeout: 30_000 }, () => {
     )
   })
 
+  it('refuses the path filter with by=material, whose keys are not paths (issue 65)', async () => {
+    const get = await route()
+    const bearer = `Bearer ${READ_TOKEN}`
+    const answer = await get(`from=${day(0)}&to=${day(6)}&by=material&path=/p/frotas`, bearer)
+    expect(answer).toEqual({
+      status: 400,
+      cacheControl: 'private, no-store',
+      error: 'O filtro "path" vale só com by=page, by=landing ou by=day.',
+    })
+  })
+
   it('answers 503 in Portuguese when Sanity cannot be asked about a Studio user', async () => {
     const get = await route()
     const answer = await get(`from=${day(0)}&to=${day(6)}&by=page`, 'Bearer studio-user-token')

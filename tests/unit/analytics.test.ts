@@ -21,12 +21,15 @@ import {
   type CollectorOptions,
 } from '@/lib/analytics/collect'
 import { reportCsv } from '@/lib/analytics/csv'
-import { READ_SECONDS_PER_DAY } from '@/lib/analytics/measures.mjs'
+import { measuresOf, READ_SECONDS_PER_DAY } from '@/lib/analytics/measures.mjs'
 import { createMemoryLedger, MEMORY_TALLIES_MAX } from '@/lib/analytics/reading-ledger'
 import {
   conversionRate,
+  MEASURE_SPECS,
   OTHER_KEY,
+  PATH_GROUPS,
   reportQuerySchema,
+  reportSchema,
   type ReportRow,
 } from '@/lib/analytics/report-schema'
 import { createSharedState, dayStart, saltSecondsLeft } from '@/lib/analytics/shared-state'
@@ -689,7 +692,14 @@ describe('reading the figures', () => {
   })
 
   it('writes CSV as a pt-BR Excel reads it: ;, UTF-8 BOM, decimal comma, no formula after any separator (issue 45)', () => {
-    const base = { whatsapp: 0, phone: 0, email: 0, engagedSeconds: null, scrollDepth: null }
+    const base = {
+      downloads: 0,
+      whatsapp: 0,
+      phone: 0,
+      email: 0,
+      engagedSeconds: null,
+      scrollDepth: null,
+    }
     const rows: ReportRow[] = [
       {
         key: '/p/frotas',
@@ -698,6 +708,7 @@ describe('reading the figures', () => {
         leads: 1,
         conversion: 0.25,
         ...base,
+        downloads: 3,
         whatsapp: 2,
         engagedSeconds: 8.5,
         scrollDepth: 90,
@@ -710,15 +721,45 @@ describe('reading the figures', () => {
     expect(csv.startsWith('\uFEFF')).toBe(true)
     const lines = csv.slice(1).split('\r\n')
     expect(lines[0]).toBe(
-      'Página;Visitas;Visitantes;Leads;Conversão;WhatsApp;Telefone;E-mail;Tempo médio de leitura (s);Rolagem média (%)',
+      'Página;Visitas;Visitantes;Leads;Conversão;Downloads de materiais;WhatsApp;Telefone;E-mail;Tempo médio de leitura (s);Rolagem média (%)',
     )
-    expect(lines[1]).toBe('/p/frotas;10;4;1;0,25;2;0;0;8,5;90')
+    expect(lines[1]).toBe('/p/frotas;10;4;1;0,25;3;2;0;0;8,5;90')
     // Split as a naive reader would (every ; or , a separator, quotes ignored): no cell starts
     // a formula.
     for (const line of lines)
       for (const cell of line.split(/[;,]/))
         expect(cell.replace(/^"/, '')).not.toMatch(/^[=+\-@\t\r]/)
-    expect(lines[2]).toBe(`"x;'=1+1;";1;1;0;0;0;0;0;;`)
+    expect(lines[2]).toBe(`"x;'=1+1;";1;1;0;0;0;0;0;0;;`)
+  })
+
+  it('reports the downloads by material: its own query, its own CSV column, a row without them refused (issue 65)', () => {
+    const query = { from: '2026-11-01', to: '2026-11-30', by: 'material' }
+    expect(reportQuerySchema.parse(query)).toMatchObject({ by: 'material', format: 'json' })
+    // Its keys are identifiers, not paths: the route refuses `path` with it.
+    expect(PATH_GROUPS).not.toContain('material')
+    expect(measuresOf('material').map((spec) => spec.name)).toEqual(['downloads'])
+    expect(measuresOf('page')).toBe(MEASURE_SPECS)
+    const row: ReportRow = {
+      key: 'checklist-lgpd',
+      visits: 0,
+      visitors: 0,
+      leads: 0,
+      conversion: 0,
+      downloads: 7,
+      whatsapp: 0,
+      phone: 0,
+      email: 0,
+      engagedSeconds: null,
+      scrollDepth: null,
+    }
+    expect(reportCsv([row], 'material')).toBe(
+      '\uFEFFMaterial;Downloads de materiais\r\nchecklist-lgpd;7\r\n',
+    )
+    expect(reportSchema.safeParse({ ...query, rows: [row] }).success).toBe(true)
+    // An answer without the measure (a site older than the Studio) is not drawn as zero.
+    const older: Partial<ReportRow> = { ...row }
+    delete older.downloads
+    expect(reportSchema.safeParse({ ...query, rows: [older] }).success).toBe(false)
   })
 
   it('gives a conversion from 0 to 1', () => {

@@ -7,6 +7,7 @@ import {
   CANDIDATES_PER_DAY,
   CAP_PER_DAY,
   CONTACT_CHANNELS,
+  MATERIAL_PAGE_PREFIX,
   NO_VARIANT_KEY,
   PROMOTE_ADDRESSES,
   PROMOTIONS_PER_DAY,
@@ -89,6 +90,14 @@ describe('the campaign path', () => {
   })
 })
 
+describe("the material's page", () => {
+  it('is where material_counts credits a download stored without its page', () => {
+    expect(functionBody('analytics.material_counts')).toContain(
+      `'${MATERIAL_PAGE_PREFIX}/' || c.material`,
+    )
+  })
+})
+
 describe('the campaign tags', () => {
   it('are bounded in the lead attribution policy as in code', () => {
     const sql = read('supabase/migrations/20270201000000_lead_attribution.sql')
@@ -126,6 +135,12 @@ describe('the counting caps and placeholder keys', () => {
   it('are the ones lead_counts writes', () => {
     expect(keyLiterals(functionBody('analytics.lead_counts'))).toEqual(
       new Set([NO_CAMPAIGN_KEY, DIRECT_KEY, NO_VARIANT_KEY]),
+    )
+  })
+
+  it('are the ones material_counts writes, a download counted under the keys of a lead (issue 65)', () => {
+    expect(keyLiterals(functionBody('analytics.material_counts'))).toEqual(
+      keyLiterals(functionBody('analytics.lead_counts')),
     )
   })
 

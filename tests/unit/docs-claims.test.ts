@@ -1,7 +1,8 @@
 // Claims in README.md and docs/ that drift when the code moves on: each fails here instead of
 // misleading a newcomer. Here: reserved slugs, the bench's page kinds, next/dist imports, links,
 // file and code names, README's client islands, layout and docs tables, that only content.md gives
-// the webhook's projection and filter, and the publish deadlines. Elsewhere: the environment table
+// the webhook's projection and filter, the publish deadlines, and analytics.md's report groups,
+// measures and materials. Elsewhere: the environment table
 // (env-docs.test.ts), the webhook's filter and projection (webhook-filter-doc.test.ts), the block
 // registration lists (block-registry.test.ts), the routed-type recipe (routed-types.test.ts).
 import { execFileSync } from 'node:child_process'
@@ -10,6 +11,13 @@ import path from 'node:path'
 
 import { describe, expect, it } from 'vitest'
 
+import {
+  CONVERSION_GROUP_SPECS,
+  MATERIAL_PAGE_PREFIX,
+  MEASURE_SPECS,
+  measuresOf,
+  REPORT_GROUP_NAMES,
+} from '@/lib/analytics/measures.mjs'
 import { PAGES } from '@/scripts/bench/budgets.mjs'
 import { APP_ROUTES, RESERVED_SLUGS } from '@/sanity/lib/routed-type-rules'
 import { ARTICLE_RESERVED_SLUGS } from '@/sanity/routed-type-definitions'
@@ -37,6 +45,21 @@ describe('docs claims', () => {
     expect(listed.filter((name) => name !== 'RESERVED_SLUGS').sort()).toEqual(
       [...RESERVED_SLUGS.keys()].sort(),
     )
+  })
+
+  it('analytics.md gives every by= of the endpoint, every measure, and the materials as they are counted', () => {
+    const doc = read('docs/analytics.md')
+    expect(doc).toContain(`by=${REPORT_GROUP_NAMES.join('|')}[`)
+    const measures = doc.slice(doc.indexOf('**Measures** of every row'), doc.indexOf('### Adding'))
+    for (const spec of MEASURE_SPECS) expect(measures).toContain(`\`${spec.name}\``)
+    const materials = doc.slice(doc.indexOf('## Materials'), doc.indexOf('## Reading the figures'))
+    expect(materials).toContain(`\`${MATERIAL_PAGE_PREFIX}/<slug>\``)
+    for (const group of CONVERSION_GROUP_SPECS) {
+      expect(materials).toContain(`**\`by=${group.report}\`**`)
+      expect(materials).toContain(`(**${group.title}**)`)
+      const columns = measuresOf(group.report).map((spec) => spec.column)
+      expect(materials).toContain(`\`${[group.label, ...columns].join(';')}\``)
+    }
   })
 
   it('security.md lists every reserved path a redirect cannot start from', () => {

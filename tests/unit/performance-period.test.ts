@@ -23,12 +23,13 @@ import {
   changeDirection,
 } from '@/sanity/performance/period'
 
-const row = (key: string, visits: number, visitors: number, leads: number) => ({
+const row = (key: string, visits: number, visitors: number, leads: number, downloads = 0) => ({
   key,
   visits,
   visitors,
   leads,
   conversion: visitors ? leads / visitors : 0,
+  downloads,
   whatsapp: 0,
   phone: 0,
   email: 0,
@@ -135,11 +136,12 @@ describe('the chart series and the totals', () => {
     ])
   })
 
-  it('adds up the days, conversion = leads ÷ visitors, none without visitors', () => {
-    expect(totals([row('2026-11-25', 120, 80, 2), row('2026-11-26', 60, 40, 1)])).toEqual({
+  it('adds up the days, conversion = leads ÷ visitors (downloads beside, not in it), none without visitors', () => {
+    expect(totals([row('2026-11-25', 120, 80, 2, 4), row('2026-11-26', 60, 40, 1, 1)])).toEqual({
       visits: 180,
       visitors: 120,
       leads: 3,
+      downloads: 5,
       conversion: 0.025,
     })
     expect(totals([]).conversion).toBeNull()
@@ -150,12 +152,13 @@ describe('the chart series and the totals', () => {
 describe('comparison with the previous period', () => {
   it('gives counts a relative change and the rate a change in points', () => {
     const comparison = compare(
-      { visits: 180, visitors: 120, leads: 3, conversion: 0.025 },
-      { visits: 200, visitors: 100, leads: 2, conversion: 0.02 },
+      { visits: 180, visitors: 120, leads: 3, downloads: 6, conversion: 0.025 },
+      { visits: 200, visitors: 100, leads: 2, downloads: 8, conversion: 0.02 },
     )
     expect(formatChange(comparison.changes.visits)).toBe('-10%')
     expect(formatChange(comparison.changes.visitors)).toBe('+20%')
     expect(formatChange(comparison.changes.leads)).toBe('+50%')
+    expect(formatChange(comparison.changes.downloads)).toBe('-25%')
     expect(formatChange(comparison.changes.conversion)).toBe('+0,5 p.p.')
     expect(changeDirection(comparison.changes.visits)).toBe('down')
     expect(changeDirection(comparison.changes.conversion)).toBe('up')

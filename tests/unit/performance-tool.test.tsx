@@ -49,6 +49,7 @@ const row = (
   visitors,
   leads,
   conversion: visitors ? leads / visitors : 0,
+  downloads: 0,
   whatsapp: 0,
   phone: 0,
   email: 0,
@@ -65,8 +66,11 @@ const PREVIOUS = { from: '2026-09-28', to: '2026-10-27' }
 
 const FIXTURES: Record<string, Partial<Record<ReportGroup, ReportRow[]>>> = {
   [CURRENT.from]: {
-    // 1.600 visitors and 40 leads: 2,5%.
-    day: [row('2026-11-25', 1000, 800, 15), row('2026-11-26', 1000, 800, 25)],
+    // 1.600 visitors and 40 leads: 2,5%; 12 downloads, which leave the conversion as it is.
+    day: [
+      row('2026-11-25', 1000, 800, 15, { downloads: 5 }),
+      row('2026-11-26', 1000, 800, 25, { downloads: 7 }),
+    ],
     page: [
       row('/', 500, 400, 4, {
         whatsapp: 30,
@@ -85,10 +89,15 @@ const FIXTURES: Record<string, Partial<Record<ReportGroup, ReportRow[]>>> = {
     landing: [row('/conteudos/lgpd-camera-na-cabine', 150, 150, 14, { whatsapp: 9 })],
     campaign: [row('black-friday', 900, 640, 32), row(NO_CAMPAIGN_KEY, 1100, 960, 8)],
     source: [row('google', 700, 500, 9), row('newsletter', 300, 250, 20), row('', 50, 40, 0)],
+    // The materials' rows, as by=material answers them: downloads only.
+    material: [
+      row('ebook-fadiga', 0, 0, 0, { downloads: 4 }),
+      row('checklist-lgpd', 0, 0, 0, { downloads: 8 }),
+    ],
   },
   [PREVIOUS.from]: {
-    // 1.000 visitors and 20 leads: 2%.
-    day: [row('2026-10-01', 1500, 1000, 20)],
+    // 1.000 visitors and 20 leads: 2%; 8 downloads.
+    day: [row('2026-10-01', 1500, 1000, 20, { downloads: 8 })],
   },
 }
 
@@ -243,9 +252,10 @@ describe('the Desempenho tool', () => {
         { path: '/api/analytics', ...CURRENT, by: 'campaign' },
         { path: '/api/analytics', ...CURRENT, by: 'source' },
         { path: '/api/analytics', ...CURRENT, by: 'variant' },
+        { path: '/api/analytics', ...CURRENT, by: 'material' },
       ]),
     )
-    expect(calls).toHaveLength(7)
+    expect(calls).toHaveLength(8)
     expect(calls.every((call) => call.authorization === 'Bearer editor-token')).toBe(true)
     expect(text(container)).toContain('28/10/2026 a 26/11/2026 (30 dias)')
     expect(text(container)).toContain('comparado com 28/09/2026 a 27/10/2026 (30 dias)')
@@ -254,14 +264,15 @@ describe('the Desempenho tool', () => {
   it('shows the tables by page, entry page, campaign and source, most visitors first, conversion in pt-BR', async () => {
     await render(<PerformanceTool />)
     expect(tableRows('Por página')).toEqual([
-      ['/p/onibus-rodoviarios', '1.200', '1.000', '25', '2,5%', '0', '0', '0', '—', '—'],
-      ['/', '500', '400', '4', '1%', '30', '4', '2', '41 s', '55%'],
+      ['/p/onibus-rodoviarios', '1.200', '1.000', '25', '2,5%', '0', '0', '0', '0', '—', '—'],
+      ['/', '500', '400', '4', '1%', '0', '30', '4', '2', '41 s', '55%'],
       [
         '/conteudos/lgpd-camera-na-cabine',
         '300',
         '200',
         '11',
         '5,5%',
+        '0',
         '5',
         '0',
         '0',
@@ -270,7 +281,19 @@ describe('the Desempenho tool', () => {
       ],
     ])
     expect(tableRows('Por página de entrada')).toEqual([
-      ['/conteudos/lgpd-camera-na-cabine', '150', '150', '14', '9,3%', '9', '0', '0', '—', '—'],
+      [
+        '/conteudos/lgpd-camera-na-cabine',
+        '150',
+        '150',
+        '14',
+        '9,3%',
+        '0',
+        '9',
+        '0',
+        '0',
+        '—',
+        '—',
+      ],
     ])
     const head = (title: string) => {
       const heading = [...container.querySelectorAll('h3')].find((h) => text(h) === title)!
@@ -284,6 +307,7 @@ describe('the Desempenho tool', () => {
       'Visitantes',
       'Leads',
       'Conversão',
+      'Downloads de materiais',
       'WhatsApp',
       'Telefone',
       'E-mail',
@@ -299,6 +323,13 @@ describe('the Desempenho tool', () => {
       ['newsletter', '300', '250', '20', '8%'],
       ['(direto)', '50', '40', '0', '0%'],
     ])
+    // The materials (issue 65): the downloads of each, most first, and no visit column to read as
+    // zero visits.
+    expect(head('Materiais')).toEqual(['Material (identificador)', 'Downloads de materiais'])
+    expect(tableRows('Materiais')).toEqual([
+      ['checklist-lgpd', '8'],
+      ['ebook-fadiga', '4'],
+    ])
   })
 
   it('compares the totals with the previous period', async () => {
@@ -310,6 +341,8 @@ describe('the Desempenho tool', () => {
     expect(figure('Leads')).toContain('+100% vs. período anterior (20)')
     expect(figure('Conversão')).toContain('2,5%')
     expect(figure('Conversão')).toContain('+0,5 p.p. vs. período anterior (2%)')
+    expect(figure('Downloads de materiais')).toContain('12')
+    expect(figure('Downloads de materiais')).toContain('+50% vs. período anterior (8)')
     expect(container.querySelector('figure figcaption')?.textContent).toBe(
       'Visitantes e leads por dia, 28/10/2026 a 26/11/2026 (30 dias)',
     )
@@ -371,6 +404,11 @@ describe('the Desempenho tool', () => {
     expect(clicked).toEqual([
       { href: 'blob:desempenho', download: 'desempenho-paginas-2026-10-28-a-2026-11-26.csv' },
     ])
+    calls = []
+    await click(button('Baixar CSV: materiais'))
+    await vi.waitFor(() => expect(clicked).toHaveLength(2))
+    expect(calls[0]!.url.searchParams.get('by')).toBe('material')
+    expect(clicked[1]!.download).toBe('desempenho-materiais-2026-10-28-a-2026-11-26.csv')
   })
 
   it('says plainly when the site refuses the editor (401), with no figures and no retry', async () => {
