@@ -32,6 +32,7 @@ import {
 } from '@/lib/validations/demo-request-fields'
 import {
   CAMPAIGN_PREFIX,
+  MATERIALS_PREFIX,
   SLUG_MATCHER_SEGMENT,
   SLUG_MAX_LENGTH,
   SLUG_PATTERN,
@@ -92,6 +93,8 @@ describe('the campaign path', () => {
 
 describe("the material's page", () => {
   it('is where material_counts credits a download stored without its page', () => {
+    // measures.mjs keeps its own copy (plain JavaScript for the node scripts): the routes' own.
+    expect(MATERIAL_PAGE_PREFIX).toBe(MATERIALS_PREFIX)
     expect(functionBody('analytics.material_counts')).toContain(
       `'${MATERIAL_PAGE_PREFIX}/' || c.material`,
     )
