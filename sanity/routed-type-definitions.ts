@@ -1,6 +1,6 @@
 import { defineQuery } from 'next-sanity'
 
-import { imageProjection, pageVisibilityProjection } from './lib/fragments'
+import { materialPageProjection, pageVisibilityProjection } from './lib/fragments'
 import {
   ARTICLES_PREFIX,
   CAMPAIGN_PREFIX,
@@ -33,17 +33,7 @@ export const ARTICLE_RESERVED_SLUGS: ReadonlyMap<string, string> = new Map([
  * app/materiais/[slug]/baixar reads it with MATERIAL_FILE_QUERY).
  */
 export const MATERIAL_QUERY = defineQuery(`
-  *[_type == "material" && slug.current == $slug][0]{
-    _id, title, "slug": slug.current, description, _updatedAt,
-    cover{${imageProjection}},
-    learnings,
-    "formFields": formFields[]{field, "required": coalesce(required, false)},
-    "conversionIdentifier": coalesce(conversionIdentifier, slug.current),
-    "notifySales": coalesce(notifySales, false),
-    confirmation,
-    seo{title, description, noindex, shareImage{${imageProjection}}},
-    ${pageVisibilityProjection}
-  }
+  *[_type == "material" && slug.current == $slug][0]{${materialPageProjection}}
 `)
 
 export const MATERIAL_SLUGS_QUERY = defineQuery(`
@@ -135,6 +125,7 @@ export const ROUTED_TYPES = {
       group: 'campaigns',
       preview: true,
       performance: true,
+      reviewLinks: true,
     },
   },
 } as const satisfies Record<string, RoutedTypeDefinition>

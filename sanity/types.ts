@@ -391,7 +391,7 @@ export type ReviewLink = {
   _createdAt: string
   _updatedAt: string
   _rev: string
-  page?: CampaignPageReference | ArticleReference
+  page?: CampaignPageReference | ArticleReference | MaterialReference
   tokenHash?: string
   expiresAt?: string
   revoked?: boolean
@@ -2589,6 +2589,69 @@ export type REVIEW_PAGE_QUERY_RESULT = {
 } | null
 
 // Source: sanity/lib/queries.ts
+// Variable: REVIEW_MATERIAL_QUERY
+// Query: coalesce(    *[_type == "material" && _id == "drafts." + $id][0],    *[_type == "material" && _id == $id][0]  ){  _id, title, "slug": slug.current, description, _updatedAt,  cover{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},  learnings,  "formFields": formFields[]{field, "required": coalesce(required, false)},  "conversionIdentifier": coalesce(conversionIdentifier, slug.current),  "notifySales": coalesce(notifySales, false),  confirmation,  seo{title, description, noindex, shareImage{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}},  visibleFrom, visibleUntil, hiddenRedirect}
+export type REVIEW_MATERIAL_QUERY_RESULT = {
+  _id: string
+  title: string | null
+  slug: string | null
+  description: string | null
+  _updatedAt: string
+  cover: {
+    alt: string | null
+    crop: SanityImageCrop | null
+    hotspot: SanityImageHotspot | null
+    asset: {
+      _id: string
+      url: string | null
+      extension: string | null
+      metadata: {
+        lqip: string | null
+        hasAlpha: boolean | null
+        dimensions: {
+          width: number | null
+          height: number | null
+        } | null
+      } | null
+    } | null
+  } | null
+  learnings: Array<string> | null
+  formFields: Array<{
+    field: 'fleetSize' | 'message' | 'phone' | 'role' | 'segment' | null
+    required: boolean | false
+  }> | null
+  conversionIdentifier: string | null
+  notifySales: boolean | false
+  confirmation: string | null
+  seo: {
+    title: string | null
+    description: string | null
+    noindex: boolean | null
+    shareImage: {
+      alt: string | null
+      crop: SanityImageCrop | null
+      hotspot: SanityImageHotspot | null
+      asset: {
+        _id: string
+        url: string | null
+        extension: string | null
+        metadata: {
+          lqip: string | null
+          hasAlpha: boolean | null
+          dimensions: {
+            width: number | null
+            height: number | null
+          } | null
+        } | null
+      } | null
+    } | null
+  } | null
+  visibleFrom: string | null
+  visibleUntil: string | null
+  hiddenRedirect: string | null
+} | null
+
+// Source: sanity/lib/queries.ts
 // Variable: ARTICLE_QUERY
 // Query: *[_type == "article" && slug.current == $slug][0]{    _id,    _updatedAt,    title,    "slug": slug.current,    description,    publishedAt,    visibleFrom, visibleUntil, hiddenRedirect,    cover{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},    "categories": categories[]->{_id, title, "slug": slug.current},    author->{name, kind, role, bio, photo{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}},    seo{title, description, noindex, shareImage{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}},    "material": material->{  _id, title, "slug": slug.current, description, visibleFrom, visibleUntil,  cover{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}},    body[]{      ...,      _type == "image" => {_type, _key, caption,   alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},      _type == "claimFigure" => {_type, _key, "claim": claim->{_id, value, label, sourceNote}},      _type == "faqBlock" => {_type, _key, eyebrow, heading, intro, items[]{_key, question, answer}},      _type == "articleCta" => {_type, _key, heading, text, label}    }  }
 export type ARTICLE_QUERY_RESULT = {
@@ -3224,7 +3287,7 @@ export type MATERIAL_FILE_QUERY_RESULT = {
 
 // Source: sanity/routed-type-definitions.ts
 // Variable: MATERIAL_QUERY
-// Query: *[_type == "material" && slug.current == $slug][0]{    _id, title, "slug": slug.current, description, _updatedAt,    cover{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},    learnings,    "formFields": formFields[]{field, "required": coalesce(required, false)},    "conversionIdentifier": coalesce(conversionIdentifier, slug.current),    "notifySales": coalesce(notifySales, false),    confirmation,    seo{title, description, noindex, shareImage{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}},    visibleFrom, visibleUntil, hiddenRedirect  }
+// Query: *[_type == "material" && slug.current == $slug][0]{  _id, title, "slug": slug.current, description, _updatedAt,  cover{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},  learnings,  "formFields": formFields[]{field, "required": coalesce(required, false)},  "conversionIdentifier": coalesce(conversionIdentifier, slug.current),  "notifySales": coalesce(notifySales, false),  confirmation,  seo{title, description, noindex, shareImage{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}},  visibleFrom, visibleUntil, hiddenRedirect}
 export type MATERIAL_QUERY_RESULT = {
   _id: string
   title: string | null
@@ -3314,6 +3377,7 @@ declare module '@sanity/client' {
     '\n  *[_type == "announcement" && _id == "announcement"][0]{\n    _id,\n    _rev,\n    text,\n    tone,\n    link{label, href},\n    visibleFrom, visibleUntil\n  }\n': ANNOUNCEMENT_QUERY_RESULT
     '\n  *[_type == "reviewLink" && tokenHash == $hash && _id in path("review-links.**")][0]{\n    "pageId": page._ref,\n    expiresAt,\n    revoked,\n    // When the Content Lake made it (not the editor\'s browser): the 30-day ceiling counts from it.\n    "createdAt": coalesce(_createdAt, _updatedAt)\n  }\n': REVIEW_LINK_QUERY_RESULT
     '\n  coalesce(\n    *[_type == "campaignPage" && _id == "drafts." + $id][0],\n    *[_type == "campaignPage" && _id == $id][0]\n  ){\n    _id,\n    title,\n    "slug": slug.current,\n    visibleFrom, visibleUntil, hiddenRedirect,\n    seo{title, description, noindex, shareImage{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n    blocks[]{\n      _key,\n      _type,\n      \n  _type == "heroBlock" => {\n    eyebrow, headline, description,\n    primaryCta{label, href},\n    secondaryCta{label, href},\n    "stats": stats[]->{_id, value, label, sourceNote},\n    "visual": coalesce(visual, *[_type == "landingPage" && _id == "landingPage"][0].hero.visual){\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n    "experimentVariants": experimentVariants[]{_key, "experiment": experiment->key.current, variant, headline, description, ctaLabel, visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}}\n  },\n  _type == "stepsBlock" => {\n    eyebrow, heading, intro,\n    steps[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}\n  },\n  _type == "cardGridBlock" => {\n    eyebrow, heading, intro,\n    cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n    specTitle,\n    "specs": specs[]->{_id, value, label, sourceNote}\n  },\n  _type == "benefitsBlock" => {\n    eyebrow, heading, intro,\n    cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n    roiTitle, roiDescription,\n    "roiFigures": roiFigures[]->{_id, value, label, sourceNote},\n    marketsTitle,\n    markets[]{_key, icon, name, description, badge}\n  },\n  _type == "ctaBandBlock" => {\n    heading, text,\n    primaryCta{label, href},\n    secondaryCta{label, href}\n  },\n  _type == "demoFormBlock" => {\n    eyebrow, heading, intro, formTitle, detailsTitle, offerTitle, offers, whatsappCta\n  },\n  _type == "faqBlock" => {\n    eyebrow, heading, intro,\n    items[]{_key, question, answer}\n  },\n  _type == "richTextBlock" => {\n    heading,\n    body[]{\n      ...,\n      _type == "image" => {_type, _key, \n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}\n    }\n  },\n  _type == "latestArticlesBlock" => {\n    eyebrow, heading, intro, count,\n    "category": category->{title, "slug": slug.current},\n    "articles": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && (!defined(^.category) || references(^.category._ref))]\n      | order(publishedAt desc, _id asc)[0...12]{\n  _id, title, "slug": slug.current, description, publishedAt, visibleFrom, visibleUntil,\n  cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n  "categories": categories[]->{_id, title, "slug": slug.current}\n}\n  },\n  _type == "roiCalculatorBlock" => {\n    eyebrow, heading, intro,\n    "calculator": *[_type == "roiCalculator" && _id == "roiCalculator"][0]{\n  title, intro, disclaimer, referenceFleet,\n  costPerVehicle{value, note},\n  incidentsPerVehicle{value, note},\n  incidentCost{value, note},\n  avoidedPercent{value, note}\n}\n  },\n  _type == "materialFeatureBlock" => {\n    eyebrow, buttonLabel,\n    "material": material->{\n  _id, title, "slug": slug.current, description, visibleFrom, visibleUntil,\n  cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}\n}\n  }\n\n    }\n}\n': REVIEW_PAGE_QUERY_RESULT
+    '\n  coalesce(\n    *[_type == "material" && _id == "drafts." + $id][0],\n    *[_type == "material" && _id == $id][0]\n  ){\n  _id, title, "slug": slug.current, description, _updatedAt,\n  cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n  learnings,\n  "formFields": formFields[]{field, "required": coalesce(required, false)},\n  "conversionIdentifier": coalesce(conversionIdentifier, slug.current),\n  "notifySales": coalesce(notifySales, false),\n  confirmation,\n  seo{title, description, noindex, shareImage{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n  visibleFrom, visibleUntil, hiddenRedirect\n}\n': REVIEW_MATERIAL_QUERY_RESULT
     '\n  *[_type == "article" && slug.current == $slug][0]{\n    _id,\n    _updatedAt,\n    title,\n    "slug": slug.current,\n    description,\n    publishedAt,\n    visibleFrom, visibleUntil, hiddenRedirect,\n    cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n    "categories": categories[]->{_id, title, "slug": slug.current},\n    author->{name, kind, role, bio, photo{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n    seo{title, description, noindex, shareImage{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n    "material": material->{\n  _id, title, "slug": slug.current, description, visibleFrom, visibleUntil,\n  cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}\n},\n    body[]{\n      ...,\n      _type == "image" => {_type, _key, caption, \n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n      _type == "claimFigure" => {_type, _key, "claim": claim->{_id, value, label, sourceNote}},\n      _type == "faqBlock" => {_type, _key, eyebrow, heading, intro, items[]{_key, question, answer}},\n      _type == "articleCta" => {_type, _key, heading, text, label}\n    }\n  }\n': ARTICLE_QUERY_RESULT
     '*[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && _id != $id && "drafts." + _id != $id\n      && references($categories)]\n      | order(publishedAt desc, _id asc)[0...12]{\n  _id, title, "slug": slug.current, description, publishedAt, visibleFrom, visibleUntil,\n  cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n  "categories": categories[]->{_id, title, "slug": slug.current}\n}': RELATED_ARTICLES_QUERY_RESULT
     '\n  coalesce(\n    *[_type == "article" && _id == "drafts." + $id][0],\n    *[_type == "article" && _id == $id][0]\n  ){\n    \n    _id,\n    _updatedAt,\n    title,\n    "slug": slug.current,\n    description,\n    publishedAt,\n    visibleFrom, visibleUntil, hiddenRedirect,\n    cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n    "categories": categories[]->{_id, title, "slug": slug.current},\n    author->{name, kind, role, bio, photo{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n    seo{title, description, noindex, shareImage{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n    "material": material->{\n  _id, title, "slug": slug.current, description, visibleFrom, visibleUntil,\n  cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}\n},\n    body[]{\n      ...,\n      _type == "image" => {_type, _key, caption, \n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n      _type == "claimFigure" => {_type, _key, "claim": claim->{_id, value, label, sourceNote}},\n      _type == "faqBlock" => {_type, _key, eyebrow, heading, intro, items[]{_key, question, answer}},\n      _type == "articleCta" => {_type, _key, heading, text, label}\n    }\n  ,\n    "related": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && _id != ^._id && "drafts." + _id != ^._id\n      && references(^.categories[]._ref)]\n      | order(publishedAt desc, _id asc)[0...12]{\n  _id, title, "slug": slug.current, description, publishedAt, visibleFrom, visibleUntil,\n  cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n  "categories": categories[]->{_id, title, "slug": slug.current}\n}\n  }\n': REVIEW_ARTICLE_QUERY_RESULT
@@ -3326,7 +3390,7 @@ declare module '@sanity/client' {
     '\n  *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**"))] | order(publishedAt desc, _id asc)[0...100]{\n    _id,\n    title,\n    "slug": slug.current,\n    description,\n    publishedAt,\n    _updatedAt,\n    "author": author->name,\n    "categories": categories[]->title,\n    visibleFrom, visibleUntil\n  }\n': ARTICLE_FEED_QUERY_RESULT
     '\n  *[_type == "material" && defined(slug.current) && !(_id in path("drafts.**"))]\n    | order(_createdAt desc, _id asc){\n  _id, title, "slug": slug.current, description, visibleFrom, visibleUntil,\n  cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}\n}\n': MATERIAL_LIST_QUERY_RESULT
     '\n  *[_type == "material" && slug.current == $slug][0]{\n    title, "slug": slug.current,\n    "file": file.asset->{url, originalFilename, mimeType, size},\n    externalUrl,\n    visibleFrom, visibleUntil\n  }\n': MATERIAL_FILE_QUERY_RESULT
-    '\n  *[_type == "material" && slug.current == $slug][0]{\n    _id, title, "slug": slug.current, description, _updatedAt,\n    cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n    learnings,\n    "formFields": formFields[]{field, "required": coalesce(required, false)},\n    "conversionIdentifier": coalesce(conversionIdentifier, slug.current),\n    "notifySales": coalesce(notifySales, false),\n    confirmation,\n    seo{title, description, noindex, shareImage{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n    visibleFrom, visibleUntil, hiddenRedirect\n  }\n': MATERIAL_QUERY_RESULT
+    '\n  *[_type == "material" && slug.current == $slug][0]{\n  _id, title, "slug": slug.current, description, _updatedAt,\n  cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n  learnings,\n  "formFields": formFields[]{field, "required": coalesce(required, false)},\n  "conversionIdentifier": coalesce(conversionIdentifier, slug.current),\n  "notifySales": coalesce(notifySales, false),\n  confirmation,\n  seo{title, description, noindex, shareImage{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n  visibleFrom, visibleUntil, hiddenRedirect\n}\n': MATERIAL_QUERY_RESULT
     '\n  *[_type == "material" && defined(slug.current)] | order(slug.current asc){\n    "slug": slug.current,\n    "noindex": coalesce(seo.noindex, false),\n    _updatedAt,\n    visibleFrom, visibleUntil, hiddenRedirect\n  }\n': MATERIAL_SLUGS_QUERY_RESULT
   }
 }

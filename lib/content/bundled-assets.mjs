@@ -116,7 +116,9 @@ export function resolveBundledAssets(documents, { datasetDir, assetUrl, fileUrl 
     if (typeof ref === 'string') {
       const match = ref.match(ASSET_VALUE)
       if (!match)
-        throw new Error(`Unsupported ${ASSET_KEY} "${ref}": expected image@file://./… or file@file://./…`)
+        throw new Error(
+          `Unsupported ${ASSET_KEY} "${ref}": expected image@file://./… or file@file://./…`,
+        )
       const file = fileURLToPath(new URL(match[2], base))
       let asset = assets.get(file)
       if (!asset) {

@@ -26,6 +26,7 @@ import {
   RELATED_ARTICLES_QUERY,
   REVIEW_ARTICLE_QUERY,
   REVIEW_LINK_QUERY,
+  REVIEW_MATERIAL_QUERY,
   REVIEW_PAGE_QUERY,
   ROI_CALCULATOR_QUERY,
   SITE_SETTINGS_QUERY,
@@ -54,6 +55,7 @@ import type {
   RELATED_ARTICLES_QUERY_RESULT,
   REVIEW_ARTICLE_QUERY_RESULT,
   REVIEW_LINK_QUERY_RESULT,
+  REVIEW_MATERIAL_QUERY_RESULT,
   REVIEW_PAGE_QUERY_RESULT,
   ROI_CALCULATOR_QUERY_RESULT,
   SITE_SETTINGS_QUERY_RESULT,
@@ -196,10 +198,7 @@ export async function getCampaignPage(slug: string, { anyWindow = false } = {}) 
   const featured = (page?.blocks ?? []).flatMap((block) =>
     block._type === 'materialFeatureBlock' && block.material ? [block.material] : [],
   )
-  await expireAtNextBoundary(
-    [page, ...latestArticlesWindows(page?.blocks ?? []), ...featured],
-    now,
-  )
+  await expireAtNextBoundary([page, ...latestArticlesWindows(page?.blocks ?? []), ...featured], now)
   if (!page || (!anyWindow && !isVisible(page, now))) return null
   // Its latest-articles blocks show only the articles inside their window, and a featured
   // material only inside its own (its page answers 404 outside it).
@@ -323,11 +322,13 @@ export async function getReviewPage(token: string) {
   })
   if (!link?.pageId || !isReviewLinkUsable(link)) return null
   const id = link.pageId.replace(/^drafts\./, '')
-  const [page, article] = await Promise.all([
+  const [page, article, material] = await Promise.all([
     fetchPrivate<REVIEW_PAGE_QUERY_RESULT>(REVIEW_PAGE_QUERY, { id }),
     fetchPrivate<REVIEW_ARTICLE_QUERY_RESULT>(REVIEW_ARTICLE_QUERY, { id }),
+    fetchPrivate<REVIEW_MATERIAL_QUERY_RESULT>(REVIEW_MATERIAL_QUERY, { id }),
   ])
   if (page) return { kind: 'page' as const, page, expiresAt: link.expiresAt }
+  if (material) return { kind: 'material' as const, material, expiresAt: link.expiresAt }
   if (article) {
     // The draft itself is shown whatever its window; its related articles as the live page has them.
     const related = liveItems(article.related).slice(0, RELATED_COUNT)

@@ -72,3 +72,17 @@ export const materialCardProjection = /* groq */ `
   _id, title, "slug": slug.current, description, ${windowProjection},
   cover{${imageProjection}}
 `
+
+// A material's page data (its page, its preview, a review link): everything the page shows and
+// its form asks, and nothing of its file, whose address only the gated download reads.
+export const materialPageProjection = /* groq */ `
+  _id, title, "slug": slug.current, description, _updatedAt,
+  cover{${imageProjection}},
+  learnings,
+  "formFields": formFields[]{field, "required": coalesce(required, false)},
+  "conversionIdentifier": coalesce(conversionIdentifier, slug.current),
+  "notifySales": coalesce(notifySales, false),
+  confirmation,
+  seo{title, description, noindex, shareImage{${imageProjection}}},
+  ${pageVisibilityProjection}
+`

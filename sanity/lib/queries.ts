@@ -11,6 +11,7 @@ import {
   imageProjection,
   linkProjection,
   materialCardProjection,
+  materialPageProjection,
   pageVisibilityProjection,
   roiCalculatorProjection,
   sectionIntroProjection,
@@ -189,6 +190,14 @@ export const REVIEW_PAGE_QUERY = defineQuery(`
     *[_type == "campaignPage" && _id == "drafts." + $id][0],
     *[_type == "campaignPage" && _id == $id][0]
   ){${campaignPageProjection}}
+`)
+
+/** The one material a review link leads to, as REVIEW_PAGE_QUERY does for a page. */
+export const REVIEW_MATERIAL_QUERY = defineQuery(`
+  coalesce(
+    *[_type == "material" && _id == "drafts." + $id][0],
+    *[_type == "material" && _id == $id][0]
+  ){${materialPageProjection}}
 `)
 
 // Articles (app/conteudos): one article, its list pages, its categories, the feed and the sitemap.

@@ -1,5 +1,7 @@
 import { defineField, defineType } from 'sanity'
 
+import { ROUTED_TYPE_LIST } from '../lib/routed-type-rules'
+
 // A review link (sanity/actions/review-link.tsx makes them): lets someone without a Studio login
 // see one campaign page's or article's draft at /revisao/<token> until it expires or is revoked. The token
 // itself is never stored, only its SHA-256 hash, and the document lives under a private id path
@@ -12,9 +14,12 @@ export const reviewLinkType = defineType({
   fields: [
     defineField({
       name: 'page',
-      title: 'Página ou artigo',
+      title: 'Página, artigo ou material',
       type: 'reference',
-      to: [{ type: 'campaignPage' }, { type: 'article' }],
+      // Every routed type whose definition offers review links (sanity/routed-type-definitions.ts).
+      to: ROUTED_TYPE_LIST.flatMap((routed) =>
+        routed.studio?.reviewLinks && routed.documentType ? [{ type: routed.documentType }] : [],
+      ),
       // The page or article may exist only as a draft.
       weak: true,
     }),

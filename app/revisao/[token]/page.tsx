@@ -3,6 +3,7 @@ import { notFound } from 'next/navigation'
 
 import { ArticleView } from '@/components/articles/article-view'
 import { CampaignPageView } from '@/components/campaign-page-view'
+import { MaterialPageView } from '@/components/materials/material-page-view'
 import { getReviewPage, getSiteSettings } from '@/lib/content'
 import { formatSiteTime } from '@/lib/content/visibility'
 import {
@@ -11,14 +12,14 @@ import {
   previewVariant,
 } from '@/lib/experiments/hero'
 
-// A review link (Studio: "Criar link de revisão" on a campaign page or an article): the page's or
-// article's draft, read-only, whatever its visibility window,
+// A review link (Studio: "Criar link de revisão" on a campaign page, an article or a material): its
+// draft, read-only, whatever its visibility window,
 // for someone without a Studio login. Rendered on every request and never stored: no ISR entry,
 // Cache-Control private/no-store (Next's answer for a dynamic page), so no other visitor and no
 // CDN ever gets it. A malformed, altered, revoked or expired token answers 404, as does a link
 // that would live more than 30 days (lib/review-token.ts) or a server without the read token;
 // proxy.ts answers a malformed one and rate-limits the lookups before this runs. The token only
-// leads to this one document's draft (REVIEW_PAGE_QUERY, REVIEW_ARTICLE_QUERY). docs/campaigns.md, "Review links".
+// leads to this one document's draft (REVIEW_PAGE_QUERY, REVIEW_ARTICLE_QUERY, REVIEW_MATERIAL_QUERY). docs/campaigns.md, "Review links".
 export const dynamic = 'force-dynamic'
 
 export const metadata: Metadata = {
@@ -45,6 +46,8 @@ export default async function ReviewPage({ params, searchParams }: Props) {
     <>
       {review.kind === 'article' ? (
         <ArticleView article={review.article} settings={settings} />
+      ) : review.kind === 'material' ? (
+        <MaterialPageView material={review.material} settings={settings} />
       ) : (
         <CampaignPageView
           page={{
