@@ -271,6 +271,7 @@ describe('the e-mail to sales', () => {
 
 function base(): DeliveredLead {
   return {
+    kind: 'demo',
     id: 'id',
     createdAt: '2026-11-27T13:05:00.000Z',
     name: 'N',
