@@ -384,7 +384,9 @@ describe(`material conversions on ${backendLabel}`, () => {
     await clearQueue()
   })
 
-  it('the migrations apply again without changing anything', async () => {
+  it('the migrations apply again without changing anything, a waiting conversion included', async () => {
+    await enableDestinations(db, ['webhook'])
+    await storeConversion(materialRecord())
     const state = async () => ({
       constraints: (
         await db.query(
@@ -409,12 +411,20 @@ describe(`material conversions on ${backendLabel}`, () => {
     expect(before.constraints.map((row) => row.conname)).toEqual(
       expect.arrayContaining(['deliveries_conversao_uid_fkey', 'deliveries_one_subject']),
     )
-    for (const name of [
-      '20270320000000_material_conversions.sql',
-      '20270320000050_material_deliveries.sql',
-    ])
-      for (let round = 0; round < 2; round++)
+    // Every migration that touches the queue, run again after the one that made it two-kinded.
+    const names = fs
+      .readdirSync('supabase/migrations')
+      .filter((name) => /_(lead_delivery|lead_delivery_trust|material_\w+)\.sql$/.test(name))
+    expect(names).toHaveLength(4)
+    for (let round = 0; round < 2; round++)
+      for (const name of names.sort())
         await db.exec(fs.readFileSync(`supabase/migrations/${name}`, 'utf8'))
     expect(await state()).toEqual(before)
+    expect(
+      await count(
+        `select count(*)::int as n from lead_delivery.deliveries where conversao_uid is not null`,
+      ),
+    ).toBe(1)
+    await clearQueue()
   })
 })
