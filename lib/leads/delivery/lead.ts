@@ -9,7 +9,7 @@ import { calculatorSummary, type LeadFormData } from '../compose'
 
 /** What a demo request and a material's conversion both carry, read from their stored columns. */
 type DeliveredCommon = {
-  /** Stable across retries and destinations (dados_cliente.lead_uid, conversoes_material.conversao_uid). */
+  /** Stable across retries and destinations: dados_cliente.lead_uid, conversoes_material.conversao_uid. */
   id: string
   /** ISO 8601. */
   createdAt: string
