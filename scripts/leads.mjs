@@ -8,9 +8,11 @@
 //   npm run leads                 # all requests, as text
 //   npm run leads -- --limit 10   # the ten newest
 //   npm run leads -- --json       # one JSON array, for scripts
+//   npm run leads -- --materials  # the materials' conversions (e-books, checklists), not demo requests
 //   npm run leads -- --deliveries # the e-mail/webhook/RD Station deliveries not delivered (docs/leads.md)
 //   npm run leads -- --disable rdstation  # switch a destination off, giving up what waits for it
 //   npm run leads -- --retry-failed       # send the failed deliveries again, copied from their leads
+//                                         # and materials' conversions
 //
 // The two that write open the database itself, not a copy: on the embedded store, stop the server
 // first (the folder's lock says which process holds it).
@@ -51,10 +53,31 @@ const REQUESTS_SQL = `
 
 // The deliveries not delivered, oldest first (lib/leads/delivery, supabase/migrations/*_lead_delivery.sql).
 const DELIVERIES_SQL = `
-  select lead_uid, destination, status, attempts, created_at, next_attempt_at, last_error
+  select lead_uid as uid, false as material, destination, status, attempts, created_at,
+         next_attempt_at, last_error
   from lead_delivery.deliveries
   where status <> 'delivered'
   order by created_at
+  limit $1
+`
+// The same with materials' conversions (supabase/migrations/*_material_deliveries.sql), whose
+// deliveries point at conversao_uid instead.
+const DELIVERIES_WITH_MATERIALS_SQL = `
+  select coalesce(lead_uid, conversao_uid) as uid, conversao_uid is not null as material,
+         destination, status, attempts, created_at, next_attempt_at, last_error
+  from lead_delivery.deliveries
+  where status <> 'delivered'
+  order by created_at
+  limit $1
+`
+
+// Materials' conversions (issue 65), newest first: who took which material, from where.
+const MATERIALS_SQL = `
+  select created_at, material, identificador, titulo_material, nome, email, telefone,
+         dados_formulario ->> 'company' as empresa, consentimento_email, avisar_comercial,
+         origem_pagina
+  from public.conversoes_material
+  order by created_at desc
   limit $1
 `
 
@@ -74,6 +97,7 @@ export async function main(argv, io = {}) {
         limit: { type: 'string' },
         json: { type: 'boolean', default: false },
         deliveries: { type: 'boolean', default: false },
+        materials: { type: 'boolean', default: false },
         disable: { type: 'string' },
         'retry-failed': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
@@ -87,7 +111,7 @@ export async function main(argv, io = {}) {
   const { values } = parsed
   if (values.help) {
     out(
-      'Usage: npm run leads [-- --limit N] [-- --json] [-- --deliveries]\n' +
+      'Usage: npm run leads [-- --limit N] [-- --json] [-- --deliveries | --materials]\n' +
         '       npm run leads -- --disable <destination>\n' +
         '       npm run leads -- --retry-failed',
     )
@@ -101,12 +125,19 @@ export async function main(argv, io = {}) {
 
   /** @param {import('../lib/leads/db.mjs').Database} db */
   async function readAll(db) {
+    const materials = Boolean(
+      (await db.query(`select to_regclass('public.conversoes_material') as t`)).rows[0]?.t,
+    )
+    if (values.materials)
+      return { rows: [], materials: materials ? (await db.query(MATERIALS_SQL, [limit])).rows : [] }
     const queue = await db.query(`select to_regclass('lead_delivery.deliveries') as t`)
     if (!queue.rows[0]?.t) return { rows: (await db.query(REQUESTS_SQL, [limit])).rows }
     return {
       rows: values.deliveries ? [] : (await db.query(REQUESTS_SQL, [limit])).rows,
       stats: await deliveryStats(db, { asRole: false }),
-      deliveries: values.deliveries ? (await db.query(DELIVERIES_SQL, [limit])).rows : [],
+      deliveries: values.deliveries
+        ? (await db.query(materials ? DELIVERIES_WITH_MATERIALS_SQL : DELIVERIES_SQL, [limit])).rows
+        : [],
     }
   }
 
@@ -179,7 +210,9 @@ export async function main(argv, io = {}) {
           {
             summary: stats,
             deliveries: rows.map((row) => ({
-              lead: row.lead_uid,
+              kind: row.material === true ? 'material' : 'demo',
+              // The lead's id, or the material conversion's (kind says which).
+              lead: row.uid,
               destination: row.destination,
               status: row.status,
               attempts: row.attempts,
@@ -197,7 +230,7 @@ export async function main(argv, io = {}) {
     out(deliverySummary(stats))
     for (const row of rows) {
       out(
-        `${iso(row.created_at)}  lead ${row.lead_uid}  ${row.destination}  ${row.status}, ` +
+        `${iso(row.created_at)}  ${row.material === true ? 'material conversion' : 'lead'} ${row.uid}  ${row.destination}  ${row.status}, ` +
           `${row.attempts} attempt(s)` +
           (row.status === 'pending' ? `, next ${iso(row.next_attempt_at)}` : '') +
           (row.last_error ? `, last error: ${row.last_error}` : ''),
@@ -250,10 +283,51 @@ export async function main(argv, io = {}) {
     }
   }
 
+  /** @param {Record<string, unknown>[]} rows @param {string} source */
+  function printMaterials(rows, source) {
+    const conversions = rows.map((row) => ({
+      createdAt: iso(row.created_at),
+      material: row.material,
+      identifier: row.identificador,
+      title: row.titulo_material,
+      name: row.nome,
+      email: row.email,
+      phone: row.telefone,
+      company: row.empresa,
+      emailConsent: row.consentimento_email === true,
+      salesNotified: row.avisar_comercial === true,
+      page: row.origem_pagina,
+    }))
+    if (values.json) {
+      out(JSON.stringify(conversions, null, 2))
+      return
+    }
+    if (conversions.length === 0) {
+      out(`No material conversions in ${source}.`)
+      return
+    }
+    out(
+      `${conversions.length} material conversion${conversions.length === 1 ? '' : 's'} from ${source}, newest first:\n`,
+    )
+    for (const one of conversions) {
+      out(
+        `${one.createdAt}  ${one.identifier}  ${one.name}  ${one.email}  ${one.phone ?? '(sem telefone)'}`,
+      )
+      out(
+        `  ${one.title ?? one.material}; empresa: ${one.company ?? '-'}; e-mails de marketing: ` +
+          `${one.emailConsent ? 'aceitou' : 'não aceitou'}; comercial avisado: ${one.salesNotified ? 'sim' : 'não'}`,
+      )
+    }
+  }
+
   try {
-    const { source, rows, missing, stats, deliveries } = await readRequests()
+    const { source, rows, missing, stats, deliveries, materials } = await readRequests()
     if (values.deliveries) {
       printDeliveries(deliveries ?? [], stats ?? [])
+      return 0
+    }
+    if (values.materials) {
+      printMaterials(materials ?? [], source)
       return 0
     }
     const requests = rows.map((row) => ({

@@ -1,8 +1,21 @@
 import path from 'node:path'
 
 import { applyMigrations, openPglite, queryAsAnon, type Database } from './db.mjs'
-import { isRequestKeyConflict, logDuplicate, logLeadFailure } from './log'
-import type { LeadRecord, LeadStep, LeadStore, LeadWriteResult } from './types'
+import {
+  isRequestKeyConflict,
+  logConversionDuplicate,
+  logConversionFailure,
+  logDuplicate,
+  logLeadFailure,
+} from './log'
+import type {
+  ConversionWriteResult,
+  LeadRecord,
+  LeadStep,
+  LeadStore,
+  LeadWriteResult,
+  MaterialConversionRecord,
+} from './types'
 
 export type EmbeddedLeadStoreOptions = {
   /** Folder PGlite persists to; created when missing. */
@@ -58,7 +71,7 @@ function params(row: Record<string, unknown>): unknown[] {
 }
 
 /** `insert into public.<table> (<the row's columns>) values ($1...)`; names from our own types. */
-function insertSql(table: LeadStep, row: Record<string, unknown>): string {
+function insertSql(table: LeadStep | 'conversoes_material', row: Record<string, unknown>): string {
   const columns = Object.keys(row)
   const values = columns.map((_, index) => `$${index + 1}`)
   return `insert into public.${table} (${columns.join(', ')}) values (${values.join(', ')})`
@@ -127,6 +140,29 @@ export function createEmbeddedLeadStore(options: EmbeddedLeadStoreOptions): Embe
         params(record.chatMessage),
       )
       return second ?? { ok: true }
+    },
+    async insertConversion(record: MaterialConversionRecord): Promise<ConversionWriteResult> {
+      // Absent attribution left out, as the Supabase store's JSON leaves it: the column's default.
+      const row = Object.fromEntries(
+        Object.entries(record).filter(([, value]) => value !== undefined),
+      )
+      try {
+        const db = await open().catch(() => undefined)
+        if (!db) {
+          logConversionFailure('embedded', 'store_unavailable')
+          return { ok: false, code: 'store_unavailable' }
+        }
+        await queryAsAnon(db, insertSql('conversoes_material', row), params(row))
+        return { ok: true }
+      } catch (error) {
+        if (isRequestKeyConflict(error as { code?: unknown; message?: unknown })) {
+          logConversionDuplicate('embedded')
+          return { ok: true }
+        }
+        const code = sqlState(error)
+        logConversionFailure('embedded', code)
+        return { ok: false, code }
+      }
     },
   }
 }

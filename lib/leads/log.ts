@@ -39,3 +39,25 @@ export function logDuplicate(store: LeadStore['kind'], step: LeadStep): void {
     `[leads] Demo request already stored (${store} store, ${step}): a retry of the same submission, not stored twice.`,
   )
 }
+
+/**
+ * A material's conversion not stored (issue 65): like logLeadFailure, the store and codes only,
+ * never the row (the database's message can quote the visitor's name and e-mail).
+ */
+export function logConversionFailure(
+  store: LeadStore['kind'],
+  code: string,
+  status?: number,
+): void {
+  console.error(
+    `[leads] Material conversion not stored: ${store} store, conversoes_material failed with code ${code}` +
+      (status === undefined ? '.' : ` (HTTP ${status}).`),
+  )
+}
+
+/** A retry of a material's form already stored: answered as a success, stored once. */
+export function logConversionDuplicate(store: LeadStore['kind']): void {
+  console.info(
+    `[leads] Material conversion already stored (${store} store): a retry of the same submission, not stored twice.`,
+  )
+}

@@ -1,7 +1,20 @@
 import { createClient, type PostgrestError } from '@supabase/supabase-js'
 
-import { isRequestKeyConflict, logDuplicate, logLeadFailure } from './log'
-import type { LeadRecord, LeadStep, LeadStore, LeadWriteResult } from './types'
+import {
+  isRequestKeyConflict,
+  logConversionDuplicate,
+  logConversionFailure,
+  logDuplicate,
+  logLeadFailure,
+} from './log'
+import type {
+  ConversionWriteResult,
+  LeadRecord,
+  LeadStep,
+  LeadStore,
+  LeadWriteResult,
+  MaterialConversionRecord,
+} from './types'
 
 export type SupabaseLeadStoreOptions = {
   url: string
@@ -59,6 +72,31 @@ export function createSupabaseLeadStore(options: SupabaseLeadStoreOptions): Lead
         return { ok: true }
       } catch {
         return fail(step, deadline.aborted ? 'timeout' : 'unexpected')
+      }
+    },
+    async insertConversion(record: MaterialConversionRecord): Promise<ConversionWriteResult> {
+      const deadline = AbortSignal.timeout(timeoutMs)
+      try {
+        const supabase = createClient(options.url, options.anonKey, {
+          auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+        })
+        // One plain insert, no .select(): anon may insert a conversion but never read one back.
+        const attempt: Attempt = await supabase
+          .from('conversoes_material')
+          .insert(record)
+          .abortSignal(deadline)
+        if (!attempt.error) return { ok: true }
+        if (isRequestKeyConflict(attempt.error)) {
+          logConversionDuplicate('supabase')
+          return { ok: true }
+        }
+        const code = failureCode(attempt, deadline)
+        logConversionFailure('supabase', code, attempt.status || undefined)
+        return { ok: false, code }
+      } catch {
+        const code = deadline.aborted ? 'timeout' : 'unexpected'
+        logConversionFailure('supabase', code)
+        return { ok: false, code }
       }
     },
   }

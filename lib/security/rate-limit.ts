@@ -174,3 +174,38 @@ export async function checkBeaconLimits(ip: string): Promise<'ok' | 'address' | 
   }
   return 'ok'
 }
+
+/** A material's download link, mailed to the same address at most this often a day. */
+export const MATERIAL_MAIL_PER_RECIPIENT_PER_DAY = 3
+/** Link e-mails one visitor address (an IPv6 visitor's /64) may have sent, per hour. */
+export const MATERIAL_MAIL_PER_CLIENT_PER_HOUR = 10
+
+const materialMailPerClient = limiter(
+  'material-mail-client',
+  MATERIAL_MAIL_PER_CLIENT_PER_HOUR,
+  3600,
+  true,
+)
+const materialMailPerRecipient = limiter(
+  'material-mail-recipient',
+  MATERIAL_MAIL_PER_RECIPIENT_PER_DAY,
+  24 * 3600,
+  true,
+)
+
+/**
+ * Whether the site may mail a material's download link now (lib/materials/link-email.ts): the
+ * form takes any address, so without this it would mail someone else's inbox on demand. Per
+ * visitor address first, then per recipient (lower-cased), each shared through Redis when there
+ * is one: however many addresses a script uses, one inbox gets at most
+ * MATERIAL_MAIL_PER_RECIPIENT_PER_DAY a day. The download itself is never limited by this.
+ */
+export async function checkMaterialMailLimits(request: {
+  ip: string
+  email: string
+}): Promise<'ok' | 'address' | 'recipient'> {
+  if (!(await take(materialMailPerClient, rateLimitKeyFor(request.ip)))) return 'address'
+  if (!(await take(materialMailPerRecipient, `email:${request.email.trim().toLowerCase()}`)))
+    return 'recipient'
+  return 'ok'
+}

@@ -38,8 +38,10 @@ create policy "anon lead form data is bounded" on public.dados_cliente
 update lead_delivery.deliveries d set lead_uid = c.lead_uid
   from public.dados_cliente c
   where d.lead is not null and (d.lead ->> 'id') = c.id::text and d.lead_uid <> c.lead_uid;
+-- (A conversion's delivery, 20270320000050, has no lead_uid: left alone when this runs again.)
 delete from lead_delivery.deliveries d
-  where not exists (select from public.dados_cliente c where c.lead_uid = d.lead_uid);
+  where d.lead_uid is not null
+    and not exists (select from public.dados_cliente c where c.lead_uid = d.lead_uid);
 
 do $$
 begin

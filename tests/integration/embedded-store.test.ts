@@ -10,7 +10,13 @@ import { closeEmbeddedLeadStores, createEmbeddedLeadStore } from '@/lib/leads/em
 import { demoRequestSchema } from '@/lib/validations/demo-request'
 
 import { seedPgliteFolder } from './helpers/database'
-import { expectNoPersonalData, leadRecord, loggedText, PERSON } from './helpers/records'
+import {
+  expectNoPersonalData,
+  leadRecord,
+  loggedText,
+  materialRecord,
+  PERSON,
+} from './helpers/records'
 
 let root: string
 
@@ -181,5 +187,52 @@ describe('the embedded lead store and retries', () => {
     const { dados, chat } = await storedRows(dataDir)
     expect(dados).toHaveLength(2)
     expect(chat).toHaveLength(2)
+  }, 60_000)
+})
+
+describe("the embedded lead store and materials' conversions (issue 65)", () => {
+  it('stores a conversion as anon, once per submission key, never in the WhatsApp tables', async () => {
+    const dataDir = path.join(root, 'materials')
+    seedPgliteFolder(dataDir)
+    const store = createEmbeddedLeadStore({ dataDir })
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {})
+    vi.spyOn(console, 'info').mockImplementation(() => {})
+    const keyed = materialRecord({ chave_envio: 'f'.repeat(64), utm_campaign: undefined })
+    expect(await store.insertConversion(keyed)).toEqual({ ok: true })
+    // The same submission retried: answered ok, stored once.
+    expect(await store.insertConversion(keyed)).toEqual({ ok: true })
+    // Refused by the policy (not a slug): reported with its code, nothing of the visitor logged.
+    const refused = materialRecord({ material: 'Guia de Fadiga', nome: PERSON.name })
+    expect(await store.insertConversion(refused)).toEqual({ ok: false, code: '42501' })
+    expect(loggedText(errors.mock.calls)).toMatch(
+      /Material conversion not stored: embedded store, conversoes_material failed with code 42501/,
+    )
+    expectNoPersonalData(loggedText(errors.mock.calls))
+
+    await closeEmbeddedLeadStores()
+    const db = await openPglite(dataDir)
+    try {
+      const rows = await db.query(
+        `select material, identificador, nome, dados_formulario, utm_campaign, chave_envio
+         from public.conversoes_material`,
+      )
+      expect(rows.rows).toEqual([
+        {
+          material: 'guia-fadiga',
+          identificador: 'guia-fadiga',
+          nome: 'Ana Teste',
+          dados_formulario: keyed.dados_formulario,
+          utm_campaign: null,
+          chave_envio: 'f'.repeat(64),
+        },
+      ])
+      const leads = await db.query(
+        `select (select count(*) from public.dados_cliente)::int as dados,
+           (select count(*) from public.chat_messages)::int as chat`,
+      )
+      expect(leads.rows).toEqual([{ dados: 0, chat: 0 }])
+    } finally {
+      await db.close()
+    }
   }, 60_000)
 })

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 
 import { startWebhookReceiver } from '../support/lead-receivers.mjs'
 import { seedPgliteFolder } from './helpers/database'
-import { leadRecord } from './helpers/records'
+import { leadRecord, materialRecord } from './helpers/records'
 
 // The courier itself (lib/leads/delivery/index.ts) on the embedded store: a lead delivered whose
 // record fails is recorded later and never sent again from this instance (issue 49: "a failure to
@@ -95,6 +95,35 @@ describe('the lead courier', () => {
       expect(hook.received).toHaveLength(1)
     } finally {
       error.mockRestore()
+      await hook.stop()
+    }
+  }, 60_000)
+
+  it("delivers a material's conversion stored through the store, once, as its own event", async () => {
+    const hook = await startWebhookReceiver({ port: PORT, secret: SECRET })
+    vi.spyOn(console, 'info').mockImplementation(() => {})
+    try {
+      const { getLeadStore } = await import('@/lib/leads')
+      const { nudgeLeadDelivery, leadDeliveryHealth } = await import('@/lib/leads/delivery')
+      expect(
+        await getLeadStore().insertConversion(materialRecord({ identificador: 'checklist-frota' })),
+      ).toEqual({ ok: true })
+      nudgeLeadDelivery()
+      await expect.poll(() => hook.received.length, { timeout: 20_000 }).toBe(1)
+      expect(hook.received[0]).toMatchObject({
+        verified: true,
+        body: {
+          type: 'conversion.created',
+          data: { kind: 'material', conversion: { identifier: 'checklist-frota' } },
+        },
+      })
+      await expect
+        .poll(() => leadDeliveryHealth()?.byDestination?.[0], { timeout: 20_000 })
+        .toMatchObject({ destination: 'webhook', delivered: 2, pending: 0 })
+      nudgeLeadDelivery()
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      expect(hook.received).toHaveLength(1)
+    } finally {
       await hook.stop()
     }
   }, 60_000)

@@ -13,7 +13,7 @@ import type { LeadRecord } from '@/lib/leads/types'
 
 import { main } from '../../scripts/leads.mjs'
 import { createTestDatabase, hasPostgres, seedPgliteFolder } from './helpers/database'
-import { leadRecord } from './helpers/records'
+import { leadRecord, materialRecord } from './helpers/records'
 import { runScript } from './helpers/script'
 
 const run = promisify(execFile)
@@ -129,6 +129,10 @@ describe('npm run leads', () => {
         },
       })
     expect(await store.insertLead(site('Quarta Pessoa'))).toEqual({ ok: true })
+    // A material's conversion (issue 65): the webhook only, as the material asks no sales e-mail.
+    expect(
+      await store.insertConversion(materialRecord({ identificador: 'checklist-frota' })),
+    ).toEqual({ ok: true })
     await db.exec(
       `update lead_delivery.deliveries set status = 'failed', attempts = 1, last_error = 'HTTP 401',
          created_at = now() - interval '10 minutes' where destination = 'webhook'`,
@@ -140,7 +144,10 @@ describe('npm run leads', () => {
 
     const text = await leadsCommand({ LEADS_DATA_DIR: dataDir }, '--deliveries')
     expect(text.stdout).toContain(
-      'Deliveries: email 0 delivered, 1 pending (oldest 5 min), 0 failed (no running instance sends to it); webhook 0 delivered, 0 pending, 1 failed.',
+      'Deliveries: email 0 delivered, 1 pending (oldest 5 min), 0 failed (no running instance sends to it); webhook 0 delivered, 0 pending, 2 failed.',
+    )
+    expect(text.stdout).toMatch(
+      /material conversion [0-9a-f-]{36} {2}webhook {2}failed, 1 attempt\(s\), last error: HTTP 401/,
     )
     expect(text.stdout).toMatch(
       /lead [0-9a-f-]{36} {2}email {2}pending, 3 attempt\(s\), next .*, last error: ECONNREFUSED/,
@@ -163,15 +170,37 @@ describe('npm run leads', () => {
       {
         destination: 'webhook',
         pending: 0,
-        failed: 1,
+        failed: 2,
         delivered: 0,
         oldestPendingSeconds: null,
         sent: false,
       },
     ])
+    expect(json.deliveries.map((one: { kind: string }) => one.kind).sort()).toEqual([
+      'demo',
+      'demo',
+      'material',
+    ])
     expect(json.summary[0].oldestPendingSeconds).toBeGreaterThanOrEqual(300)
     const plain = await leadsCommand({ LEADS_DATA_DIR: dataDir })
     expect(plain.stdout).toContain('Quarta Pessoa')
+    // Conversions are listed on their own, not among the demo requests.
+    expect(plain.stdout).not.toContain('Ana Teste')
+    const materials = await leadsCommand({ LEADS_DATA_DIR: dataDir }, '--materials')
+    expect(materials.stdout).toContain('1 material conversion from embedded store')
+    expect(materials.stdout).toContain('checklist-frota  Ana Teste  ana.teste@frota-exemplo.com.br')
+    expect(materials.stdout).toContain('e-mails de marketing: não aceitou; comercial avisado: não')
+    const materialsJson = JSON.parse(
+      (await leadsCommand({ LEADS_DATA_DIR: dataDir }, '--materials', '--json')).stdout,
+    )
+    expect(materialsJson).toEqual([
+      expect.objectContaining({
+        identifier: 'checklist-frota',
+        company: 'Frota Exemplo',
+        emailConsent: false,
+        salesNotified: false,
+      }),
+    ])
     expect(plain.stdout).toContain('Deliveries: email 0 delivered, 1 pending')
 
     // The operator's two switches write to the store itself, so the server must be stopped.
@@ -179,7 +208,8 @@ describe('npm run leads', () => {
     const off = await leadsCommand({ LEADS_DATA_DIR: dataDir }, '--disable', 'email')
     expect(off.stdout).toContain('email is off: no lead is queued for it from now on; 1 waiting')
     const again = await leadsCommand({ LEADS_DATA_DIR: dataDir }, '--retry-failed')
-    expect(again.stdout).toContain('2 failed delivery(ies) queued again.')
+    // The lead's webhook, its e-mail given up by --disable, and the conversion's webhook.
+    expect(again.stdout).toContain('3 failed delivery(ies) queued again.')
     const bad = await runScript(main, ['--disable', 'slack'], {
       env: environment({ LEADS_DATA_DIR: dataDir }),
       cwd: root,

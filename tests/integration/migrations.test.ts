@@ -35,6 +35,14 @@ const VARIANT_SQL = fs.readFileSync(
   path.resolve('supabase/migrations/20270310000000_experiment_variant.sql'),
   'utf8',
 )
+const MATERIALS_SQL = fs.readFileSync(
+  path.resolve('supabase/migrations/20270320000000_material_conversions.sql'),
+  'utf8',
+)
+const MATERIAL_DELIVERIES_SQL = fs.readFileSync(
+  path.resolve('supabase/migrations/20270320000050_material_deliveries.sql'),
+  'utf8',
+)
 const INSERT_DADOS_WITH_VARIANT =
   'insert into public.dados_cliente (nomewpp, telefone, atendimento_ia, variant) values ($1, $2, $3, $4)'
 const INSERT_DADOS_WITH_PAGE =
@@ -228,7 +236,8 @@ describe(`supabase/migrations on ${backendLabel}`, () => {
       grants: await grants(),
       rows: await count(t.db, 'dados_cliente'),
     }
-    expect(before.policies).toHaveLength(10)
+    // dados_cliente's and chat_messages' ten, and conversoes_material's one (issue 65).
+    expect(before.policies).toHaveLength(11)
 
     for (let round = 0; round < 2; round++) {
       await t.db.exec(MIGRATION_SQL)
@@ -238,6 +247,8 @@ describe(`supabase/migrations on ${backendLabel}`, () => {
       await t.db.exec(LEAD_DELIVERY_SQL)
       await t.db.exec(LEAD_DELIVERY_TRUST_SQL)
       await t.db.exec(VARIANT_SQL)
+      await t.db.exec(MATERIALS_SQL)
+      await t.db.exec(MATERIAL_DELIVERIES_SQL)
     }
     expect(await applyMigrations(t.db)).toEqual([])
 

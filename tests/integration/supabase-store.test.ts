@@ -26,7 +26,13 @@ import {
   seedPgliteFolder,
   type TestDatabase,
 } from './helpers/database'
-import { expectNoPersonalData, leadRecord, loggedText } from './helpers/records'
+import {
+  expectNoPersonalData,
+  leadRecord,
+  loggedText,
+  materialRecord,
+  PERSON,
+} from './helpers/records'
 
 type Double = Awaited<ReturnType<typeof startPostgrestDouble>>
 
@@ -103,6 +109,42 @@ describe(`the Supabase lead store, through supabase-js and the PostgREST double 
       expect(request.prefer ?? '').not.toMatch(/return=representation/)
     }
     expect(errors).not.toHaveBeenCalled()
+  })
+
+  it("stores a material's conversion in one plain insert, once per key, and cannot read it back", async () => {
+    vi.spyOn(console, 'info').mockImplementation(() => {})
+    const record = materialRecord({ chave_envio: 'c'.repeat(64) })
+    expect(await store().insertConversion(record)).toEqual({ ok: true })
+    expect(await store().insertConversion(record)).toEqual({ ok: true })
+    const rows = await control(double, '/__rows/conversoes_material')
+    expect(rows).toEqual([
+      expect.objectContaining({
+        material: 'guia-fadiga',
+        nome: 'Ana Teste',
+        dados_formulario: record.dados_formulario,
+        consentimento_email: false,
+      }),
+    ])
+    const requests = await control(double, '/__requests')
+    expect(requests.map((r: { table: string; status: number }) => [r.table, r.status])).toEqual([
+      ['conversoes_material', 201],
+      ['conversoes_material', 409],
+    ])
+    for (const request of requests) expect(request.prefer ?? '').not.toMatch(/representation/)
+    // Refused by the policy (oversize form): its code, and nothing of the visitor in the log.
+    const huge = materialRecord({
+      nome: PERSON.name,
+      dados_formulario: { ...record.dados_formulario, message: 'x'.repeat(9000) },
+    })
+    expect(await store().insertConversion(huge)).toEqual({ ok: false, code: '42501' })
+    expect(loggedText(errors.mock.calls)).toMatch(
+      /Material conversion not stored: supabase store, conversoes_material failed with code 42501/,
+    )
+    // The anon key reads nothing back.
+    const read = await fetch(`${double.url}/rest/v1/conversoes_material?select=email`, {
+      headers: { apikey: double.anonKey, authorization: `Bearer ${double.anonKey}` },
+    })
+    expect(read.status).toBeGreaterThanOrEqual(400)
   })
 
   it('stores a request without a phone with NULL in both tables', async () => {

@@ -208,11 +208,59 @@ function rdMissing(body) {
   })
 }
 
+/** RD's legal bases (developers.rdstation.com, "Bases Legais"): one category, these types and statuses. */
+const RD_LEGAL_TYPES = [
+  'pre_existent_contract',
+  'consent',
+  'legitimate_interest',
+  'judicial_process',
+  'vital_interest',
+  'public_interest',
+]
+
+/**
+ * What RD refuses in the optional fields we send (issue 65): legal_bases other than an array of
+ * { category: 'communications', type, status: 'granted' | 'declined' }, tags other than an array of
+ * lower-case strings without spaces, and a custom field (cf_*) that is not a string.
+ * @param {any} payload @returns {string[]}
+ */
+function rdInvalid(payload) {
+  const problems = []
+  if ('legal_bases' in payload) {
+    const bases = payload.legal_bases
+    if (
+      !Array.isArray(bases) ||
+      bases.length === 0 ||
+      !bases.every(
+        (/** @type {any} */ base) =>
+          base?.category === 'communications' &&
+          RD_LEGAL_TYPES.includes(base?.type) &&
+          ['granted', 'declined'].includes(base?.status),
+      )
+    )
+      problems.push('payload.legal_bases')
+  }
+  if ('tags' in payload) {
+    const tags = payload.tags
+    if (
+      !Array.isArray(tags) ||
+      !tags.every(
+        (/** @type {unknown} */ tag) => typeof tag === 'string' && /^[a-z0-9_-]+$/.test(tag),
+      )
+    )
+      problems.push('payload.tags')
+  }
+  for (const [key, value] of Object.entries(payload))
+    if (key.startsWith('cf_') && typeof value !== 'string') problems.push(`payload.${key}`)
+  return problems
+}
+
 /**
  * RD Station's POST /platform/conversions?api_key=...: a body that is not JSON, or lacks
- * event_type, event_family, payload.conversion_identifier or payload.email, is answered 400 as
- * the real API does; the first conversion is answered 429 with Retry-After (seconds) when
- * `throttleOnce` is set; every request is kept with its time.
+ * event_type, event_family, payload.conversion_identifier or payload.email, or has a malformed
+ * legal_bases, tags or custom field (rdInvalid), is answered 400 as the real API does; the
+ * first conversion is answered 429 with Retry-After (seconds) when `throttleOnce` is set; every
+ * request is kept with its time.
  * @param {{ port: number, apiKey: string, throttleOnce?: number, requests?: { at: number, status: number, body: any }[] }} options
  */
 export async function startRdStationDouble({ port, apiKey, throttleOnce, requests = [] }) {
@@ -231,7 +279,12 @@ export async function startRdStationDouble({ port, apiKey, throttleOnce, request
     }
     if (request.method !== 'POST' || url.pathname !== '/platform/conversions') status = 404
     else if (url.searchParams.get('api_key') !== apiKey) status = 401
-    else if (parsed === null || rdMissing(parsed).length > 0) status = 400
+    else if (
+      parsed === null ||
+      rdMissing(parsed).length > 0 ||
+      rdInvalid(parsed.payload ?? {}).length > 0
+    )
+      status = 400
     else if (throttleOnce !== undefined && !throttled) {
       throttled = true
       status = 429

@@ -45,7 +45,7 @@
  *                          query, hasApikey, hasAuthorization, authorized, prefer, status,
  *                          outcome: 'inserted'|'rejected'|'unauthorized'|'forced-error'|
  *                          'forced-500'|'hang'|'selected'|'bad-request', at}. No bodies.
- *   POST /__reset          truncates dados_cliente and chat_messages (their deliveries too), clears the log and the control.
+ *   POST /__reset          truncates dados_cliente, chat_messages and conversoes_material (their deliveries too), clears the log and the control.
  *   GET  /__health         {"ok": true}.
  */
 
@@ -58,7 +58,8 @@ import { applyMigrations, openPglite, queryAsAnon } from '../../lib/leads/db.mjs
 import { openPostgres } from '../../lib/leads/postgres.mjs'
 
 export const DEFAULT_ANON_KEY = 'test-anon-key'
-const LEAD_TABLES = ['dados_cliente', 'chat_messages']
+// Materials' conversions (issue 65) are written through the same REST interface.
+const LEAD_TABLES = ['dados_cliente', 'chat_messages', 'conversoes_material']
 const MAX_BODY_BYTES = 1024 * 1024
 const here = path.dirname(fileURLToPath(import.meta.url))
 

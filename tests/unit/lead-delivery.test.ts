@@ -3,8 +3,13 @@ import { describe, expect, it } from 'vitest'
 
 import { composeLeadRecord } from '@/lib/leads/compose'
 import { composeLeadEmail, escapeHtml, whatsappLink } from '@/lib/leads/delivery/email'
-import { leadFromRow, type DeliveredLead } from '@/lib/leads/delivery/lead'
-import { rdConversion } from '@/lib/leads/delivery/rdstation'
+import {
+  conversionFromRow,
+  deliveredFromRow,
+  leadFromRow,
+  type DeliveredLead,
+} from '@/lib/leads/delivery/lead'
+import { rdConversion, rdMaterialTag } from '@/lib/leads/delivery/rdstation'
 import {
   backoffMs,
   classifyError,
@@ -271,6 +276,7 @@ describe('the e-mail to sales', () => {
 
 function base(): DeliveredLead {
   return {
+    kind: 'demo',
     id: 'id',
     createdAt: '2026-11-27T13:05:00.000Z',
     name: 'N',
@@ -352,5 +358,104 @@ describe('the WhatsApp opt-in field', () => {
     expect(refused.error?.issues[0]?.message).toBe(
       'Marque ou desmarque a autorização de contato pelo WhatsApp.',
     )
+  })
+})
+
+describe("a material's conversion as delivered (issue 65)", () => {
+  const row = {
+    id: 3,
+    conversao_uid: '5f0c6a1e-0000-4000-8000-000000000009',
+    created_at: '2026-11-27T13:05:00Z',
+    tipo: 'material',
+    material: 'guia-fadiga',
+    identificador: 'guia-fadiga',
+    titulo_material: 'Guia <b>fadiga</b>',
+    nome: 'Ana Souza',
+    email: 'ana@frota.example',
+    telefone: '5511988887777',
+    dados_formulario: {
+      name: 'Ana Souza',
+      email: 'ana@frota.example',
+      company: 'Frota & Cia',
+      role: 'Gerente de frota',
+      segment: 'passageiros',
+      fleetSize: '500+',
+    },
+    consentimento_email: false,
+    avisar_comercial: true,
+    origem_pagina: '/materiais/guia-fadiga',
+    utm_source: 'google',
+  }
+
+  it('reads the columns and the form, consent only from a stored true', () => {
+    const lead = conversionFromRow(row, row.conversao_uid)
+    expect(lead).toMatchObject({
+      kind: 'material',
+      id: row.conversao_uid,
+      name: 'Ana Souza',
+      company: 'Frota & Cia',
+      email: 'ana@frota.example',
+      phone: '+5511988887777',
+      fleetSize: '500+',
+      message: '',
+      conversion: {
+        identifier: 'guia-fadiga',
+        material: 'guia-fadiga',
+        title: 'Guia <b>fadiga</b>',
+      },
+      role: 'Gerente de frota',
+      segment: 'passageiros',
+      emailConsent: false,
+      attribution: { page: '/materiais/guia-fadiga', utmSource: 'google' },
+    })
+    expect(conversionFromRow({ ...row, consentimento_email: 'true' }, 'u').emailConsent).toBe(false)
+    const odd = { ...row.dados_formulario, segment: 'aviao', fleetSize: 'muitos' }
+    expect(conversionFromRow({ ...row, dados_formulario: odd }, 'u')).toMatchObject({
+      segment: null,
+      fleetSize: null,
+    })
+    expect(deliveredFromRow('material', row, 'u').kind).toBe('material')
+    expect(deliveredFromRow('demo', row, 'u').kind).toBe('demo')
+  })
+
+  it("RD gets the material's identifier, custom fields and tag; legal_bases only when ticked", () => {
+    const declined = rdConversion(conversionFromRow(row, 'u'))
+    expect(declined.payload).toEqual({
+      conversion_identifier: 'guia-fadiga',
+      email: 'ana@frota.example',
+      name: 'Ana Souza',
+      company_name: 'Frota & Cia',
+      mobile_phone: '+5511988887777',
+      traffic_source: 'google',
+      cf_cargo: 'Gerente de frota',
+      cf_segmento: 'Transporte de passageiros',
+      cf_tamanho_frota: 'Mais de 500 veículos',
+      tags: ['material-guia-fadiga'],
+    })
+    const granted = rdConversion(conversionFromRow({ ...row, consentimento_email: true }, 'u'))
+    expect(granted.payload).toMatchObject({
+      legal_bases: [{ category: 'communications', type: 'consent', status: 'granted' }],
+    })
+    expect(rdMaterialTag('Guia Fadiga / 2027')).toBe('material-guia-fadiga-2027')
+  })
+
+  it("the webhook names the conversion's kind and identifier; sales' e-mail says it is a download", () => {
+    const lead = conversionFromRow(row, row.conversao_uid)
+    const body = JSON.parse(webhookBody(lead, new Date()))
+    expect(body).toMatchObject({
+      type: 'conversion.created',
+      data: { kind: 'material', conversion: { identifier: 'guia-fadiga' } },
+    })
+    expect(body.data).not.toHaveProperty('whatsappOptIn')
+    const email = composeLeadEmail(lead)
+    expect(email.subject).toBe('Download de material: Guia <b>fadiga</b>')
+    expect(email.text).toContain('Material: Guia <b>fadiga</b> (guia-fadiga)')
+    expect(email.text).toContain('Segmento: Transporte de passageiros')
+    expect(email.text).toContain('E-mails de marketing: NÃO aceitou')
+    expect(email.text).not.toContain('wa.me')
+    expect(email.html).toContain('Guia &lt;b&gt;fadiga&lt;/b&gt;')
+    expect(email.html).not.toMatch(/<b>fadiga/)
+    // A demo request keeps its own event type.
+    expect(JSON.parse(webhookBody(base(), new Date())).type).toBe('lead.created')
   })
 })

@@ -9,7 +9,7 @@ import type { Database } from '@/lib/leads/db.mjs'
 import { outsideRequest } from '@/lib/outside-request'
 
 import { DESTINATIONS, type Destination, type DestinationSpec, type Sender } from './destinations'
-import { leadFromRow, type DeliveredLead } from './lead'
+import { deliveredFromRow, type DeliveredLead } from './lead'
 import {
   ATTEMPT_DEADLINE_MS,
   claimDue,
@@ -173,7 +173,7 @@ async function record(s: State, db: Database, claimed: Claimed, step: Step): Pro
       if (step.kind === 'delivered' && !s.unrecorded.has(claimed.id)) {
         s.unrecorded.set(claimed.id, { claimed, step })
         console.error(
-          `[leads] Lead ${claimed.leadUid} was delivered to ${claimed.destination}, but that could ` +
+          `[leads] ${subject(claimed)} was delivered to ${claimed.destination}, but that could ` +
             `not be recorded (${error instanceof Error ? error.message : String(error)}); tried again ` +
             'at the next round. If this instance stops first, the receiver may see the lead twice.',
         )
@@ -183,9 +183,14 @@ async function record(s: State, db: Database, claimed: Claimed, step: Step): Pro
   }
 }
 
+/** How the log names a delivery's subject: its id only, never the visitor's data. */
+function subject(claimed: Claimed): string {
+  return claimed.kind === 'material' ? `Material conversion ${claimed.uid}` : `Lead ${claimed.uid}`
+}
+
 function logLostLease(claimed: Claimed, step: Step): void {
   console.warn(
-    `[leads] Lead ${claimed.leadUid}: attempt ${claimed.attempts} to ${claimed.destination} ended ` +
+    `[leads] ${subject(claimed)}: attempt ${claimed.attempts} to ${claimed.destination} ended ` +
       `(${step.kind}) after its ${LEASE_SECONDS} s lease had passed to another instance; not ` +
       'recorded here. The receiver may see the lead twice (docs/leads.md, "Nothing lost, at most twice").',
   )
@@ -202,7 +207,7 @@ async function deliver(s: State, db: Database, claimed: Claimed): Promise<void> 
     await record(s, db, claimed, known.step)
     return
   }
-  const lead = leadFromRow(claimed.lead, claimed.leadUid)
+  const lead = deliveredFromRow(claimed.kind, claimed.lead, claimed.uid)
   const result = await attempt(send, lead)
   const step = nextStep(result, claimed.attempts, claimed.createdAt)
   const ours = await record(s, db, claimed, step)
@@ -210,20 +215,20 @@ async function deliver(s: State, db: Database, claimed: Claimed): Promise<void> 
   // The lead's id only: never the visitor's data, nor a URL (RD Station's holds its key).
   if (step.kind === 'delivered') {
     console.info(
-      `[leads] Lead ${claimed.leadUid} delivered to ${destination} (attempt ${claimed.attempts}).`,
+      `[leads] ${subject(claimed)} delivered to ${destination} (attempt ${claimed.attempts}).`,
     )
   } else if (step.kind === 'failed') {
     console.error(
       step.gaveUp
-        ? `[leads] Lead ${claimed.leadUid} NOT delivered to ${destination}: still failing after ` +
+        ? `[leads] ${subject(claimed)} NOT delivered to ${destination}: still failing after ` +
             `${RETRY_FOR_MS / 3_600_000} h and ${claimed.attempts} attempts (last: ${step.reason}). ` +
             'Given up; docs/leads.md, "A stuck delivery".'
-        : `[leads] Lead ${claimed.leadUid} NOT delivered to ${destination}: refused with ` +
+        : `[leads] ${subject(claimed)} NOT delivered to ${destination}: refused with ` +
             `${step.reason}, not tried again. Check its settings; docs/leads.md, "A stuck delivery".`,
     )
   } else {
     console.warn(
-      `[leads] Lead ${claimed.leadUid} not delivered to ${destination} yet (${step.reason}); ` +
+      `[leads] ${subject(claimed)} not delivered to ${destination} yet (${step.reason}); ` +
         `attempt ${claimed.attempts + 1} in ${Math.round((step.at - Date.now()) / 1000)} s.`,
     )
   }

@@ -1,20 +1,15 @@
 import type { RoiEstimate } from '@/lib/roi/calculator'
 import { campaignPath } from '@/sanity/lib/paths'
 import { FLEET_SIZES, type FleetSize } from '@/lib/validations/demo-request-fields'
+import { SEGMENTS, type Segment } from '@/lib/validations/material-request-fields'
 
 import { cleanVariant } from '@/lib/attribution-fields'
 
 import { calculatorSummary, type LeadFormData } from '../compose'
 
-/**
- * One lead as every destination gets it, read from the dados_cliente row the database queued
- * (to_jsonb of the row, supabase/migrations/*_lead_delivery*.sql): the name and phone columns,
- * the form's fields from `dados_formulario` (stored by the server as it validated them), the
- * opt-in from `whatsapp_opt_in` and the attribution from its columns. Nothing is read back out of
- * the composed Portuguese texts, so nothing the visitor typed can become another field.
- */
-export type DeliveredLead = {
-  /** Stable across retries and destinations (dados_cliente.lead_uid). */
+/** What a demo request and a material's conversion both carry, read from their stored columns. */
+type DeliveredCommon = {
+  /** Stable across retries and destinations: dados_cliente.lead_uid, conversoes_material.conversao_uid. */
   id: string
   /** ISO 8601. */
   createdAt: string
@@ -24,11 +19,8 @@ export type DeliveredLead = {
   /** International, with '+' ('+5511999998888'); null when not given. */
   phone: string | null
   fleetSize: FleetSize | null
+  /** '' when not given (a material's form may not ask for it). */
   message: string
-  /** The savings calculator's estimate, when the visitor came from it: its figures and one line. */
-  calculator: (RoiEstimate & { summary: string }) | null
-  /** Ticked "Aceito ser contatado pelo WhatsApp sobre a demonstração": WhatsApp only. */
-  whatsappOptIn: boolean
   attribution: {
     /** The path the form was sent from. */
     page: string | null
@@ -42,6 +34,44 @@ export type DeliveredLead = {
     variant: string | null
   }
 }
+
+/**
+ * One demo request as every destination gets it, read from the dados_cliente row the database
+ * queued (to_jsonb of the row, supabase/migrations/*_lead_delivery*.sql): the name and phone
+ * columns, the form's fields from `dados_formulario` (stored by the server as it validated them),
+ * the opt-in from `whatsapp_opt_in` and the attribution from its columns. Nothing is read back out
+ * of the composed Portuguese texts, so nothing the visitor typed can become another field.
+ */
+export type DeliveredDemoLead = DeliveredCommon & {
+  kind: 'demo'
+  /** The savings calculator's estimate, when the visitor came from it: its figures and one line. */
+  calculator: (RoiEstimate & { summary: string }) | null
+  /** Ticked "Aceito ser contatado pelo WhatsApp sobre a demonstração": WhatsApp only. */
+  whatsappOptIn: boolean
+}
+
+/**
+ * One material's conversion (issue 65) as every destination gets it, read from the
+ * conversoes_material row the database queued (supabase/migrations/*_material_deliveries.sql).
+ * No WhatsApp opt-in: the material's form never asks for one.
+ */
+export type DeliveredConversion = DeliveredCommon & {
+  kind: 'material'
+  conversion: {
+    /** RD Station's conversion identifier, the material's (validated by the database's policy). */
+    identifier: string
+    /** The material's slug. */
+    material: string
+    title: string
+  }
+  role: string | null
+  segment: Segment | null
+  /** Ticked the unticked box for marketing e-mail: only a stored true is consent. */
+  emailConsent: boolean
+}
+
+/** What a destination is handed: a demo request or a material's conversion, told by `kind`. */
+export type DeliveredLead = DeliveredDemoLead | DeliveredConversion
 
 type Row = Record<string, unknown>
 
@@ -108,20 +138,40 @@ function formOf(row: Row): LeadFormData {
   }
 }
 
-export function leadFromRow(row: Row, id: string): DeliveredLead {
-  const form = formOf(row)
-  const telefone = str(row.telefone)
-  const pagina = str(row.pagina)
+function createdAtOf(row: Row): string {
   const createdAt = new Date(String(row.created_at ?? ''))
+  return Number.isNaN(createdAt.getTime()) ? new Date().toISOString() : createdAt.toISOString()
+}
+
+/** The stored digits as '+<digits>', or null: never what the visitor typed around them. */
+function phoneOf(row: Row): string | null {
+  const telefone = str(row.telefone)
+  return telefone && /^\d{8,15}$/.test(telefone) ? `+${telefone}` : null
+}
+
+function attributionOf(row: Row, page: string | null): DeliveredCommon['attribution'] {
   return {
+    page: str(row.origem_pagina) ?? page,
+    landingPage: str(row.origem_entrada),
+    utmSource: str(row.utm_source),
+    utmMedium: str(row.utm_medium),
+    utmCampaign: str(row.utm_campaign),
+    referrerHost: str(row.referrer_host),
+    variant: cleanVariant(row.variant) ?? null,
+  }
+}
+
+export function leadFromRow(row: Row, id: string): DeliveredDemoLead {
+  const form = formOf(row)
+  const pagina = str(row.pagina)
+  return {
+    kind: 'demo',
     id,
-    createdAt: Number.isNaN(createdAt.getTime())
-      ? new Date().toISOString()
-      : createdAt.toISOString(),
+    createdAt: createdAtOf(row),
     name: String(row.nomewpp ?? ''),
     company: form.company,
     email: form.email,
-    phone: telefone && /^\d{8,15}$/.test(telefone) ? `+${telefone}` : null,
+    phone: phoneOf(row),
     fleetSize: form.fleetSize,
     message: form.message,
     calculator: form.calculator
@@ -129,14 +179,44 @@ export function leadFromRow(row: Row, id: string): DeliveredLead {
       : null,
     // Only a stored true is consent; a missing column is not (never read from the text).
     whatsappOptIn: row.whatsapp_opt_in === true,
-    attribution: {
-      page: str(row.origem_pagina) ?? (pagina ? campaignPath(pagina) : null),
-      landingPage: str(row.origem_entrada),
-      utmSource: str(row.utm_source),
-      utmMedium: str(row.utm_medium),
-      utmCampaign: str(row.utm_campaign),
-      referrerHost: str(row.referrer_host),
-      variant: cleanVariant(row.variant) ?? null,
-    },
+    attribution: attributionOf(row, pagina ? campaignPath(pagina) : null),
   }
+}
+
+/**
+ * A material's conversion from its queued conversoes_material row: the columns the database
+ * checked (slug, identifier, e-mail, phone digits) and the form's other fields from
+ * `dados_formulario`, each kept only when it is what the form allows.
+ */
+export function conversionFromRow(row: Row, id: string): DeliveredConversion {
+  const stored = row.dados_formulario
+  const parsed = (typeof stored === 'string' ? JSON.parse(stored) : stored) as unknown
+  const f = (parsed && typeof parsed === 'object' ? parsed : {}) as Record<string, unknown>
+  const material = String(row.material ?? '')
+  return {
+    kind: 'material',
+    id,
+    createdAt: createdAtOf(row),
+    name: String(row.nome ?? ''),
+    company: str(f.company) ?? '',
+    email: str(row.email) ?? str(f.email) ?? '',
+    phone: phoneOf(row),
+    fleetSize: FLEET_SIZES.find((size) => size === f.fleetSize) ?? null,
+    message: str(f.message) ?? '',
+    conversion: {
+      identifier: String(row.identificador ?? ''),
+      material,
+      title: str(row.titulo_material) ?? material,
+    },
+    role: str(f.role),
+    segment: SEGMENTS.find((segment) => segment === f.segment) ?? null,
+    // Only a stored true is consent; a missing or null column is not.
+    emailConsent: row.consentimento_email === true,
+    attribution: attributionOf(row, null),
+  }
+}
+
+/** A claimed delivery's row as its destination gets it (queue.mjs tells the kind). */
+export function deliveredFromRow(kind: 'demo' | 'material', row: Row, id: string): DeliveredLead {
+  return kind === 'material' ? conversionFromRow(row, id) : leadFromRow(row, id)
 }

@@ -5,7 +5,10 @@
 /**
  * @typedef {import('../db.mjs').Database} Database
  * @typedef {import('../db.mjs').Queryable} Queryable
- * @typedef {{ id: number, leadUid: string, destination: string, lead: Record<string, unknown>, attempts: number, createdAt: number }} Claimed
+ * @typedef {'demo' | 'material'} DeliveryKind a demo request (dados_cliente) or a material's conversion (conversoes_material)
+ * @typedef {{ id: number, kind: DeliveryKind, uid: string, leadUid: string, destination: string, lead: Record<string, unknown>, attempts: number, createdAt: number }} Claimed
+ *   `uid` is the lead's or the conversion's stable id; `leadUid` is the same value, under the name
+ *   the lead-only code and tests knew it by. `lead` is the queued row (to_jsonb), whichever kind.
  * @typedef {{ destination: string, pending: number, failed: number, delivered: number, oldestPendingSeconds: number | null, sent: boolean }} DestinationStats
  */
 
@@ -92,23 +95,39 @@ export async function disableDestination(db, name) {
 
 /**
  * Sends the failed deliveries again (`npm run leads -- --retry-failed`): their copies were
- * emptied when given up, so each is copied again from its lead, if the lead is still there.
- * Run as the database owner, who may read the leads.
+ * emptied when given up, so each is copied again from its lead or conversion, if it is still
+ * there. Run as the database owner, who may read both tables.
  * @param {Database} db
  * @param {string} [destination] only this one
  * @returns {Promise<number>}
  */
 export async function retryFailed(db, destination) {
-  const result = await db.query(
-    `update lead_delivery.deliveries d set status = 'pending', lead = to_jsonb(c),
-       next_attempt_at = now(), created_at = now(), failed_at = null, leased_until = null
-     from public.dados_cliente c
-     where c.lead_uid = d.lead_uid and d.status = 'failed'
-       and ($1::text is null or d.destination = $1)
-     returning d.id`,
-    [destination ?? null],
-  )
-  return result.rows.length
+  return db.transaction(async (tx) => {
+    const again = `status = 'pending', next_attempt_at = now(), created_at = now(),
+       failed_at = null, leased_until = null`
+    const leads = await tx.query(
+      `update lead_delivery.deliveries d set lead = to_jsonb(c), ${again}
+       from public.dados_cliente c
+       where c.lead_uid = d.lead_uid and d.status = 'failed'
+         and ($1::text is null or d.destination = $1)
+       returning d.id`,
+      [destination ?? null],
+    )
+    // A database migrated before materials existed has no conversions to copy from.
+    const materials = (await tx.query(`select to_regclass('public.conversoes_material') as t`))
+      .rows[0]?.t
+    const conversions = materials
+      ? await tx.query(
+          `update lead_delivery.deliveries d set lead = to_jsonb(c), ${again}
+           from public.conversoes_material c
+           where c.conversao_uid = d.conversao_uid and d.status = 'failed'
+             and ($1::text is null or d.destination = $1)
+           returning d.id`,
+          [destination ?? null],
+        )
+      : { rows: [] }
+    return leads.rows.length + conversions.rows.length
+  })
 }
 
 /**
@@ -183,13 +202,16 @@ export async function claimDue(db, destinations, limit) {
        update lead_delivery.deliveries d
        set leased_until = now() + make_interval(secs => $3), attempts = d.attempts + 1
        from due where d.id = due.id
-       returning d.id, d.lead_uid, d.destination, d.lead, d.attempts, d.created_at`,
+       returning d.id, coalesce(d.lead_uid, d.conversao_uid) as uid,
+         d.conversao_uid is not null as material, d.destination, d.lead, d.attempts, d.created_at`,
       [destinations, limit, LEASE_SECONDS],
     ),
   )
   return result.rows.map((row) => ({
     id: Number(row.id),
-    leadUid: String(row.lead_uid),
+    kind: /** @type {DeliveryKind} */ (row.material === true ? 'material' : 'demo'),
+    uid: String(row.uid),
+    leadUid: String(row.uid),
     destination: String(row.destination),
     lead: /** @type {Record<string, unknown>} */ (
       typeof row.lead === 'string' ? JSON.parse(row.lead) : (row.lead ?? {})

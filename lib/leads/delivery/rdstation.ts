@@ -1,4 +1,7 @@
-import type { DeliveredLead } from './lead'
+import { FLEET_SIZE_LABELS } from '@/lib/validations/demo-request-fields'
+import { SEGMENT_LABELS } from '@/lib/validations/material-request-fields'
+
+import type { DeliveredConversion, DeliveredLead } from './lead'
 import { postJson } from './http'
 import type { AttemptResult } from './retry'
 
@@ -8,6 +11,13 @@ import type { AttemptResult } from './retry'
 // reaches RD only as what it is, the tag whatsapp-opt-in. No legal_bases is ever sent: RD's
 // `communications` consent opens its e-mail marketing, which the visitor was never asked about
 // (LGPD art. 8 §4: consent is for the purpose stated). A test holds this.
+//
+// A material's conversion (issue 65) is the one place consent to e-mail is asked: its own box,
+// unticked by default. Only when it was ticked does RD get `legal_bases` (communications, consent,
+// granted); unticked, none at all, never a 'declined' that would opt out a contact who agreed on
+// another form. Its conversion_identifier is the material's, its form's extra answers go to the
+// custom fields cf_cargo, cf_segmento and cf_tamanho_frota (created in RD with these API
+// identifiers), and a tag names the material.
 
 /** The conversion's name in RD Station (Leads > conversions), the same for every lead. */
 export const RD_CONVERSION_IDENTIFIER = 'solicitacao-demo-site'
@@ -21,6 +31,29 @@ export function rdVariantTag(variant: string): string {
   return `experimento--${variant.replace('/', '--')}`
 }
 
+/** RD's tags are lower case, without spaces: 'material-<identifier>', kept to that alphabet. */
+export function rdMaterialTag(identifier: string): string {
+  const clean = identifier
+    .toLowerCase()
+    .replace(/[^a-z0-9_-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+  return `material-${clean}`.slice(0, 100)
+}
+
+/** The consent RD records for its e-mail marketing, sent only with the box ticked. */
+export const RD_EMAIL_CONSENT = [
+  { category: 'communications', type: 'consent', status: 'granted' },
+] as const
+
+/** The material's custom fields, only those the visitor answered. */
+function materialFields(lead: DeliveredConversion) {
+  return {
+    cf_cargo: lead.role ?? undefined,
+    cf_segmento: lead.segment ? SEGMENT_LABELS[lead.segment] : undefined,
+    cf_tamanho_frota: lead.fleetSize ? FLEET_SIZE_LABELS[lead.fleetSize] : undefined,
+  }
+}
+
 export function rdConversion(lead: DeliveredLead) {
   const a = lead.attribution
   const optional = {
@@ -29,20 +62,24 @@ export function rdConversion(lead: DeliveredLead) {
     traffic_source: a.utmSource ?? a.referrerHost ?? undefined,
     traffic_medium: a.utmMedium ?? undefined,
     traffic_campaign: a.utmCampaign ?? undefined,
+    ...(lead.kind === 'material' ? materialFields(lead) : {}),
   }
   const tags = [
-    ...(lead.whatsappOptIn ? [RD_OPT_IN_TAG] : []),
+    ...(lead.kind === 'material' ? [rdMaterialTag(lead.conversion.identifier)] : []),
+    ...(lead.kind === 'demo' && lead.whatsappOptIn ? [RD_OPT_IN_TAG] : []),
     ...(a.variant ? [rdVariantTag(a.variant)] : []),
   ]
   return {
     event_type: 'CONVERSION',
     event_family: 'CDP',
     payload: {
-      conversion_identifier: RD_CONVERSION_IDENTIFIER,
+      conversion_identifier:
+        lead.kind === 'material' ? lead.conversion.identifier : RD_CONVERSION_IDENTIFIER,
       email: lead.email,
       name: lead.name,
       ...Object.fromEntries(Object.entries(optional).filter(([, value]) => value !== undefined)),
       ...(tags.length > 0 ? { tags } : {}),
+      ...(lead.kind === 'material' && lead.emailConsent ? { legal_bases: RD_EMAIL_CONSENT } : {}),
     },
   }
 }

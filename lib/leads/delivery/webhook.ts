@@ -5,14 +5,21 @@ import { postJson } from './http'
 import type { AttemptResult } from './retry'
 
 // The signed webhook (Standard Webhooks, https://www.standardwebhooks.com): webhook-id is the
-// lead's id, the same on every retry, so a receiver that saw it already can drop the repeat;
-// webhook-timestamp is the attempt's, so a receiver's 5-minute tolerance holds on a retry.
+// lead's (or conversion's) id, the same on every retry, so a receiver that saw it already can
+// drop the repeat; webhook-timestamp is the attempt's, so a receiver's 5-minute tolerance holds
+// on a retry.
 
 export const WEBHOOK_EVENT_TYPE = 'lead.created'
+/**
+ * A material's conversion (issue 65): another event type, so that a receiver written for demo
+ * requests does not take a download for one; `data.kind` and `data.conversion.identifier` say which.
+ */
+export const WEBHOOK_CONVERSION_EVENT_TYPE = 'conversion.created'
 
 /** The body: { type, timestamp, data } as the spec suggests, `data` being the lead. */
 export function webhookBody(lead: DeliveredLead, now = new Date()): string {
-  return JSON.stringify({ type: WEBHOOK_EVENT_TYPE, timestamp: now.toISOString(), data: lead })
+  const type = lead.kind === 'material' ? WEBHOOK_CONVERSION_EVENT_TYPE : WEBHOOK_EVENT_TYPE
+  return JSON.stringify({ type, timestamp: now.toISOString(), data: lead })
 }
 
 /** The three headers for this body, signed with the whsec_ secret. */

@@ -1,6 +1,6 @@
 import { expect } from 'vitest'
 
-import type { LeadRecord } from '@/lib/leads/types'
+import type { LeadRecord, MaterialConversionRecord } from '@/lib/leads/types'
 
 /** Personal data that must reach the tables and never the logs. */
 export const PERSON = {
@@ -30,6 +30,39 @@ export function leadRecord(
       message_type: 'contact_form',
       ...overrides.chatMessage,
     },
+  }
+}
+
+/** A material's conversion as the Server Action stores it (issue 65), every optional field given. */
+export function materialRecord(
+  overrides: Partial<MaterialConversionRecord> = {},
+): MaterialConversionRecord {
+  return {
+    tipo: 'material',
+    material: 'guia-fadiga',
+    identificador: 'guia-fadiga',
+    titulo_material: 'Guia de fadiga ao volante',
+    nome: 'Ana Teste',
+    email: 'ana.teste@frota-exemplo.com.br',
+    telefone: '5511987654321',
+    dados_formulario: {
+      name: 'Ana Teste',
+      email: 'ana.teste@frota-exemplo.com.br',
+      company: 'Frota Exemplo',
+      phone: '5511987654321',
+      fleetSize: '11-50',
+      role: 'Gerente de frota',
+      segment: 'carga',
+      message: 'Quero o guia para os motoristas noturnos',
+    },
+    consentimento_email: false,
+    avisar_comercial: false,
+    origem_pagina: '/materiais/guia-fadiga',
+    origem_entrada: '/conteudos/fadiga',
+    utm_source: 'linkedin',
+    utm_medium: 'social',
+    utm_campaign: 'materiais',
+    ...overrides,
   }
 }
 
