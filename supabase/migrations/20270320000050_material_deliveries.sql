@@ -58,3 +58,24 @@ drop trigger if exists lead_delivery_enqueue on public.conversoes_material;
 create trigger lead_delivery_enqueue
   after insert on public.conversoes_material
   for each row execute function lead_delivery.enqueue_conversion();
+
+-- A material's conversion is kept 12 months (the privacy policy, LEAD_RETENTION_MONTHS in
+-- queue.mjs): the courier, which may not read or delete the table, purges older ones through this
+-- function, with their deliveries (on delete cascade). Unlike dados_cliente, no other system
+-- works from these rows, so the site itself keeps the promise.
+create or replace function lead_delivery.purge_conversions(months integer)
+returns integer
+language sql
+security definer
+set search_path = pg_catalog, public
+as $$
+  with gone as (
+    delete from public.conversoes_material
+    where created_at < now() - make_interval(months => greatest(months, 1))
+    returning 1
+  )
+  select count(*)::integer from gone
+$$;
+
+revoke all on function lead_delivery.purge_conversions(integer) from public;
+grant execute on function lead_delivery.purge_conversions(integer) to lead_courier;

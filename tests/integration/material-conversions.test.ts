@@ -10,6 +10,8 @@ import {
   claimDue,
   deliveryStats,
   enableDestinations,
+  LEAD_RETENTION_MONTHS,
+  purgeExpired,
   recordAttempt,
   retryFailed,
   type Claimed,
@@ -384,6 +386,23 @@ describe(`material conversions on ${backendLabel}`, () => {
     await clearQueue()
   })
 
+  it('a conversion past the retention goes with its deliveries, as the privacy policy promises', async () => {
+    await enableDestinations(db, ['webhook'])
+    await storeConversion(materialRecord({ identificador: 'antiga' }))
+    await db.query(
+      `update public.conversoes_material set created_at = now() - make_interval(months => $1, days => 1)`,
+      [LEAD_RETENTION_MONTHS],
+    )
+    await storeConversion(materialRecord({ identificador: 'recente' }))
+    // As the courier (the default), which may neither read nor delete the table itself.
+    await purgeExpired(db)
+    expect((await db.query(`select identificador from public.conversoes_material`)).rows).toEqual([
+      { identificador: 'recente' },
+    ])
+    expect(await count('select count(*)::int as n from lead_delivery.deliveries')).toBe(1)
+    await clearQueue()
+  })
+
   it('the migrations apply again without changing anything, a waiting conversion included', async () => {
     await enableDestinations(db, ['webhook'])
     await storeConversion(materialRecord())
@@ -415,7 +434,7 @@ describe(`material conversions on ${backendLabel}`, () => {
     const names = fs
       .readdirSync('supabase/migrations')
       .filter((name) => /_(lead_delivery|lead_delivery_trust|material_\w+)\.sql$/.test(name))
-    expect(names).toHaveLength(4)
+    expect(names).toHaveLength(5)
     for (let round = 0; round < 2; round++)
       for (const name of names.sort())
         await db.exec(fs.readFileSync(`supabase/migrations/${name}`, 'utf8'))

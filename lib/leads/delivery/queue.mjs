@@ -158,7 +158,7 @@ export const LEAD_RETENTION_MONTHS = 12
 
 /**
  * Deletes delivery rows older than the leads' retention (their copies are long empty; this drops
- * the ids and dates too) and reports of instances gone for a day.
+ * the ids and dates too), materials' conversions as old, and reports of instances gone for a day.
  * @param {Database} db
  * @param {{ asRole?: boolean }} [options]
  * @returns {Promise<number>} the delivery rows deleted
@@ -168,6 +168,8 @@ export async function purgeExpired(db, { asRole = true } = {}) {
     db,
     async (tx) => {
       await tx.query(`delete from lead_delivery.couriers where seen_at < now() - interval '1 day'`)
+      // Materials' conversions past the retention, with their deliveries (the privacy policy).
+      await tx.query(`select lead_delivery.purge_conversions($1)`, [LEAD_RETENTION_MONTHS])
       const gone = await tx.query(
         `delete from lead_delivery.deliveries
          where created_at < now() - make_interval(months => $1) returning id`,
