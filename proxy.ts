@@ -11,6 +11,7 @@ import {
   VARIANT_URI_HEADER,
   variantPath,
 } from '@/lib/experiments/serve'
+import { formPostProblem } from '@/lib/forms/post-guard'
 import { ownOrigin } from '@/lib/own-origin'
 import {
   createRedirectMapCache,
@@ -170,6 +171,19 @@ async function variantAnswer(request: NextRequest) {
 
 export async function proxy(request: NextRequest) {
   if (request.nextUrl.pathname === VARIANT_ANSWER_PATH) return variantAnswer(request)
+  // A page's POST is one of its forms (a Server Action): refused early when no form of ours sent it.
+  if (request.method === 'POST' && !request.nextUrl.pathname.startsWith('/api/')) {
+    const problem = formPostProblem(request.headers)
+    if (problem) {
+      return new NextResponse(problem.message, {
+        status: problem.status,
+        headers: {
+          'content-type': 'text/plain; charset=utf-8',
+          'cache-control': 'private, no-store',
+        },
+      })
+    }
+  }
   // The routing table lists pages not yet started and hidden redirects: only for this server
   // itself. Checked here, before Next serves the route from its cache, where its code never runs.
   if (request.nextUrl.pathname === ROUTING_TABLE_PATH) {

@@ -129,9 +129,27 @@ test(
     const expired = await request.get(
       `${base}?chave=${signedKey(SLUG, Math.floor(Date.now() / 1000) - 60)}`,
     )
-    expect(expired.status()).toBe(410)
+    expect(expired.status()).toBe(403)
     expect(await expired.text()).toContain('Este link de download expirou')
     expect(expired.headers()['cache-control']).toBe('private, no-store')
+  },
+)
+
+test(
+  'an oversized or malformed post to the form gets 413 or 400 in Portuguese',
+  { tag: '@http' },
+  async ({ request }) => {
+    const huge = await request.post(PAGE, {
+      multipart: { material: SLUG, message: 'x'.repeat(200_000) },
+    })
+    expect(huge.status()).toBe(413)
+    expect(await huge.text()).toContain('O envio é grande demais')
+    const odd = await request.post(PAGE, {
+      headers: { 'content-type': 'application/json' },
+      data: JSON.stringify({ material: SLUG }),
+    })
+    expect(odd.status()).toBe(400)
+    expect(await odd.text()).toContain('Este envio não veio de um formulário do site')
   },
 )
 

@@ -49,7 +49,7 @@ export async function GET(request: Request, { params }: Context) {
   }
   if (verdict === 'expired') {
     return refusal(
-      410,
+      403,
       'Link expirado',
       'Este link de download expirou (ele vale por 24 horas). Preencha o formulário de novo para receber um link novo.',
       slug,
