@@ -569,6 +569,43 @@ test.describe('campaign lifecycle', () => {
     await mutate(request, { patch: { id: `review-links.artigo-${RUN}`, set: { revoked: true } } })
     expect((await get(request, `/revisao/${token}`)).status()).toBe(404)
   })
+
+  test("a review link to a material shows its draft, never the file's address", async ({
+    request,
+  }) => {
+    const materialId = 'material-checklist-camera-cabine-lgpd'
+    const published = await lakeQuery<Record<string, unknown>>(
+      request,
+      `*[_id == "${materialId}"][0]`,
+    )
+    const draftTitle = 'Rascunho: checklist revisado'
+    await mutate(request, {
+      createOrReplace: { ...published, _id: `drafts.${materialId}`, title: draftTitle },
+    })
+    const token = randomBytes(32).toString('base64url')
+    await mutate(request, {
+      createOrReplace: {
+        _id: `review-links.material-${RUN}`,
+        _type: 'reviewLink',
+        page: { _type: 'reference', _ref: materialId, _weak: true },
+        tokenHash: createHash('sha256').update(token).digest('hex'),
+        expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+        revoked: false,
+      },
+    })
+    const review = await get(request, `/revisao/${token}`)
+    expect(review.status()).toBe(200)
+    const html = await review.text()
+    expect(html).toContain(draftTitle)
+    expect(html).toContain('Pré-visualização')
+    expect(html).not.toMatch(/\.pdf|\/files\/|\/baixar/)
+    expect(review.headers()['cache-control']).toMatch(/no-store/)
+    expect(
+      await (await get(request, '/materiais/checklist-camera-cabine-lgpd')).text(),
+    ).not.toContain(draftTitle)
+    await mutate(request, { patch: { id: `review-links.material-${RUN}`, set: { revoked: true } } })
+    expect((await get(request, `/revisao/${token}`)).status()).toBe(404)
+  })
 })
 
 /** The page's cumulative layout shift so far (every shift; no input happened). */
