@@ -249,7 +249,13 @@ export function MaterialForm({
             Seu material está pronto
           </h2>
           <p className="mt-3 text-pretty text-slate-700">{done.confirmation}</p>
-          <ButtonLink href={done.downloadHref} size="lg" className="mt-6" download>
+          <ButtonLink
+            href={done.downloadHref}
+            size="lg"
+            // A material's title can be long: the label wraps rather than widen the page on a phone.
+            className="mt-6 h-auto min-h-14 py-3 text-left whitespace-normal"
+            download
+          >
             <Icon name="download" />
             Baixar {done.title}
           </ButtonLink>

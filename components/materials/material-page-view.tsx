@@ -64,7 +64,7 @@ export function MaterialPageView({
         dangerouslySetInnerHTML={{ __html: jsonLdScript(structuredData) }}
       />
       <Breadcrumbs crumbs={crumbs} />
-      <div className="mt-6 grid gap-10 lg:grid-cols-[minmax(0,1fr)_minmax(0,28rem)] lg:items-start">
+      <div className="mt-6 grid grid-cols-[minmax(0,1fr)] gap-10 lg:grid-cols-[minmax(0,1fr)_minmax(0,28rem)] lg:items-start">
         <div>
           <p className="text-sm font-semibold tracking-wide text-brand-700 uppercase">
             Material gratuito
