@@ -43,7 +43,7 @@ import {
 } from './budgets.mjs'
 import { FIRST_SCREEN_CONTROL, firstScreenOnly } from './first-screen.mjs'
 import { FLOOR_DIR, frameworkVersions, writeFloorApp } from './floor-app.mjs'
-import { benchFront, FRONT_MIN_RATIO } from './front.mjs'
+import { benchFront, benchFrontCost, FRONT_MIN_RATIO } from './front.mjs'
 import { startHttp2Proxy } from './h2-proxy.mjs'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
@@ -797,6 +797,8 @@ try {
   results.throughput = { ...THROUGHPUT, ...(await throughput(results.urls.siteOrigin)) }
   console.log('▶ / through nginx (deploy/nginx.conf) against the origin')
   results.front = await benchFront({ originUrl: site.baseUrl, ...THROUGHPUT })
+  console.log('▶ What 100 views cost the origin through the front, now and at the last release')
+  results.frontCost = await benchFrontCost({ originUrl: site.baseUrl, ...THROUGHPUT })
   console.log(
     `▶ Server Action (${SUBMISSIONS.total} submissions, ${SUBMISSIONS.concurrency} at a time)`,
   )

@@ -485,6 +485,33 @@ export function judge({
       pass: front.skipped ? null : front.pass,
     })
   }
+  if (results.frontCost) {
+    const cost = results.frontCost
+    const was = (page, pick) =>
+      cost.baseline ? ` (${cost.baseline.ref}: ${pick(cost.baseline[page])})` : ''
+    const origin = (entry) => `${entry.pages} pages + ${entry.questions} variant questions`
+    for (const page of Object.keys(cost.now ?? {})) {
+      const now = cost.now[page]
+      const experiment = page !== '/'
+      row({
+        name: `Origin requests per 100 views of ${page} through the front${experiment ? ' (an experiment runs)' : ''}`,
+        site: `${origin(now)}${was(page, origin)}`,
+        // A page with an experiment asks one question a view (never cached); its page is cached.
+        budget: experiment ? `pages ≤ ${cost.maxOriginPer100}` : `≤ ${cost.maxOriginPer100} in all`,
+        pass: experiment
+          ? now.pages <= cost.maxOriginPer100
+          : now.pages + now.questions <= cost.maxOriginPer100,
+      })
+      row({
+        name: `${page} through the front, throughput`,
+        site: `${Math.round(now.rps)} req/s${was(page, (entry) => `${Math.round(entry.rps)} req/s`)}`,
+        budget: 'reported',
+        pass: null,
+      })
+    }
+    if (cost.skipped)
+      row({ name: 'Origin requests through the front', site: cost.skipped, budget: '', pass: null })
+  }
   if (results.serverAction) {
     const a = results.serverAction
     row({

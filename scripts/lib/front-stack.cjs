@@ -322,10 +322,10 @@ function replaceOnce(text, from, to, times = 1) {
  * nginx with deploy/nginx.conf as docs/deploying.md has it installed, only its "# set:" lines changed:
  * these upstreams, ports on 127.0.0.1, a cache folder, an access log in `dir` (accessLog) and a
  * self-signed certificate.
- * @param {{ httpsPort: number, httpPort: number, upstreams: string[], dir: string }} options
+ * @param {{ httpsPort: number, httpPort: number, upstreams: string[], dir: string, conf?: string }} options
  * @returns {Promise<Running & { httpUrl: string, accessLog: () => string, errorLog: () => string }>}
  */
-async function startNginx({ httpsPort, httpPort, upstreams, dir }) {
+async function startNginx({ httpsPort, httpPort, upstreams, dir, conf }) {
   const certFile = path.join(dir, 'cert.pem')
   const keyFile = path.join(dir, 'key.pem')
   const made = spawnSync(
@@ -349,12 +349,21 @@ async function startNginx({ httpsPort, httpPort, upstreams, dir }) {
   )
   if (made.status !== 0) throw new Error('openssl could not make a test certificate.')
 
-  let site = fs.readFileSync(path.join(root, 'deploy', 'nginx.conf'), 'utf8')
+  // `conf`: another version of deploy/nginx.conf (the bench compares the last release's).
+  let site = conf ?? fs.readFileSync(path.join(root, 'deploy', 'nginx.conf'), 'utf8')
   const serverLine = '    server 127.0.0.1:3000 max_fails=3 fail_timeout=10s;'
   site = replaceOnce(
     site,
     serverLine,
     upstreams.map((u) => serverLine.replace('127.0.0.1:3000', u)).join('\n'),
+  )
+  // The variant question's own upstream (absent from versions before issue 66).
+  const variantLine = '    server 127.0.0.1:3000 max_fails=0 max_conns=64;'
+  site = replaceOnce(
+    site,
+    variantLine,
+    upstreams.map((u) => variantLine.replace('127.0.0.1:3000', u)).join('\n'),
+    conf === undefined || site.includes(variantLine) ? 1 : 0,
   )
   site = replaceOnce(site, '/var/cache/nginx/vigia', path.join(dir, 'cache'))
   const accessLog = path.join(dir, 'access.log')

@@ -586,8 +586,9 @@ test.describe('deploy/nginx.conf in front of an origin that sets cookies', () =>
   let originFails = false
   // How the stand-in answers the front's variant question (nginx's auth_request), and the variant
   // the last page request named.
-  let variantAnswer: 'none' | 'fails' | 'hangs' = 'none'
+  let variantAnswer: 'none' | 'fails' | 'hangs' | 'variant' = 'none'
   let pageVariant: string | undefined
+  let variantQuestions = 0
   let cookieFront: Running & { httpUrl: string }
   // Answers for one visitor, as Next marks a page rendered per request (a review page), and a
   // bare no-store; neither sets a cookie, so only their Cache-Control can keep them out of the cache.
@@ -600,8 +601,15 @@ test.describe('deploy/nginx.conf in front of an origin that sets cookies', () =>
   test.beforeAll(async () => {
     origin = http.createServer((req, res) => {
       if (req.url === '/api/experiments/variant') {
+        variantQuestions++
         if (variantAnswer === 'hangs') return setTimeout(() => res.writeHead(204).end(), 3000)
-        return res.writeHead(variantAnswer === 'fails' ? 500 : 204).end()
+        // As lib/experiments/serve.ts answers: no-store, a variant only where one runs.
+        return res
+          .writeHead(variantAnswer === 'fails' ? 500 : 204, {
+            'cache-control': 'no-store',
+            ...(variantAnswer === 'variant' ? { 'x-vigia-variant': 'b' } : {}),
+          })
+          .end()
       }
       originRequests++
       pageVariant = req.headers['x-vigia-variant'] as string | undefined
@@ -610,10 +618,12 @@ test.describe('deploy/nginx.conf in front of an origin that sets cookies', () =>
         res.writeHead(502, { 'content-type': 'text/plain' })
         return res.end('origin down')
       }
-      const cookie = !req.url?.startsWith('/no-cookie') && !own
+      const cookie = !req.url?.includes('no-cookie') && !own
       res.writeHead(200, {
         'content-type': req.url?.endsWith('.js') ? 'application/javascript' : 'text/html',
         'cache-control': own ?? 'public, s-maxage=3600',
+        // What Next adds to a page proxy.ts rewrote to a variant's: the origin's own address.
+        'x-middleware-rewrite': `http://127.0.0.1:${PORTS.cookieOrigin}/variante/x/b`,
         ...(cookie ? { 'set-cookie': `session=visitor-${originRequests}; Path=/; HttpOnly` } : {}),
       })
       res.end(req.method === 'POST' ? 'posted' : `<p>page ${originRequests} for one visitor</p>`)
@@ -704,6 +714,78 @@ test.describe('deploy/nginx.conf in front of an origin that sets cookies', () =>
           expect(Date.now() - started, 'nginx waits 1 s at most').toBeLessThan(2500)
         }
       }
+    } finally {
+      variantAnswer = 'none'
+      await context.dispose()
+    }
+  })
+
+  test('a cache hit on a page without an experiment costs the origin nothing: no page, no variant question', async () => {
+    const context = await request.newContext({ ignoreHTTPSErrors: true })
+    try {
+      variantAnswer = 'none'
+      await context.get(`${cookieFront.url}/p/no-cookie-sem-experimento`)
+      const [questions, pages] = [variantQuestions, originRequests]
+      // 60 views in well under a second, one after another and then side by side.
+      for (let i = 0; i < 30; i++) {
+        const response = await context.get(`${cookieFront.url}/p/no-cookie-sem-experimento`)
+        expect(response.status()).toBe(200)
+      }
+      await Promise.all(
+        Array.from({ length: 30 }, () =>
+          context.get(`${cookieFront.url}/p/no-cookie-sem-experimento`),
+        ),
+      )
+      // The front keeps both answers a second: at most one refresh of each meanwhile.
+      expect(variantQuestions - questions, 'variant questions for 60 views').toBeLessThanOrEqual(2)
+      expect(originRequests - pages, 'page requests for 60 views').toBeLessThanOrEqual(2)
+    } finally {
+      await context.dispose()
+    }
+  })
+
+  test('a page with an experiment: one question a view, the page from the cache, private beyond the front, the rewrite hidden', async () => {
+    const context = await request.newContext({ ignoreHTTPSErrors: true })
+    try {
+      variantAnswer = 'variant'
+      await context.get(`${cookieFront.url}/p/no-cookie-com-experimento`)
+      const [questions, pages] = [variantQuestions, originRequests]
+      for (let i = 0; i < 20; i++) {
+        const response = await context.get(`${cookieFront.url}/p/no-cookie-com-experimento`)
+        expect(response.status()).toBe(200)
+        expect(response.headers()['cache-control']).toBe('private, max-age=0, must-revalidate')
+        expect(response.headers()['x-middleware-rewrite']).toBeUndefined()
+      }
+      expect(variantQuestions - questions, 'one question a view').toBe(20)
+      expect(originRequests - pages, 'the page from the cache').toBeLessThanOrEqual(2)
+      // A page without one goes out public, also without the rewrite header.
+      variantAnswer = 'none'
+      const plain = await context.get(`${cookieFront.url}/no-cookie-pagina`)
+      expect(plain.headers()['cache-control']).toBe('public, max-age=0, must-revalidate')
+      expect(plain.headers()['x-middleware-rewrite']).toBeUndefined()
+    } finally {
+      variantAnswer = 'none'
+      await context.dispose()
+    }
+  })
+
+  test('slow variant questions never mark the origin down: pages, forms and other pages are answered meanwhile', async () => {
+    const context = await request.newContext({ ignoreHTTPSErrors: true })
+    try {
+      variantAnswer = 'hangs'
+      // More time-outs than vigia_origin's max_fails (3), each a page served as the default.
+      for (let i = 0; i < 5; i++) {
+        const response = await context.get(`${cookieFront.url}/p/no-cookie-lenta-${i}`)
+        expect(response.status(), `page ${i} while the question hangs`).toBe(200)
+      }
+      const other = await context.get(`${cookieFront.url}/no-cookie-outra-${Date.now()}`)
+      expect(other.status(), 'another page, from the origin').toBe(200)
+      const posted = await context.post(`${cookieFront.url}/no-cookie-form`, {
+        data: 'x',
+        headers: { 'next-action': 'x' },
+      })
+      expect(posted.status(), "a form's post").toBe(200)
+      expect(await posted.text()).toBe('posted')
     } finally {
       variantAnswer = 'none'
       await context.dispose()
