@@ -78,10 +78,14 @@ export function createMaterialRequestSchema(
     }),
     message: demo.message,
   }
+  // A field left out of the post reads as blank: required, it gets its own message.
   const asked = Object.fromEntries(
     choices.map(({ field, required }) => [
       field,
-      required ? requiredFirst(optional[field], REQUIRED_MESSAGE[field]) : optional[field],
+      z.prefault(
+        required ? requiredFirst(optional[field], REQUIRED_MESSAGE[field]) : optional[field],
+        '',
+      ),
     ]),
   )
   return z.object({

@@ -75,6 +75,10 @@ test('a valid form hands out the link, and the link downloads the PDF from the s
   await submit(page).click()
   await expect(page.getByRole('heading', { name: 'Seu material está pronto' })).toBeFocused()
   await expect(page.getByRole('status')).toContainText(`${TITLE} está liberado para download`)
+  // The long title's button wraps: nothing wider than the screen.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(
+    true,
+  )
   const link = page.getByRole('link', { name: `Baixar ${TITLE}` })
   const href = await link.getAttribute('href')
   expect(href).toMatch(new RegExp(`^/materiais/${SLUG}/baixar\\?chave=\\d+\\.[\\w-]{43}$`))

@@ -110,13 +110,14 @@ const failures = (rows: ReturnType<typeof run>) =>
   rows.filter((r) => r.pass === false).map((r) => r.name)
 
 describe('the bench’s page kinds', () => {
-  it('are the home, the campaign page (its experiment’s control and variant), the listing and an article', () => {
+  it('are the home, the campaign page (its experiment’s control and variant), the listing, an article and a material', () => {
     expect(PAGES.map(pageName)).toEqual([
       '/',
       '/p/onibus-rodoviarios [titulo-onibus/controle]',
       '/p/onibus-rodoviarios [titulo-onibus/tempo-real]',
       '/conteudos',
       '/conteudos/como-o-celular-detecta-fadiga',
+      '/materiais/checklist-camera-cabine-lgpd',
     ])
     expect(new Set(PAGES.map((page) => page.id)).size).toBe(PAGES.length)
     expect(new Set(PAGES.map(pageName)).size).toBe(PAGES.length)
