@@ -6,7 +6,7 @@
 // between the action's read and its write.
 import { createClient, type SanityClient } from '@sanity/client'
 import { studioTheme, ThemeProvider } from '@sanity/ui'
-import { act, type ReactNode } from 'react'
+import { act, useEffect, type ReactNode } from 'react'
 import { createRoot, type Root } from 'react-dom/client'
 import type {
   DocumentActionComponent,
@@ -139,15 +139,22 @@ afterEach(async () => {
 })
 
 let description: DocumentActionDescription | null = null
+const describe_ = (value: DocumentActionDescription | null) => {
+  description = value
+}
+/** Runs the action as the Studio does (a hook), reporting what it describes after each render. */
 function Harness({
   action,
   props,
+  report,
 }: {
   action: DocumentActionComponent
   props: DocumentActionProps
+  report: (value: DocumentActionDescription | null) => void
 }) {
-  description = action(props)
-  const dialog = description?.dialog
+  const described = action(props)
+  useEffect(() => report(described))
+  const dialog = described?.dialog
   return dialog && dialog.type === 'dialog' ? <>{dialog.content as ReactNode}</> : null
 }
 
@@ -168,7 +175,7 @@ async function renderAction(action: DocumentActionComponent) {
     act(async () =>
       root.render(
         <ThemeProvider theme={studioTheme}>
-          <Harness key={action.action} action={action} props={props} />
+          <Harness key={action.action} action={action} props={props} report={describe_} />
         </ThemeProvider>,
       ),
     )
