@@ -1,7 +1,9 @@
 // What the experiment's two Studio actions write (sanity/actions/experiment-actions.tsx): ending it,
 // and making one variant the page's default. Pure, so the mutations are tested on known documents
 // (tests/unit/experiment-actions.test.ts); the action sends them in one transaction, so the site
-// never shows a page changed without its experiment ended, or the reverse.
+// never shows a page changed without its experiment ended, or the reverse. Every document the
+// transaction writes is pinned to the state the action read, so a concurrent edit makes it fail
+// (409) rather than be overwritten or, as a draft published later, undo it.
 
 import { CONTROL } from '../../lib/experiments/assign'
 
@@ -44,6 +46,7 @@ export type PageDoc = {
 } & Record<string, unknown>
 
 export type Mutation =
+  | { create: Record<string, unknown> & { _id: string; _type: string } }
   | { createOrReplace: Record<string, unknown> & { _id: string } }
   | { delete: { id: string } }
   | {
@@ -58,6 +61,41 @@ export type Mutation =
 const SYSTEM_FIELDS = ['_rev', '_createdAt', '_updatedAt']
 
 const publishedId = (id: string) => id.replace(/^drafts\./, '')
+const draftId = (id: string) => `drafts.${publishedId(id)}`
+
+/**
+ * The transaction fails unless `id` is still at `rev`: the patch Sanity's own publish operation
+ * sends before replacing a document ("hack until other mutations support revision locking").
+ */
+function atRevision(id: string, rev: string | undefined): Mutation {
+  return { patch: { id, ifRevisionID: rev, unset: ['_revision_lock_pseudo_field_'] } }
+}
+
+/**
+ * The transaction fails unless `id` does not exist: `create` fails on an existing document (the
+ * Mutation API), and the `delete` after it leaves nothing behind.
+ */
+function absent(id: string, type: string): Mutation[] {
+  return [{ create: { _id: id, _type: type } }, { delete: { id } }]
+}
+
+/** A draft's weak references to documents it published with made strong, as Sanity's publish does. */
+function strengthenOnPublish(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(strengthenOnPublish)
+  if (!value || typeof value !== 'object') return value
+  const record = value as Record<string, unknown>
+  if (typeof record._ref === 'string' && record._strengthenOnPublish) {
+    const { _strengthenOnPublish: strengthen, _weak: weak, ...rest } = record
+    return (strengthen as { weak?: boolean }).weak ? { ...rest, _weak: weak } : rest
+  }
+  return Object.fromEntries(
+    Object.entries(record).map(([key, entry]) => [key, strengthenOnPublish(entry)]),
+  )
+}
+
+/** The page has a draft: making a variant its default would be undone when the draft is published. */
+export const PAGE_DRAFT_PROBLEM =
+  'A página tem alterações não publicadas. Publique ou descarte o rascunho da página e tente de novo.'
 
 /**
  * Why the experiment cannot be ended or decided now, in Portuguese, or undefined when it can: it
@@ -76,7 +114,9 @@ export function experimentActionProblem(
 
 /**
  * Ending: the window's end set to `now` on the published document, the editor's draft (if any)
- * published with it, so a pending edit is not left behind as a draft of an ended experiment.
+ * published with it, so a pending edit is not left behind as a draft of an ended experiment. The
+ * published document must still be at the revision read, and the draft too, or still absent: a
+ * draft made meanwhile and published later would bring the experiment back.
  */
 export function endExperimentMutations(
   published: ExperimentDoc,
@@ -92,13 +132,18 @@ export function endExperimentMutations(
     const set = notStarted(published)
       ? { visibleFrom: null, visibleUntil: now }
       : { visibleUntil: now }
-    return [{ patch: { id, ifRevisionID: published._rev, set } }]
+    return [
+      ...absent(draftId(id), published._type),
+      { patch: { id, ifRevisionID: published._rev, set } },
+    ]
   }
-  const copy = Object.fromEntries(
-    Object.entries(draft).filter(([key]) => !SYSTEM_FIELDS.includes(key)),
-  )
+  const copy = strengthenOnPublish(
+    Object.fromEntries(Object.entries(draft).filter(([key]) => !SYSTEM_FIELDS.includes(key))),
+  ) as Record<string, unknown>
   const visibleFrom = notStarted(draft) ? null : draft.visibleFrom
   return [
+    atRevision(id, published._rev),
+    atRevision(draft._id, draft._rev),
     { createOrReplace: { ...copy, _id: id, visibleFrom, visibleUntil: now } },
     { delete: { id: draft._id } },
   ]
@@ -115,8 +160,9 @@ function heroOf(page: PageDoc): { path: string; hero: Hero } | undefined {
  * Making a variant the default: its values (only the fields it sets) become the hero's own, this
  * experiment's variant entries leave the hero (they show nothing once it ended), and the
  * experiment ends. Refused with a Portuguese reason when the page has an unpublished draft (the
- * published page would change under the editor's draft), the variant is the default already, or
- * the page has no values for it.
+ * published page would change under the editor's draft, and that draft, published later, would
+ * undo the choice), the variant is the default already, or the page has no values for it. The
+ * transaction itself requires the page's draft still absent and the page at the revision read.
  */
 export function promoteVariantMutations({
   experiment,
@@ -136,11 +182,7 @@ export function promoteVariantMutations({
   if (variant === CONTROL)
     return { problem: 'A versão "controle" já é a página como está: use "Encerrar experimento".' }
   if (!page) return { problem: 'A página deste experimento não está publicada.' }
-  if (pageDraft)
-    return {
-      problem:
-        'A página tem alterações não publicadas. Publique ou descarte o rascunho da página e tente de novo.',
-    }
+  if (pageDraft) return { problem: PAGE_DRAFT_PROBLEM }
   const found = heroOf(page)
   if (!found) return { problem: 'A página não tem um destaque (hero) para receber a versão.' }
   const { path, hero } = found
@@ -170,6 +212,7 @@ export function promoteVariantMutations({
 
   return {
     mutations: [
+      ...absent(draftId(page._id), page._type),
       { patch: { id: page._id, ifRevisionID: page._rev, set, unset } },
       ...endExperimentMutations(experiment, experimentDraft, now),
     ],

@@ -44,7 +44,8 @@
  *
  * Control endpoints (tests only):
  *   POST /__mutate    body {"mutations": [...]} in Sanity's mutation format:
- *                     {"createOrReplace": doc}, {"createIfNotExists": doc}, {"delete": {"id"}},
+ *                     {"createOrReplace": doc}, {"createIfNotExists": doc}, {"create": doc} (409
+ *                     when the id exists), {"delete": {"id"}},
  *                     {"patch": {"id", "set": {"dot.path": value}, "unset": ["dot.path"]}}
  *                     -> {"results": [{"id", "operation"}]}
  *   GET  /__webhooks  -> {"deliveries": [{id, operation, sentAt, status, body}]}: the webhooks sent
@@ -272,7 +273,13 @@ function applyMutations(store, mutations, { rev = newRev(), timestamp } = {}) {
     ) {
       if (!body?._id || !body?._type) throw new Error(`${operation} needs _id and _type`)
       if (operation !== 'createOrReplace' && store.has(body._id)) {
-        if (operation === 'create') throw new Error(`Document "${body._id}" already exists`)
+        // The Mutation API: "The operation will fail if a document by the provided ID already
+        // exists" (409, the whole transaction with it), which makes create-then-delete a
+        // precondition on a document's absence (sanity/lib/experiment-actions.ts).
+        if (operation === 'create')
+          throw Object.assign(new Error(`Document by ID "${body._id}" already exists`), {
+            statusCode: 409,
+          })
         results.push({ id: body._id, operation: 'none' })
         continue
       }

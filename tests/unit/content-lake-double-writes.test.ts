@@ -120,6 +120,22 @@ describe('content lake double: writes', () => {
     ).rejects.toMatchObject({ statusCode: 409 })
   })
 
+  it('fails a whole transaction whose create finds the document, as the Mutation API: create then delete is a precondition on absence', async () => {
+    const page = await read('page-a')
+    const guarded = (slug: string) => [
+      { create: { _id: 'drafts.page-a', _type: 'campaignPage' } },
+      { delete: { id: 'drafts.page-a' } },
+      { patch: { id: 'page-a', set: { 'slug.current': slug } } },
+    ]
+    await expect(at().mutate(guarded('nunca'))).rejects.toMatchObject({ statusCode: 409 })
+    expect(await read('page-a')).toEqual(page)
+    expect((await read('drafts.page-a')).slug.current).toBe('nova')
+    await at().mutate([{ delete: { id: 'drafts.page-a' } }])
+    await at().mutate(guarded('sem-rascunho'))
+    expect((await read('page-a')).slug.current).toBe('sem-rascunho')
+    expect(await read('drafts.page-a')).toBeNull()
+  })
+
   it('refuses a write without a member’s session or the token', async () => {
     await expect(
       createClientFor('stranger')

@@ -67,14 +67,21 @@ describe('experiment actions', () => {
     expect(experimentActionProblem(bundledExperiment, Date.parse(NOW))).toBeUndefined()
   })
 
-  it('end the published experiment now, guarded by its revision, or publish its draft ended', () => {
+  it('end the published experiment now, guarded by its revision and its draft’s absence, or publish its draft ended, guarded by both revisions', () => {
+    // `create` fails when the draft exists (then nothing is written); the `delete` undoes it.
+    const noDraft = [
+      { create: { _id: 'drafts.exp-home', _type: 'experiment' } },
+      { delete: { id: 'drafts.exp-home' } },
+    ]
     expect(endExperimentMutations(experiment, null, NOW)).toEqual([
+      ...noDraft,
       { patch: { id: 'exp-home', ifRevisionID: 'r1', set: { visibleUntil: NOW } } },
     ])
     // Published but not started yet: ended before its start would be a window the Studio refuses.
     expect(
       endExperimentMutations({ ...experiment, visibleFrom: '2027-01-01T00:00:00.000Z' }, null, NOW),
     ).toEqual([
+      ...noDraft,
       {
         patch: {
           id: 'exp-home',
@@ -90,13 +97,27 @@ describe('experiment actions', () => {
       _updatedAt: 'x',
       title: 'Novo nome',
       visibleFrom: '2027-01-01T00:00:00.000Z',
+      // A reference to a document published since: strong once published, as Sanity's publish.
+      owner: {
+        _type: 'reference',
+        _ref: 'person-a',
+        _weak: true,
+        _strengthenOnPublish: { type: 'person' },
+      },
     }
+    // Sanity's own publish pins the published document's revision with this patch.
+    const lock = (id: string, rev: string) => ({
+      patch: { id, ifRevisionID: rev, unset: ['_revision_lock_pseudo_field_'] },
+    })
     expect(endExperimentMutations(experiment, draft, NOW)).toEqual([
+      lock('exp-home', 'r1'),
+      lock('drafts.exp-home', 'd1'),
       {
         createOrReplace: {
           _id: 'exp-home',
           _type: 'experiment',
           title: 'Novo nome',
+          owner: { _type: 'reference', _ref: 'person-a' },
           page: experiment.page,
           variants: experiment.variants,
           // A start after the end would describe an experiment that never ran.
@@ -117,6 +138,9 @@ describe('experiment actions', () => {
     })
     if (!('mutations' in result)) throw new Error(result.problem)
     expect(result.mutations).toEqual([
+      // The page's draft must still be absent when the transaction runs, not only when read.
+      { create: { _id: 'drafts.campaignPage-onibus-rodoviarios', _type: 'campaignPage' } },
+      { delete: { id: 'drafts.campaignPage-onibus-rodoviarios' } },
       {
         patch: {
           id: 'campaignPage-onibus-rodoviarios',
@@ -128,6 +152,8 @@ describe('experiment actions', () => {
           unset: ['blocks[_key=="destaque"].experimentVariants[_key=="tempo-real"]'],
         },
       },
+      { create: { _id: 'drafts.experiment-titulo-onibus', _type: 'experiment' } },
+      { delete: { id: 'drafts.experiment-titulo-onibus' } },
       {
         patch: {
           id: 'experiment-titulo-onibus',
@@ -141,7 +167,7 @@ describe('experiment actions', () => {
   it('copy an image variant into the home page hero, leaving other experiments’ entries', () => {
     const result = promoteVariantMutations({ experiment, page: home, variant: 'imagem', now: NOW })
     if (!('mutations' in result)) throw new Error(result.problem)
-    expect(result.mutations[0]).toEqual({
+    expect(result.mutations[2]).toEqual({
       patch: {
         id: 'landingPage',
         ifRevisionID: 'p1',
@@ -173,7 +199,7 @@ describe('experiment actions', () => {
         ],
       },
     })
-    expect('mutations' in homeLabel && homeLabel.mutations[0]).toMatchObject({
+    expect('mutations' in homeLabel && homeLabel.mutations[2]).toMatchObject({
       patch: { set: { 'hero.primaryCta': 'Quero ver' } },
     })
     const campaign = withLabel({
@@ -195,7 +221,7 @@ describe('experiment actions', () => {
         },
       ],
     })
-    expect('mutations' in campaign && campaign.mutations[0]).toMatchObject({
+    expect('mutations' in campaign && campaign.mutations[2]).toMatchObject({
       patch: { set: { 'blocks[_key=="h"].primaryCta.label': 'Quero ver' } },
     })
   })
