@@ -26,6 +26,7 @@ import {
   expect,
   waitLikeAPerson,
 } from './demo-fixtures'
+import { BEACON_PATH } from '../../lib/analytics/beacon-constants'
 import { BUILDS, portFor } from '../../scripts/e2e-builds.cjs'
 import { sanityWebhook } from '../support/sanity-webhook.mjs'
 import { OTHER_INSTANCE_MS, PUBLISH_PROMISE_MS, publishDeadline, reachedBy } from './lake-fixtures'
@@ -786,6 +787,8 @@ test.describe('deploy/nginx.conf in front of an origin that sets cookies', () =>
       })
       expect(posted.status(), "a form's post").toBe(200)
       expect(await posted.text()).toBe('posted')
+      const beacon = await context.post(`${cookieFront.url}${BEACON_PATH}`, { data: '{}' })
+      expect(beacon.status(), 'the beacon').toBe(200)
     } finally {
       variantAnswer = 'none'
       await context.dispose()
