@@ -409,3 +409,49 @@ describe('appPageFor', () => {
     expect(appPageFor(manifest, '/p/a/b')).toBeUndefined()
   })
 })
+
+describe('what views cost the origin through the front (issue 66)', () => {
+  const cost = (slash: { pages: number; questions: number }) => ({
+    now: {
+      '/': { ...slash, rps: 600 },
+      '/p/onibus-rodoviarios': { pages: 1, questions: 100, rps: 250 },
+    },
+    baseline: {
+      ref: 'abc1234',
+      '/': { pages: 1, questions: 100, rps: 250 },
+      '/p/onibus-rodoviarios': { pages: 1, questions: 100, rps: 260 },
+    },
+    maxOriginPer100: 5,
+  })
+  const rowsOf = (frontCost: ReturnType<typeof cost>) =>
+    run({ ...results(), frontCost } as ReturnType<typeof results>).filter((r) =>
+      r.name.includes('through the front'),
+    )
+
+  it('prints each page beside the last release, and judges the page without an experiment in all', () => {
+    const rows = rowsOf(cost({ pages: 0, questions: 1 }))
+    expect(rows.map((r) => [r.name, r.site, r.pass])).toEqual([
+      [
+        'Origin requests per 100 views of / through the front',
+        '0 pages + 1 variant questions (abc1234: 1 pages + 100 variant questions)',
+        true,
+      ],
+      ['/ through the front, throughput', '600 req/s (abc1234: 250 req/s)', null],
+      [
+        'Origin requests per 100 views of /p/onibus-rodoviarios through the front (an experiment runs)',
+        '1 pages + 100 variant questions (abc1234: 1 pages + 100 variant questions)',
+        true,
+      ],
+      [
+        '/p/onibus-rodoviarios through the front, throughput',
+        '250 req/s (abc1234: 260 req/s)',
+        null,
+      ],
+    ])
+  })
+
+  it('fails when a page without an experiment asks the origin on every view', () => {
+    const rows = rowsOf(cost({ pages: 1, questions: 100 }))
+    expect(rows[0]!.pass).toBe(false)
+  })
+})
