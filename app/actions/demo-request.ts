@@ -128,7 +128,7 @@ export async function submitDemoRequest(
     ...Object.fromEntries(ATTRIBUTION_KEYS.map((key) => [key, postedText(formData, key)])),
     page: postedText(formData, ORIGIN_PAGE_FIELD) || refererPath(requestHeaders),
     landing: postedText(formData, LANDING_FIELD) || undefined,
-    variant: await runningVariant(postedText(formData, VARIANT_FIELD)),
+    variant: await runningVariant(postedText(formData, VARIANT_FIELD), requestHeaders),
   } as Attribution
   // One submission, one key: a retry of it (after a time-out, say) is stored once.
   const clientKey = postedText(formData, SUBMISSION_KEY_FIELD)
