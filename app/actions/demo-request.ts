@@ -139,11 +139,16 @@ export async function submitDemoRequest(
         values: { ...values, page: postedText(formData, PAGE_FIELD) },
       })
   // The campaign page the form is on; composeLeadRecord keeps it only if it is a slug.
-  const record = await composeLeadRecord(parsed.data, attribution, postedText(formData, PAGE_FIELD), {
-    phoneCountries: serverEnv.leadPhoneCountries,
-    requestKey,
-    calculator: await calculatorEstimate(parsed.data.calculadora),
-  })
+  const record = await composeLeadRecord(
+    parsed.data,
+    attribution,
+    postedText(formData, PAGE_FIELD),
+    {
+      phoneCountries: serverEnv.leadPhoneCountries,
+      requestKey,
+      calculator: await calculatorEstimate(parsed.data.calculadora),
+    },
+  )
   const result = await getLeadStore().insertLead(record)
   if (!result.ok) {
     return {

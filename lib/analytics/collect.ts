@@ -136,7 +136,12 @@ export type CollectorOptions = {
    * Whether `visitor` holds its address's share of `experiment` on `day` (the first visitor
    * counted for it from that address takes it; shared-state.ts). This process's memory unless told.
    */
-  holdsShare?: (day: string, address: string, experiment: string, visitor: string) => Promise<boolean>
+  holdsShare?: (
+    day: string,
+    address: string,
+    experiment: string,
+    visitor: string,
+  ) => Promise<boolean>
   /** MEMORY_VALUES_PER_DAY unless told (tests). */
   memoryValuesPerDay?: number
   /** The site's origin, part of the hash so one salt never links two sites. */
@@ -368,7 +373,11 @@ export function createVariantCredit(
     }): Promise<boolean> {
       if (isBotAgent(input.userAgent)) return false
       const time = now()
-      return credits(cleanVariant(input.variant), await whoIs(input.ip, input.userAgent!, time), time)
+      return credits(
+        cleanVariant(input.variant),
+        await whoIs(input.ip, input.userAgent!, time),
+        time,
+      )
     },
   }
 }

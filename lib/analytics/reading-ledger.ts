@@ -48,7 +48,9 @@ export function grantReading(
   const tallies = also ? [tally, also] : [tally]
   const grant: ReadingGrant = {
     read: ask.first && tallies.every((t) => t.reads < t.views),
-    seconds: Math.min(...tallies.map((t) => bounded(ask.seconds, READ_SECONDS_PER_DAY - t.seconds))),
+    seconds: Math.min(
+      ...tallies.map((t) => bounded(ask.seconds, READ_SECONDS_PER_DAY - t.seconds)),
+    ),
     scroll: Math.min(...tallies.map((t) => bounded(ask.scroll, 100 * t.views - t.scroll))),
   }
   for (const t of tallies) {

@@ -257,7 +257,9 @@ describe('a variant counts as served, one share an address (issue 66)', () => {
     expect(hash('203.0.113.7')).not.toBe(hash('203.0.113.8'))
     expect(hash('203.0.113.7')).toMatch(/^[0-9a-f]{32}$/)
     // The stored 0-255 bucket is its first byte.
-    expect(addressBucket(salt, '203.0.113.7', SITE)).toBe(parseInt(hash('203.0.113.7').slice(0, 2), 16))
+    expect(addressBucket(salt, '203.0.113.7', SITE)).toBe(
+      parseInt(hash('203.0.113.7').slice(0, 2), 16),
+    )
   })
 })
 
