@@ -128,7 +128,7 @@ export async function submitDemoRequest(
     ...Object.fromEntries(ATTRIBUTION_KEYS.map((key) => [key, postedText(formData, key)])),
     page: postedText(formData, ORIGIN_PAGE_FIELD) || refererPath(requestHeaders),
     landing: postedText(formData, LANDING_FIELD) || undefined,
-    variant: await runningVariant(postedText(formData, VARIANT_FIELD)),
+    variant: await runningVariant(postedText(formData, VARIANT_FIELD), requestHeaders),
   } as Attribution
   // One submission, one key: a retry of it (after a time-out, say) is stored once.
   const clientKey = postedText(formData, SUBMISSION_KEY_FIELD)
@@ -139,11 +139,16 @@ export async function submitDemoRequest(
         values: { ...values, page: postedText(formData, PAGE_FIELD) },
       })
   // The campaign page the form is on; composeLeadRecord keeps it only if it is a slug.
-  const record = await composeLeadRecord(parsed.data, attribution, postedText(formData, PAGE_FIELD), {
-    phoneCountries: serverEnv.leadPhoneCountries,
-    requestKey,
-    calculator: await calculatorEstimate(parsed.data.calculadora),
-  })
+  const record = await composeLeadRecord(
+    parsed.data,
+    attribution,
+    postedText(formData, PAGE_FIELD),
+    {
+      phoneCountries: serverEnv.leadPhoneCountries,
+      requestKey,
+      calculator: await calculatorEstimate(parsed.data.calculadora),
+    },
+  )
   const result = await getLeadStore().insertLead(record)
   if (!result.ok) {
     return {

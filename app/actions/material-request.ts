@@ -196,7 +196,7 @@ export async function submitMaterialRequest(
       refererPath(requestHeaders) ||
       materialPath(material.slug),
     landing: postedText(form, LANDING_FIELD) || undefined,
-    variant: await runningVariant(postedText(form, VARIANT_FIELD)),
+    variant: await runningVariant(postedText(form, VARIANT_FIELD), requestHeaders),
   } as Attribution
   const clientKey = postedText(form, SUBMISSION_KEY_FIELD)
   const requestKey = isSubmissionKey(clientKey)

@@ -1,5 +1,7 @@
 import { recordView } from '@/lib/analytics'
 import type { BeaconBody } from '@/lib/analytics/collect'
+import { isDraftMode } from '@/lib/experiments/serve'
+import { PRIVATE_PATH } from '@/lib/private-sections'
 import { clientIpFrom } from '@/lib/security/client-ip'
 import { checkBeaconLimits } from '@/lib/security/rate-limit'
 import { BodyTooLargeError, readLimitedText } from '@/lib/limited-body'
@@ -13,6 +15,15 @@ export const MAX_BEACON_BYTES = 2048
 export type BeaconAnswer = { status: 204 } | { status: 400 | 413 | 415 | 429; error: string }
 
 const EVENTS = new Set(['view', 'contact', 'read'])
+
+/** The path of a Referer ('' without one). */
+function refererPathOf(referer: string | null): string {
+  try {
+    return referer ? new URL(referer).pathname : ''
+  } catch {
+    return ''
+  }
+}
 
 /** The beacon's body (lib/analytics/beacon.ts), fields of the wrong type left out. */
 function parseBody(text: string): BeaconBody | undefined {
@@ -73,9 +84,11 @@ export async function answerBeacon(
   const body = parseBody(text)
   if (!body) return { status: 400, error: 'Envie um objeto JSON com "path" (o caminho da página).' }
 
-  // A prefetch or prerender is not a view (the beacon skips them too).
+  // A prefetch or prerender is not a view (the beacon skips them too), nor a preview (draft mode)
+  // or a page of the Studio, a preview or a review link.
   const purpose = `${headers.get('sec-purpose') ?? ''} ${headers.get('purpose') ?? ''}`
-  if (/prefetch|prerender/i.test(purpose)) return { status: 204 }
+  if (/prefetch|prerender/i.test(purpose) || isDraftMode(headers)) return { status: 204 }
+  if (PRIVATE_PATH.test(refererPathOf(headers.get('referer')))) return { status: 204 }
 
   const ip = clientIpFrom(headers)
   const verdict = await checkBeaconLimits(ip)

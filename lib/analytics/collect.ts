@@ -3,6 +3,12 @@ import { createHmac, createSecretKey, randomUUID, type KeyObject } from 'node:cr
 import { isbot } from 'isbot'
 
 import { cleanHost, cleanPath, cleanValue, cleanVariant } from '@/lib/attribution-fields'
+import {
+  isAssignedVariant,
+  parseVariantId,
+  type ExperimentDefinition,
+} from '@/lib/experiments/definition'
+import { PRIVATE_PATH } from '@/lib/private-sections'
 import { addressNetwork } from '@/lib/security/address-network'
 import { siteDay } from '@/lib/site-time.mjs'
 
@@ -122,10 +128,20 @@ export type CollectorOptions = {
    */
   isNamed?: (dimension: Dimension, key: string) => boolean | Promise<boolean>
   /**
-   * Whether an experiment's variant (`<experiment>/<variant>`) runs now (lib/experiments/
-   * running.ts). A beacon naming one that does not counts nowhere; without this, none runs.
+   * The published experiments (lib/experiments/running.ts). A beacon naming a variant counts only
+   * when it runs and is the one this visitor is served (creditVariant); without this, none runs.
    */
-  isRunningVariant?: (variant: string) => boolean | Promise<boolean>
+  experiments?: () => readonly ExperimentDefinition[] | Promise<readonly ExperimentDefinition[]>
+  /**
+   * Whether `visitor` holds its address's share of `experiment` on `day` (the first visitor
+   * counted for it from that address takes it; shared-state.ts). This process's memory unless told.
+   */
+  holdsShare?: (
+    day: string,
+    address: string,
+    experiment: string,
+    visitor: string,
+  ) => Promise<boolean>
   /** MEMORY_VALUES_PER_DAY unless told (tests). */
   memoryValuesPerDay?: number
   /** The site's origin, part of the hash so one salt never links two sites. */
@@ -138,6 +154,26 @@ export type CollectorOptions = {
 }
 
 export type RecordResult = 'counted' | 'bot' | 'duplicate' | 'ignored'
+
+/** The shares of experiments held in this process: today's only, cleared past `max`. */
+export function createMemoryShares(max = 200_000) {
+  let today = ''
+  let holders = new Map<string, string>()
+  return {
+    hold(id: string, day: string, visitor: string): boolean {
+      if (day !== today) {
+        if (day < today) return false
+        today = day
+        holders = new Map()
+      }
+      const holder = holders.get(id)
+      if (holder !== undefined) return holder === visitor
+      if (holders.size >= max) holders.clear()
+      holders.set(id, visitor)
+      return true
+    },
+  }
+}
 
 /** The calendar day (YYYY-MM-DD) of `time` in São Paulo (lib/site-time.mjs). */
 export const saoPauloDay: (time: number) => string = siteDay
@@ -174,9 +210,19 @@ export function visitorHash(salt: Buffer, ip: string, userAgent: string, site: s
  * It decides only whether a value past the day's cap gets a row of its own (record_views).
  */
 export function addressBucket(salt: Buffer, ip: string, site: string): number {
+  return parseInt(addressHash(salt, ip, site).slice(0, 2), 16)
+}
+
+/**
+ * The address of one day as a hash, whatever the user agent: the same HMAC as addressBucket (its
+ * first byte) cut to 128 bits. Kept, like the visitor hash, only until its day ends and never in
+ * the database: it caps what one address adds (reading, an experiment's share).
+ */
+export function addressHash(salt: Buffer, ip: string, site: string): string {
   return createHmac('sha256', saltKey(salt))
     .update(`address\n${addressNetwork(ip)}\n${site}`)
-    .digest()[0]!
+    .digest('hex')
+    .slice(0, 32)
 }
 
 /** The keys one view counts under, before the caps: each dimension's own (measures.mjs). */
@@ -278,6 +324,65 @@ export function namedValuesCache(load: () => Promise<string[]>, now: () => numbe
 }
 
 /**
+ * Whether a variant named by a beacon or a form may be credited (docs/experiments.md, "Counting"):
+ * it runs, it is the one this visitor is served (the page's own assignment, from today's hash),
+ * and this visitor holds its address's share of the experiment today. Otherwise it counts nowhere.
+ */
+export function createVariantCredit(
+  options: Pick<CollectorOptions, 'site' | 'saltFor' | 'experiments' | 'holdsShare' | 'now'>,
+) {
+  const now = options.now ?? Date.now
+  const memoryShares = createMemoryShares()
+  const holdsShare =
+    options.holdsShare ??
+    (async (day: string, address: string, experiment: string, visitor: string) =>
+      memoryShares.hold(`${address}:${experiment}`, day, visitor))
+
+  /** Today's salt and this request's visitor and address hashes. */
+  async function whoIs(ip: string, userAgent: string, time: number) {
+    const day = saoPauloDay(time)
+    const salt = await options.saltFor(day)
+    return {
+      day,
+      salt,
+      visitor: visitorHash(salt, ip, userAgent, options.site),
+      address: addressHash(salt, ip, options.site),
+    }
+  }
+
+  async function credits(
+    variant: string | undefined,
+    who: { day: string; visitor: string; address: string },
+    time: number,
+  ): Promise<boolean> {
+    const parsed = variant ? parseVariantId(variant) : undefined
+    if (!variant || !parsed) return false
+    const definitions = (await options.experiments?.()) ?? []
+    if (!isAssignedVariant(definitions, variant, who.visitor, time)) return false
+    return holdsShare(who.day, who.address, parsed.experiment, who.visitor)
+  }
+
+  return {
+    whoIs,
+    credits,
+    /** A form's variant, by the same rule: from a bot, never. Takes the address's share if free. */
+    async creditVariant(input: {
+      ip: string
+      userAgent: string | null | undefined
+      variant: string
+    }): Promise<boolean> {
+      if (isBotAgent(input.userAgent)) return false
+      const time = now()
+      return credits(
+        cleanVariant(input.variant),
+        await whoIs(input.ip, input.userAgent!, time),
+        time,
+      )
+    },
+  }
+}
+
+/**
  * Counts views in memory and writes them in batches. A batch that fails stays queued with its id
  * and is retried, in order, at the next flush, so a database outage loses nothing and a batch
  * whose answer was lost is not counted twice.
@@ -287,6 +392,8 @@ export function createCollector(options: CollectorOptions) {
   const maxPendingVisitors = options.maxPendingVisitors ?? MAX_PENDING_VISITORS
   const maxBatchVisitors = Math.max(1, options.maxBatchVisitors ?? MAX_BATCH_VISITORS)
   const memoryValuesPerDay = options.memoryValuesPerDay ?? MEMORY_VALUES_PER_DAY
+  const credit = createVariantCredit(options)
+  const { whoIs, credits } = credit
   let buffer = new Map<string, Entry>()
   let bufferVisitors = 0
   const queue: PendingBatch[] = []
@@ -382,6 +489,9 @@ export function createCollector(options: CollectorOptions) {
   }
 
   return {
+    /** Whether a form's variant is credited to its lead (createVariantCredit). */
+    creditVariant: credit.creditVariant,
+
     /** Counts one view; resolves once it is in the buffer (never waits for the database). */
     async record(input: {
       ip: string
@@ -393,16 +503,21 @@ export function createCollector(options: CollectorOptions) {
       const event = body.event ?? 'view'
       if (event === 'contact' && !CONTACTS.includes(body.channel as ContactChannel))
         return 'ignored'
-      // A variant that does not run (ended, never existed, forged) makes the beacon count nowhere:
-      // not under the variant, and not as a view of the page either (docs/experiments.md).
-      if (body.variant !== undefined && body.variant !== null) {
-        const variant = cleanVariant(body.variant)
-        if (!variant || !(await options.isRunningVariant?.(variant))) return 'ignored'
-      }
+      // The Studio, previews and review links are never counted (the beacon skips them too).
+      if ([body.path, body.landing].some((path) => PRIVATE_PATH.test(cleanPath(path) ?? '')))
+        return 'ignored'
       const time = now()
-      const day = saoPauloDay(time)
-      const salt = await options.saltFor(day)
-      const visitor = visitorHash(salt, input.ip, input.userAgent!, options.site)
+      const who = await whoIs(input.ip, input.userAgent!, time)
+      const { day, salt, visitor } = who
+      // A variant that does not run (ended, never existed, forged), is not the one this visitor is
+      // served, or whose share of its address another user agent holds, makes the beacon count
+      // nowhere: not under a variant, and not as a view of the page either (docs/experiments.md).
+      if (
+        body.variant !== undefined &&
+        body.variant !== null &&
+        !(await credits(cleanVariant(body.variant), who, time))
+      )
+        return 'ignored'
       const known = async (value: unknown) => {
         const path = cleanPath(value)
         return path && (await options.isKnownPath(path)) ? path : OTHER_KEY
@@ -417,11 +532,17 @@ export function createCollector(options: CollectorOptions) {
         // The end of a view (Plausible's engagement), credited like the view itself: its page,
         // and its visit's entry page and first touch. Only what this visitor's counted views of
         // this page allow today counts (reading-ledger.ts).
-        const grant = await options.reading.read(day, visitor, pageKey, {
-          seconds: clamp(body.seconds, READ_SECONDS_PER_DAY),
-          scroll: clamp(body.scroll, 100),
-          first: body.first === true,
-        })
+        const grant = await options.reading.read(
+          day,
+          visitor,
+          pageKey,
+          {
+            seconds: clamp(body.seconds, READ_SECONDS_PER_DAY),
+            scroll: clamp(body.scroll, 100),
+            first: body.first === true,
+          },
+          who.address,
+        )
         if (!grant || (!grant.read && !grant.seconds && !grant.scroll)) return 'ignored'
         for (const dimension of DIMENSIONS) {
           const entry = entryOf(day, dimension, await capped(day, dimension, keys[dimension]))
@@ -449,7 +570,7 @@ export function createCollector(options: CollectorOptions) {
         if (ENTRY_ONLY.has(dimension) && !body.entry) continue
         add(day, dimension, await capped(day, dimension, keys[dimension]), visitor, address)
       }
-      await options.reading.viewed(day, visitor, pageKey)
+      await options.reading.viewed(day, visitor, pageKey, who.address)
       return 'counted'
     },
 

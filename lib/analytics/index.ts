@@ -12,6 +12,7 @@ import { apiVersion, projectId } from '@/sanity/env'
 import { createReaderAuth } from './auth'
 import {
   createCollector,
+  createVariantCredit,
   EMBEDDED_BATCH_VISITORS,
   MAX_BATCH_VISITORS,
   namedValuesCache,
@@ -50,7 +51,26 @@ type State = {
 
 // On globalThis: Next bundles instrumentation.ts and each route apart, and they must share one
 // buffer (and one timer) per process.
-const globalForAnalytics = globalThis as typeof globalThis & { __vigiaAnalytics?: State }
+const globalForAnalytics = globalThis as typeof globalThis & {
+  __vigiaAnalytics?: State
+  __vigiaAnalyticsShared?: { config: string; shared: ReturnType<typeof createSharedState> }
+}
+
+/**
+ * What instances share (salts, marks, reading tallies, experiments' shares), without opening the
+ * visit store: the proxy and the forms need only this.
+ */
+function sharedState(): ReturnType<typeof createSharedState> {
+  const config = JSON.stringify([serverEnv.redisUrl])
+  const existing = globalForAnalytics.__vigiaAnalyticsShared
+  if (existing?.config === config) return existing.shared
+  const shared = createSharedState(serverEnv.redisUrl ? getRedis() : undefined)
+  globalForAnalytics.__vigiaAnalyticsShared = { config, shared }
+  return shared
+}
+
+/** A form's variant check (createVariantCredit), over the shared state. */
+let formCredit: { shared: unknown; credit: ReturnType<typeof createVariantCredit> } | undefined
 
 let knownPaths: { paths: Set<string>; until: number } | undefined
 let knownPathsLoading: Promise<Set<string>> | undefined
@@ -144,7 +164,7 @@ function analytics(): State {
   if (existing) clearInterval(existing.timer)
 
   const { database, ready } = openDatabase()
-  const shared = createSharedState(serverEnv.redisUrl ? getRedis() : undefined)
+  const shared = sharedState()
   const names = namedValuesCache(async () => namedCampaignsIn(await database()))
   const collector = createCollector({
     site: serverEnv.siteUrl,
@@ -154,7 +174,8 @@ function analytics(): State {
     reading: shared.reading,
     isKnownPath,
     isNamed: names.isNamed,
-    isRunningVariant: (variant) => liveExperiments().isRunning(variant),
+    experiments: () => liveExperiments().definitions(),
+    holdsShare: shared.holdsShare,
     write: async (batchId, rows) => writeBatch(await database(), batchId, rows),
     purge: async () => purgeAggregates(await database()),
   })
@@ -171,8 +192,38 @@ function analytics(): State {
  * variant served and the views counted belong to the same visitor, with nothing stored.
  */
 export async function visitorOfToday(ip: string, userAgent: string, now = Date.now()) {
-  const salt = await analytics().saltFor(saoPauloDay(now))
+  const salt = await sharedState().saltFor(saoPauloDay(now))
   return visitorHash(salt, ip, userAgent, serverEnv.siteUrl)
+}
+
+/**
+ * Whether a form's variant is credited to its lead: the beacon's rule (collect.ts creditVariant:
+ * running, served to this visitor, its address's share). Never throws; false when unsure.
+ */
+export async function creditVariant(input: {
+  ip: string
+  userAgent: string | null
+  variant: string
+}): Promise<boolean> {
+  try {
+    const shared = sharedState()
+    if (formCredit?.shared !== shared)
+      formCredit = {
+        shared,
+        credit: createVariantCredit({
+          site: serverEnv.siteUrl,
+          saltFor: shared.saltFor,
+          experiments: () => liveExperiments().definitions(),
+          holdsShare: shared.holdsShare,
+        }),
+      }
+    return await formCredit.credit.creditVariant(input)
+  } catch (error) {
+    console.error(
+      `[analytics] A form's variant could not be checked: ${error instanceof Error ? error.message : error}`,
+    )
+    return false
+  }
 }
 
 /** Counts one view from the beacon. Never throws; resolves once the view is buffered. */

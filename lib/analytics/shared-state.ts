@@ -4,6 +4,7 @@ import type { Connection } from '@/lib/redis/connection.mjs'
 import { isUsable, keyPrefix, run } from '@/lib/redis/connection.mjs'
 import { ExpiringKeys, redisSetOnce } from '@/lib/redis/set-once'
 
+import { createMemoryShares } from './collect'
 import { READ_SECONDS_PER_DAY } from './measures.mjs'
 import { createMemoryLedger, type ReadingLedger } from './reading-ledger'
 import { REPORT_TIME_ZONE } from './report-schema'
@@ -51,28 +52,38 @@ export function dayEnd(day: string): number {
 
 /**
  * reading-ledger.ts's rule in one atomic step, so two instances cannot both spend one visitor's
- * allowance. KEYS[1]: the tally (a hash) of one visitor's page today. ARGV: 'view' and the day's
- * end (ms); or 'read', first (0/1), seconds, scroll and READ_SECONDS_PER_DAY. A read answers
- * {1, read, seconds, scroll}, or {0} without a counted view.
+ * allowance. KEYS: the tallies (hashes) of one visitor's page today, and of its address's when
+ * given. ARGV: 'view' and the day's end (ms); or 'read', first (0/1), seconds, scroll and
+ * READ_SECONDS_PER_DAY. A read answers {1, read, seconds, scroll}, or {0} without a counted view.
  */
 const READING_SCRIPT = `
-local key = KEYS[1]
 if ARGV[1] == 'view' then
-  redis.call('HINCRBY', key, 'views', 1)
-  redis.call('PEXPIREAT', key, ARGV[2])
+  for _, key in ipairs(KEYS) do
+    redis.call('HINCRBY', key, 'views', 1)
+    redis.call('PEXPIREAT', key, ARGV[2])
+  end
   return {1}
 end
-local t = redis.call('HMGET', key, 'views', 'reads', 'seconds', 'scroll')
-local views = tonumber(t[1]) or 0
-if views < 1 then return {0} end
-local reads, seconds, scroll = tonumber(t[2]) or 0, tonumber(t[3]) or 0, tonumber(t[4]) or 0
-local read = 0
-if ARGV[2] == '1' and reads < views then read = 1 end
-local s = math.max(0, math.min(tonumber(ARGV[3]), tonumber(ARGV[5]) - seconds))
-local c = math.max(0, math.min(tonumber(ARGV[4]), 100 * views - scroll))
-redis.call('HINCRBY', key, 'reads', read)
-redis.call('HINCRBY', key, 'seconds', s)
-redis.call('HINCRBY', key, 'scroll', c)
+local read, s, c = 0, tonumber(ARGV[3]), tonumber(ARGV[4])
+if ARGV[2] == '1' then read = 1 end
+for i, key in ipairs(KEYS) do
+  local t = redis.call('HMGET', key, 'views', 'reads', 'seconds', 'scroll')
+  local views = tonumber(t[1]) or 0
+  if views < 1 then
+    if i == 1 then return {0} end
+  else
+    if (tonumber(t[2]) or 0) >= views then read = 0 end
+    s = math.max(0, math.min(s, tonumber(ARGV[5]) - (tonumber(t[3]) or 0)))
+    c = math.max(0, math.min(c, 100 * views - (tonumber(t[4]) or 0)))
+  end
+end
+for _, key in ipairs(KEYS) do
+  if redis.call('EXISTS', key) == 1 then
+    redis.call('HINCRBY', key, 'reads', read)
+    redis.call('HINCRBY', key, 'seconds', s)
+    redis.call('HINCRBY', key, 'scroll', c)
+  end
+end
 return {1, read, s, c}
 `
 
@@ -86,6 +97,7 @@ export function createSharedState(redis: Connection | undefined, now: () => numb
   const sharedSalts = new Map<string, Buffer>()
   const localSalts = new Map<string, { salt: Buffer; madeAt: number }>()
   const seen = new ExpiringKeys({ sweepAt: MEMORY_SEEN_MAX, max: MEMORY_SEEN_MAX })
+  const memoryShares = createMemoryShares(MEMORY_SEEN_MAX)
 
   function dropOld(map: Map<string, unknown>, today: string) {
     // Today and yesterday only: no salt outlives 48 h in this process either.
@@ -144,28 +156,31 @@ export function createSharedState(redis: Connection | undefined, now: () => numb
       // Redis when it answers, this process's memory otherwise. A view marked in one and a
       // report checked in the other finds no view: the report is not counted (never inflated).
       const memory = createMemoryLedger()
-      const tallyKey = (day: string, visitor: string, page: string) =>
-        `${keyPrefix()}analytics:reading:${day}:${visitor}:${page}`
-      const script = async (key: string, args: string[]) =>
+      const tallyKeys = (day: string, visitor: string, page: string, address?: string) => [
+        `${keyPrefix()}analytics:reading:${day}:${visitor}:${page}`,
+        ...(address ? [`${keyPrefix()}analytics:reading:${day}:address:${address}:${page}`] : []),
+      ]
+      const script = async (keys: string[], args: string[]) =>
         (await run(redis!, ANALYTICS_AREA, (client) =>
-          client.eval(READING_SCRIPT, { keys: [key], arguments: args }),
+          client.eval(READING_SCRIPT, { keys, arguments: args }),
         )) as number[]
       return {
-        async viewed(day, visitor, page) {
+        async viewed(day, visitor, page, address) {
           if (redis && isUsable(redis)) {
             try {
-              await script(tallyKey(day, visitor, page), ['view', String(dayEnd(day))])
+              await script(tallyKeys(day, visitor, page, address), ['view', String(dayEnd(day))])
               return
             } catch {
               // Logged by the connection; this process's memory below.
             }
           }
-          await memory.viewed(day, visitor, page)
+          await memory.viewed(day, visitor, page, address)
         },
-        async read(day, visitor, page, ask) {
+        async read(day, visitor, page, ask, address) {
           if (redis && isUsable(redis)) {
             try {
-              const [viewed, read, seconds, scroll] = await script(tallyKey(day, visitor, page), [
+              const keys = tallyKeys(day, visitor, page, address)
+              const [viewed, read, seconds, scroll] = await script(keys, [
                 'read',
                 ask.first ? '1' : '0',
                 String(Math.max(0, Math.round(ask.seconds) || 0)),
@@ -178,10 +193,37 @@ export function createSharedState(redis: Connection | undefined, now: () => numb
               // Logged by the connection; this process's memory below.
             }
           }
-          return memory.read(day, visitor, page, ask)
+          return memory.read(day, visitor, page, ask, address)
         },
       }
     })(),
+
+    /**
+     * Whether `visitor` holds its address's share of an experiment today: the first visitor
+     * counted for it from that address takes it until the day ends (Redis SET NX, else this
+     * process), so other user agents from the address count nowhere under it (collect.ts).
+     */
+    async holdsShare(
+      day: string,
+      address: string,
+      experiment: string,
+      visitor: string,
+    ): Promise<boolean> {
+      const id = `${day}:${address}:${experiment}`
+      if (redis && isUsable(redis)) {
+        try {
+          const key = `${keyPrefix()}analytics:share:${id}`
+          const holder = await run(redis, ANALYTICS_AREA, async (client) => {
+            const set = await client.set(key, visitor, { NX: true, PXAT: dayEnd(day) })
+            return set === 'OK' ? visitor : client.get(key)
+          })
+          if (holder) return holder === visitor
+        } catch {
+          // Logged by the connection; this process's memory below.
+        }
+      }
+      return memoryShares.hold(id, day, visitor)
+    },
 
     async firstSeen(key: string, ttlMs: number): Promise<boolean> {
       const answer = await redisSetOnce(

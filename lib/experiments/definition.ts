@@ -5,7 +5,7 @@
 
 import { isVisible } from '../content/visibility'
 import { campaignPath, SLUG_PATTERN } from '../../sanity/lib/paths'
-import { CONTROL } from './assign'
+import { assignVariant, CONTROL } from './assign'
 
 export type ExperimentGoal = 'leads' | 'contacts'
 
@@ -73,6 +73,23 @@ export function isRunningVariant(
       runningExperiment(definitions, definition.pagePath, now) === definition &&
       definition.variants.some((variant) => variant.key === parsed.variant),
   )
+}
+
+/**
+ * Whether '<experiment>/<variant>' is the variant this visitor (today's hash) is served: it runs
+ * (isRunningVariant) and is the one assignVariant gives them, as proxy.ts does. A beacon or a form
+ * naming any other counts nowhere (docs/experiments.md, "Counting").
+ */
+export function isAssignedVariant(
+  definitions: readonly ExperimentDefinition[],
+  id: string,
+  visitor: string,
+  now = Date.now(),
+): boolean {
+  const parsed = parseVariantId(id)
+  if (!parsed || !isRunningVariant(definitions, id, now)) return false
+  const definition = definitions.find((candidate) => candidate.key === parsed.experiment)!
+  return assignVariant(visitor, definition.key, definition.variants) === parsed.variant
 }
 
 /** The variant keys, the control first (the query's order otherwise). */

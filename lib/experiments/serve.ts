@@ -28,6 +28,11 @@ export function variantPath(experiment: string, variant: string, pagePath: strin
 /** The draft mode cookie Next sets (/api/draft-mode/enable): an editor previewing. */
 const DRAFT_COOKIE = '__prerender_bypass'
 
+/** Whether the request comes from an editor in draft mode (a preview): never a visitor. */
+export function isDraftMode(headers: Pick<Headers, 'get'>): boolean {
+  return (headers.get('cookie') ?? '').split(/;\s*/).some((c) => c.startsWith(`${DRAFT_COOKIE}=`))
+}
+
 /**
  * Why this request gets the default without being assigned, or undefined when it is a visitor's
  * page view. Bots (the counting's own check), an editor in draft mode (the Studio's Presentation
@@ -37,8 +42,7 @@ const DRAFT_COOKIE = '__prerender_bypass'
  */
 export function unassignedReason(headers: Pick<Headers, 'get'>): string | undefined {
   if (isBotAgent(headers.get('user-agent'))) return 'bot'
-  if ((headers.get('cookie') ?? '').split(/;\s*/).some((c) => c.startsWith(`${DRAFT_COOKIE}=`)))
-    return 'draft'
+  if (isDraftMode(headers)) return 'draft'
   if (
     headers.get('rsc') ||
     headers.get('next-router-prefetch') ||

@@ -1,7 +1,10 @@
 import 'server-only'
 
+import { creditVariant } from '@/lib/analytics'
 import { cleanVariant } from '@/lib/attribution-fields'
-import { liveExperiments } from '@/lib/experiments/live'
+import { isDraftMode } from '@/lib/experiments/serve'
+import { PRIVATE_PATH } from '@/lib/private-sections'
+import { clientIpFrom } from '@/lib/security/client-ip'
 import { FORM_TOKEN_MAX_AGE_MS, verifyFormTimestamp } from '@/lib/security/form-token'
 import {
   FORM_TOKEN_FIELD,
@@ -59,7 +62,7 @@ export function botTrap(
  * The page a post without JavaScript was sent from: the path of its Referer, when that names this
  * site's host (the form then has no script to say it; lib/leads/compose.ts cleans it again).
  */
-export function refererPath(requestHeaders: Headers): string | undefined {
+export function refererPath(requestHeaders: Pick<Headers, 'get'>): string | undefined {
   const referer = requestHeaders.get('referer')
   const host = requestHeaders.get('x-forwarded-host') ?? requestHeaders.get('host')
   if (!referer || !host) return undefined
@@ -72,11 +75,22 @@ export function refererPath(requestHeaders: Headers): string | undefined {
 }
 
 /**
- * The posted experiment variant if it names one running now, else none: a form is never refused
- * for it, but one naming a variant that ended or never ran counts for no variant
- * (docs/experiments.md).
+ * The posted experiment variant if it is the one this request's visitor is served, by the
+ * beacon's rule (lib/analytics creditVariant: running, assigned to this address and browser
+ * today, its address's share), else none: a form is never refused for it, but one naming any other
+ * variant, or sent from a preview or review link, counts for no variant (docs/experiments.md).
  */
-export async function runningVariant(value: string): Promise<string | undefined> {
+export async function runningVariant(
+  value: string,
+  requestHeaders: Pick<Headers, 'get'>,
+): Promise<string | undefined> {
   const variant = cleanVariant(value)
-  return variant && (await liveExperiments().isRunning(variant)) ? variant : undefined
+  if (!variant || isDraftMode(requestHeaders)) return undefined
+  if (PRIVATE_PATH.test(refererPath(requestHeaders) ?? '')) return undefined
+  const credited = await creditVariant({
+    ip: clientIpFrom(requestHeaders),
+    userAgent: requestHeaders.get('user-agent'),
+    variant,
+  })
+  return credited ? variant : undefined
 }

@@ -791,15 +791,28 @@ describe(`visit counts in the database (${backendLabel})`, { timeout: 60_000 }, 
           engagedSeconds: READ_SECONDS_PER_DAY,
           scrollDepth: 100,
         })
-        // The tally (keyed by the day's visitor hash) is gone when its day ends.
+        // Another user agent of the same address, on either instance: its view counts, but the
+        // address's tally (issue 66) leaves it a read of its view and no seconds.
+        const rotated = { ...who, userAgent: `${CHROME} rotated` }
+        expect(await b.record({ ...rotated, body: { path: '/conteudos/artigo' } })).toBe('counted')
+        expect(await a.record({ ...read(1000), ...rotated })).toBe('counted')
+        await Promise.all([a.flush(), b.flush()])
+        expect(
+          (
+            await readReport(fresh.db, { from: day, to: day, by: 'page', format: 'json' })
+          ).rows.find((row) => row.key === '/conteudos/artigo'),
+        ).toMatchObject({ visits: 2, engagedSeconds: READ_SECONDS_PER_DAY / 2 })
+        // The tallies (keyed by the day's visitor hashes and by the address's hash) are gone when
+        // their day ends.
         const admin = connect(proxy.url())
         connections.push(admin)
         await vi.waitFor(() => expect(admin.client.isReady).toBe(true), { timeout: 5000 })
         const keys = await admin.client.keys('vigia:analytics:reading:*')
-        expect(keys).toHaveLength(1)
+        expect(keys).toHaveLength(3)
+        expect(keys.filter((key) => key.includes(':address:'))).toHaveLength(1)
         const asked = Date.now()
-        const left = await admin.client.pTTL(keys[0]!)
-        expect(Math.abs(asked + left - dayEnd(day))).toBeLessThan(2000)
+        for (const key of keys)
+          expect(Math.abs(asked + (await admin.client.pTTL(key)) - dayEnd(day))).toBeLessThan(2000)
       } finally {
         await fresh.close()
       }

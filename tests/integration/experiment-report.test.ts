@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { createCollector } from '@/lib/analytics/collect'
+import { createCollector, saoPauloDay, visitorHash } from '@/lib/analytics/collect'
 import { reportCsv } from '@/lib/analytics/csv'
 import { reportQuerySchema, reportSchema } from '@/lib/analytics/report-schema'
 import { createSharedState } from '@/lib/analytics/shared-state'
 import { readReport, writeBatch } from '@/lib/analytics/store'
+import { assignVariant } from '@/lib/experiments/assign'
 import type { ExperimentDefinition } from '@/lib/experiments/definition'
 import { experimentSummaries, judgeVariants } from '@/lib/experiments/report'
 import { verdict } from '@/lib/experiments/verdict'
@@ -59,9 +60,15 @@ describe('the report by variant', { timeout: 120_000 }, () => {
       firstSeen: shared.firstSeen,
       reading: shared.reading,
       isKnownPath: () => true,
-      isRunningVariant: (id) => id.startsWith('titulo-campanha/'),
+      experiments: () => EXPERIMENTS,
+      holdsShare: shared.holdsShare,
       write: (id, rows) => writeBatch(db, id, rows),
     })
+    // Each visitor names the variant it is served (collect.ts checks it): addresses are picked
+    // by their assignment, as proxy.ts makes it.
+    const salt = await shared.saltFor(saoPauloDay(Date.now()))
+    const servedTo = (address: string) =>
+      `titulo-campanha/${assignVariant(visitorHash(salt, address, CHROME, 'https://vigia.example'), 'titulo-campanha', EXPERIMENTS[0]!.variants)}`
     // 120 visitors see the default, 120 'fadiga', 40 'curta' (too few to judge).
     const arms: Array<[string, number, number]> = [
       ['titulo-campanha/controle', 120, 5],
@@ -71,8 +78,11 @@ describe('the report by variant', { timeout: 120_000 }, () => {
     let ip = 0
     for (const [variant, visitors] of arms)
       for (let i = 0; i < visitors; i++) {
-        ip += 1
-        const address = `10.${(ip >> 16) & 255}.${(ip >> 8) & 255}.${ip & 255}`
+        let address: string
+        do {
+          ip += 1
+          address = `10.${(ip >> 16) & 255}.${(ip >> 8) & 255}.${ip & 255}`
+        } while (servedTo(address) !== variant)
         const body = { path: '/p/frotas', entry: true, variant }
         expect(await collector.record({ ip: address, userAgent: CHROME, body })).toBe('counted')
       }

@@ -134,11 +134,32 @@ describe('a message in paragraphs', () => {
   }, 30_000)
 })
 
+const CHROME =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36'
+const ARMS = [
+  { key: 'controle', label: 'Padrão', weight: 1 },
+  { key: 'fadiga', label: 'Fadiga', weight: 1 },
+]
+
+/** The variant proxy.ts serves this address and browser today (after action() loaded the modules). */
+async function served(ip: string, userAgent = CHROME) {
+  const { visitorOfToday } = await import('@/lib/analytics')
+  const { assignVariant } = await import('@/lib/experiments/assign')
+  return `titulo-campanha/${assignVariant(await visitorOfToday(ip, userAgent), 'titulo-campanha', ARMS)}`
+}
+const other = (variant: string) =>
+  variant.endsWith('/controle') ? 'titulo-campanha/fadiga' : 'titulo-campanha/controle'
+
 describe("a lead's experiment variant (issue 51)", () => {
   it('is stored while its experiment runs; an ended, unknown or malformed one is dropped, the lead kept', async () => {
     const submit = await action({})
-    await submit(IDLE_STATE, post({ variante: 'titulo-campanha/fadiga' }))
-    expect(lastRecord().dadosCliente.variant).toBe('titulo-campanha/fadiga')
+    const ip = '198.51.100.40'
+    const variante = await served(ip)
+    await submit(
+      IDLE_STATE,
+      post({ variante }, { headers: { 'x-forwarded-for': ip, 'user-agent': CHROME } }),
+    )
+    expect(lastRecord().dadosCliente.variant).toBe(variante)
     for (const [index, variante] of ['antigo/b', 'titulo-campanha/outra', 'x/../y'].entries()) {
       insertLead.mockClear()
       renderToken = await signed()
@@ -148,6 +169,52 @@ describe("a lead's experiment variant (issue 51)", () => {
       expect(state.status, variante).toBe('success')
       expect(lastRecord().dadosCliente, variante).not.toHaveProperty('variant')
     }
+  }, 30_000)
+})
+
+describe('a form naming a variant it was not served (issue 66)', () => {
+  it('stores the lead without a variant, from 60 rotating user agents of one address', async () => {
+    const submit = await action({})
+    // Through the action: one forged post (the address's other posts would meet its rate limit).
+    const ip = '198.51.100.60'
+    const forged = other(await served(ip, `${CHROME} 0`))
+    await submit(
+      IDLE_STATE,
+      post(
+        { variante: forged },
+        { headers: { 'x-forwarded-for': ip, 'user-agent': `${CHROME} 0` } },
+      ),
+    )
+    expect(insertLead).toHaveBeenCalledTimes(1)
+    expect(lastRecord().dadosCliente).not.toHaveProperty('variant')
+    // The check both form actions make (lib/forms/post.ts), for 60 user agents of one address.
+    const { runningVariant } = await import('@/lib/forms/post')
+    const headersOf = (userAgent: string, extra: Record<string, string> = {}) =>
+      new Headers({ 'x-forwarded-for': '203.0.113.60', 'user-agent': userAgent, ...extra })
+    const stored: Array<string | undefined> = []
+    for (let i = 1; i <= 60; i++) {
+      const userAgent = `${CHROME} ${i}`
+      const mine = await served('203.0.113.60', userAgent)
+      expect(await runningVariant(other(mine), headersOf(userAgent))).toBeUndefined()
+      stored.push(await runningVariant(mine, headersOf(userAgent)))
+    }
+    // Its own variant: the first user agent takes the address's share, the other 59 get none.
+    expect(stored[0]).toBe(await served('203.0.113.60', `${CHROME} 1`))
+    expect(stored.slice(1).every((variant) => variant === undefined)).toBe(true)
+    // A bot, a preview (draft mode) and a review link never get one.
+    const ip2 = '203.0.113.61'
+    const mine = await served(ip2)
+    const at = (extra: Record<string, string>, userAgent = CHROME) =>
+      runningVariant(
+        mine,
+        new Headers({ 'x-forwarded-for': ip2, 'user-agent': userAgent, ...extra }),
+      )
+    expect(await at({}, 'Googlebot/2.1 (+http://www.google.com/bot.html)')).toBeUndefined()
+    expect(await at({ cookie: '__prerender_bypass=1' })).toBeUndefined()
+    expect(
+      await at({ host: 'www.vigia.test', referer: 'https://www.vigia.test/revisao/abc' }),
+    ).toBeUndefined()
+    expect(await at({})).toBe(mine)
   }, 30_000)
 })
 

@@ -1,9 +1,18 @@
 import { describe, expect, it } from 'vitest'
 
-import { createCollector, DIMENSIONS, type BatchRow } from '@/lib/analytics/collect'
+import {
+  addressBucket,
+  addressHash,
+  createCollector,
+  DIMENSIONS,
+  saoPauloDay,
+  visitorHash,
+  type BatchRow,
+} from '@/lib/analytics/collect'
 import { NO_VARIANT_KEY } from '@/lib/analytics/measures.mjs'
 import { createSharedState } from '@/lib/analytics/shared-state'
 import { cleanVariant } from '@/lib/attribution-fields'
+import { assignVariant } from '@/lib/experiments/assign'
 import type { ExperimentDefinition } from '@/lib/experiments/definition'
 import { EXPERIMENTS_REFRESH_MS, experimentsMemo } from '@/lib/experiments/running'
 
@@ -13,22 +22,51 @@ import { EXPERIMENTS_REFRESH_MS, experimentsMemo } from '@/lib/experiments/runni
 
 const CHROME =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36'
-const RUNNING = new Set(['titulo-campanha/controle', 'titulo-campanha/fadiga'])
+const SITE = 'https://vigia.example'
+const EXPERIMENTS: ExperimentDefinition[] = [
+  {
+    key: 'titulo-campanha',
+    title: 'Título',
+    pagePath: '/p/frotas',
+    goal: 'leads',
+    visibleFrom: null,
+    visibleUntil: null,
+    variants: [
+      { key: 'controle', label: 'Padrão', weight: 1 },
+      { key: 'fadiga', label: 'Fadiga', weight: 1 },
+    ],
+  },
+]
 
 function setup() {
   const shared = createSharedState(undefined)
   const written: BatchRow[] = []
   const collector = createCollector({
-    site: 'https://vigia.example',
+    site: SITE,
     saltFor: shared.saltFor,
     firstSeen: shared.firstSeen,
     reading: shared.reading,
     isKnownPath: (path) => ['/', '/p/frotas', '/calculadora'].includes(path),
-    isRunningVariant: (variant) => RUNNING.has(variant),
+    experiments: () => EXPERIMENTS,
+    holdsShare: shared.holdsShare,
     write: async (_id, rows) => {
       written.push(...rows)
     },
   })
+  /** The variant proxy.ts serves this address and browser today (the page's own chooseVariant). */
+  const served = async (ip: string, userAgent = CHROME) => {
+    const salt = await shared.saltFor(saoPauloDay(Date.now()))
+    const visitor = visitorHash(salt, ip, userAgent, SITE)
+    return `titulo-campanha/${assignVariant(visitor, 'titulo-campanha', EXPERIMENTS[0]!.variants)}`
+  }
+  /** An address (198.51.100.x) served `variant`, other than those in `taken`. */
+  const addressServed = async (variant: string, taken: string[] = []) => {
+    for (let x = 1; x < 255; x++) {
+      const ip = `198.51.100.${x}`
+      if (!taken.includes(ip) && (await served(ip)) === variant) return ip
+    }
+    throw new Error(`no address served ${variant}`)
+  }
   /** visits, visitors and contact clickers per key of one dimension. */
   const figures = (dimension: string) => {
     const sums: Record<string, { visits: number; visitors: number; whatsapp: number }> = {}
@@ -46,34 +84,34 @@ function setup() {
     }
     return sums
   }
-  return { collector, written, figures }
+  return { collector, written, figures, served, addressServed, shared }
 }
 
 describe('the variant dimension', () => {
   it('counts views, visitors, contacts and reading under the variant the beacon names', async () => {
-    const { collector, written, figures } = setup()
+    const { collector, written, figures, addressServed } = setup()
     const visit = (ip: string, body: Record<string, unknown>) =>
       collector.record({ ip, userAgent: CHROME, body: { path: '/p/frotas', ...body } })
-    expect(await visit('198.51.100.1', { variant: 'titulo-campanha/fadiga', entry: true })).toBe(
-      'counted',
-    )
-    expect(await visit('198.51.100.2', { variant: 'titulo-campanha/controle', entry: true })).toBe(
-      'counted',
-    )
+    // Each beacon names the variant its visitor is served (collect.ts recomputes it).
+    const one = await addressServed('titulo-campanha/fadiga')
+    const two = await addressServed('titulo-campanha/controle')
+    const three = await addressServed('titulo-campanha/controle', [two])
+    expect(await visit(one, { variant: 'titulo-campanha/fadiga', entry: true })).toBe('counted')
+    expect(await visit(two, { variant: 'titulo-campanha/controle', entry: true })).toBe('counted')
     // The entry page's variant, credited to a later page of the visit (the beacon sends it).
+    expect(await visit(one, { path: '/calculadora', variant: 'titulo-campanha/fadiga' })).toBe(
+      'counted',
+    )
+    expect(await visit(three, { path: '/', entry: true })).toBe('counted')
     expect(
-      await visit('198.51.100.1', { path: '/calculadora', variant: 'titulo-campanha/fadiga' }),
-    ).toBe('counted')
-    expect(await visit('198.51.100.3', { path: '/', entry: true })).toBe('counted')
-    expect(
-      await visit('198.51.100.1', {
+      await visit(one, {
         event: 'contact',
         channel: 'whatsapp',
         variant: 'titulo-campanha/fadiga',
       }),
     ).toBe('counted')
     expect(
-      await visit('198.51.100.2', {
+      await visit(two, {
         event: 'read',
         seconds: 30,
         scroll: 80,
@@ -129,6 +167,99 @@ describe('the variant dimension', () => {
     })
     const body = { path: '/p/frotas', variant: 'titulo-campanha/controle' }
     expect(await collector.record({ ip: '198.51.100.1', userAgent: CHROME, body })).toBe('ignored')
+  })
+})
+
+/** 60 browsers: one user agent each, as a client rotating it sends. */
+const AGENTS = Array.from(
+  { length: 60 },
+  (_, i) =>
+    `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${70 + i}.0.0.0 Safari/537.36`,
+)
+const other = (variant: string) =>
+  variant.endsWith('/controle') ? 'titulo-campanha/fadiga' : 'titulo-campanha/controle'
+
+describe('a variant counts as served, one share an address (issue 66)', () => {
+  it('counts nowhere 60 beacons from rotating user agents, each naming the variant it was not served', async () => {
+    const { collector, written, served } = setup()
+    const ip = '203.0.113.7'
+    const arms = new Set<string>()
+    for (const userAgent of AGENTS) {
+      const mine = await served(ip, userAgent)
+      arms.add(mine)
+      for (const body of [
+        { path: '/p/frotas', entry: true, variant: other(mine) },
+        { path: '/p/frotas', event: 'contact', channel: 'whatsapp', variant: other(mine) },
+        { path: '/p/frotas', event: 'read', seconds: 60, first: true, variant: other(mine) },
+      ] as const)
+        expect(await collector.record({ ip, userAgent, body })).toBe('ignored')
+    }
+    // Both arms were served among the 60: each beacon named the other one.
+    expect(arms.size).toBe(2)
+    await collector.flush()
+    expect(written).toEqual([])
+  })
+
+  it('gives 60 rotating user agents naming their own variant one visitor, in one arm', async () => {
+    const { collector, figures, served } = setup()
+    const ip = '203.0.113.8'
+    const results: string[] = []
+    for (const userAgent of AGENTS) {
+      const variant = await served(ip, userAgent)
+      results.push(await collector.record({ ip, userAgent, body: { path: '/p/frotas', variant } }))
+      await collector.record({
+        ip,
+        userAgent,
+        body: { path: '/p/frotas', event: 'contact', channel: 'whatsapp', variant },
+      })
+    }
+    // The first took the address's share of the experiment; the 59 others count nowhere.
+    expect(results[0]).toBe('counted')
+    expect(results.slice(1).every((result) => result === 'ignored')).toBe(true)
+    await collector.flush()
+    const arms = Object.entries(figures('variant'))
+    expect(arms).toEqual([[await served(ip, AGENTS[0]), { visits: 1, visitors: 1, whatsapp: 1 }]])
+  })
+
+  it("gives 60 rotating user agents from one /64 one visitor's reading seconds a page", async () => {
+    const { collector, written } = setup()
+    for (const [index, userAgent] of AGENTS.entries()) {
+      const ip = `2001:db8:5:6:${index.toString(16)}::1`
+      const body = { path: '/calculadora' }
+      expect(await collector.record({ ip, userAgent, body })).toBe('counted')
+      await collector.record({
+        ip,
+        userAgent,
+        body: { ...body, event: 'read', seconds: 1800, scroll: 100, first: true },
+      })
+    }
+    await collector.flush()
+    const page = written.filter((row) => row.dimension === 'page' && row.key === '/calculadora')
+    const seconds = page.reduce((sum, row) => sum + (row.readSeconds ?? 0), 0)
+    expect(seconds).toBe(1800)
+    // Another /64 gets its own.
+    await collector.record({ ip: '2001:db8:5:7::1', userAgent: CHROME, body: { path: '/' } })
+    expect(
+      await collector.record({
+        ip: '2001:db8:5:7::1',
+        userAgent: CHROME,
+        body: { path: '/', event: 'read', seconds: 1800, first: true },
+      }),
+    ).toBe('counted')
+  })
+
+  it('puts the addresses of one IPv6 /64 in one bucket, and IPv4 per address', () => {
+    const salt = Buffer.alloc(32, 7)
+    const hash = (ip: string) => addressHash(salt, ip, SITE)
+    expect(hash('2001:db8:1:2::1')).toBe(hash('2001:0db8:0001:0002:ffff:eeee:dddd:cccc'))
+    expect(hash('2001:db8:1:2::1')).not.toBe(hash('2001:db8:1:3::1'))
+    expect(hash('::ffff:203.0.113.7')).toBe(hash('203.0.113.7'))
+    expect(hash('203.0.113.7')).not.toBe(hash('203.0.113.8'))
+    expect(hash('203.0.113.7')).toMatch(/^[0-9a-f]{32}$/)
+    // The stored 0-255 bucket is its first byte.
+    expect(addressBucket(salt, '203.0.113.7', SITE)).toBe(
+      parseInt(hash('203.0.113.7').slice(0, 2), 16),
+    )
   })
 })
 
