@@ -35,7 +35,6 @@ import {
   ORIGIN_PAGE_FIELD,
   PAGE_FIELD,
   STARTED_AT_FIELD,
-  TURNSTILE_ACTION,
   SUBMISSION_KEY_FIELD,
   FORM_TOKEN_FIELD,
   CALCULATOR_FIELD,
@@ -45,7 +44,7 @@ import {
   type DemoRequestField,
   type FleetSize,
 } from '@/lib/validations/demo-request-fields'
-import { loadTurnstile } from '@/lib/turnstile-client'
+import { useTurnstile } from '@/lib/turnstile-client'
 import { newSubmissionKey, withTimeout } from '@/lib/forms/client'
 import { campaignPath } from '@/sanity/lib/paths'
 
@@ -146,7 +145,6 @@ export function DemoForm({
   // Empty in the prerendered HTML (the same for every visitor); made when the form is shown.
   const [submissionKey, setSubmissionKey] = useState('')
   const turnstileBox = useRef<HTMLDivElement>(null)
-  const [turnstileWidget, setTurnstileWidget] = useState<string | undefined>(undefined)
   const [sonner, setSonner] = useState<Sonner | null>(null)
   const [toastToShow, setToastToShow] = useState<'success' | 'error' | null>(null)
   const inFlight = useRef(false)
@@ -224,28 +222,7 @@ export function DemoForm({
 
   // Cloudflare Turnstile, when configured: this code runs only once the form nears the screen
   // (components/demo-form-island.tsx), so the widget's script is fetched then, not with the page.
-  useEffect(() => {
-    const box = turnstileBox.current
-    if (!turnstileSiteKey || !box || submitted) return
-    let cancelled = false
-    let widget: string | undefined
-    void loadTurnstile().then((turnstile) => {
-      if (cancelled || !turnstile) return
-      widget = turnstile.render(box, {
-        sitekey: turnstileSiteKey,
-        action: TURNSTILE_ACTION,
-        // Shown only if Cloudflare needs the visitor to act.
-        appearance: 'interaction-only',
-        language: 'pt-BR',
-      })
-      setTurnstileWidget(widget)
-    })
-    return () => {
-      cancelled = true
-      if (widget) window.turnstile?.remove(widget)
-      setTurnstileWidget(undefined)
-    }
-  }, [turnstileSiteKey, submitted])
+  const turnstile = useTurnstile(turnstileBox, turnstileSiteKey, !submitted)
 
   // Toasts are raised from an effect so that the lazily mounted <Toaster> (a child, whose effects
   // run first) is already listening; a toast raised before it subscribes would be lost.
@@ -281,7 +258,7 @@ export function DemoForm({
         return
       }
       // A Turnstile token serves once: the next try needs a new one.
-      if (turnstileWidget) window.turnstile?.reset(turnstileWidget)
+      turnstile.reset()
       if (result.status === 'error' && result.formToken) setToken(result.formToken)
       console.error('Erro ao enviar solicitação:', result)
       if (result.status === 'invalid') showServerErrors(result.fieldErrors)
@@ -290,7 +267,7 @@ export function DemoForm({
     } catch (error) {
       // Same submission key on the retry: if this one did reach the database, it is not stored
       // twice (lib/leads, chave_envio).
-      if (turnstileWidget) window.turnstile?.reset(turnstileWidget)
+      turnstile.reset()
       console.error('Erro ao enviar solicitação:', error)
       setFailure('Não foi possível enviar agora. Verifique sua conexão.')
       setToastToShow('error')

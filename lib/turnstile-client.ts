@@ -1,4 +1,8 @@
-// Cloudflare Turnstile's script, loaded on demand in the browser (components/demo-form.tsx).
+import { useEffect, useState, type RefObject } from 'react'
+
+import { TURNSTILE_ACTION } from '@/lib/validations/demo-request-fields'
+
+// Cloudflare Turnstile's script, loaded on demand in the browser by the forms (useTurnstile).
 // https://developers.cloudflare.com/turnstile/get-started/client-side-rendering/#explicitly-render-the-turnstile-widget
 
 export const TURNSTILE_SCRIPT =
@@ -37,4 +41,39 @@ export function loadTurnstile(): Promise<Turnstile | undefined> {
     document.head.appendChild(script)
   })
   return loading
+}
+
+/**
+ * The widget in `box` while `active` (the form is shown), for both forms: its id, to reset it
+ * after a refused post (a token serves once). Rendered with TURNSTILE_ACTION, which the server
+ * requires, and shown only if Cloudflare needs the visitor to act.
+ */
+export function useTurnstile(
+  box: RefObject<HTMLDivElement | null>,
+  siteKey: string | undefined,
+  active: boolean,
+): { reset: () => void } {
+  const [widget, setWidget] = useState<string | undefined>(undefined)
+  useEffect(() => {
+    const element = box.current
+    if (!siteKey || !element || !active) return
+    let cancelled = false
+    let id: string | undefined
+    void loadTurnstile().then((turnstile) => {
+      if (cancelled || !turnstile) return
+      id = turnstile.render(element, {
+        sitekey: siteKey,
+        action: TURNSTILE_ACTION,
+        appearance: 'interaction-only',
+        language: 'pt-BR',
+      })
+      setWidget(id)
+    })
+    return () => {
+      cancelled = true
+      if (id) window.turnstile?.remove(id)
+      setWidget(undefined)
+    }
+  }, [box, siteKey, active])
+  return { reset: () => widget && window.turnstile?.reset(widget) }
 }

@@ -11,7 +11,7 @@ import { Input, Select, Textarea } from '@/components/ui/input'
 import { ATTRIBUTION_KEYS, firstTouchAttribution, servedVariant } from '@/lib/attribution'
 import { newSubmissionKey, withTimeout } from '@/lib/forms/client'
 import type { Attribution } from '@/lib/leads/compose'
-import { loadTurnstile } from '@/lib/turnstile-client'
+import { useTurnstile } from '@/lib/turnstile-client'
 import {
   FLEET_SIZE_LABELS,
   FORM_TOKEN_FIELD,
@@ -20,38 +20,27 @@ import {
   ORIGIN_PAGE_FIELD,
   STARTED_AT_FIELD,
   SUBMISSION_KEY_FIELD,
-  TURNSTILE_ACTION,
   VARIANT_FIELD,
 } from '@/lib/validations/demo-request-fields'
-import type { MaterialRequestField, MaterialRequestInput } from '@/lib/validations/material-request'
 import {
   EMAIL_CONSENT_FIELD,
   EMAIL_CONSENT_LABEL,
   EMAIL_CONSENT_VALUE,
+  EMPTY_MATERIAL_REQUEST,
   FLEET_SIZES,
   MATERIAL_LIMITS,
   MATERIAL_SLUG_FIELD,
   SEGMENT_LABELS,
   SEGMENTS,
   type MaterialFieldChoice,
+  type MaterialRequestField,
+  type MaterialRequestInput,
 } from '@/lib/validations/material-request-fields'
 import {
   MATERIAL_IDLE_STATE,
   type MaterialRequestState,
 } from '@/lib/validations/material-request-state'
 import { materialPath } from '@/sanity/lib/paths'
-
-const EMPTY: MaterialRequestInput = {
-  name: '',
-  email: '',
-  company: '',
-  phone: '',
-  fleetSize: '',
-  role: '',
-  segment: '',
-  message: '',
-  consentimentoEmail: '',
-}
 
 const FORM_ORDER: MaterialRequestField[] = [
   'name',
@@ -117,12 +106,12 @@ export function MaterialForm({
   const [token, setToken] = useState(formToken)
   const [submissionKey, setSubmissionKey] = useState('')
   const turnstileBox = useRef<HTMLDivElement>(null)
-  const [turnstileWidget, setTurnstileWidget] = useState<string | undefined>(undefined)
   const inFlight = useRef(false)
   const doneRef = useRef<HTMLHeadingElement>(null)
   const resolverPromise = useRef<Promise<Resolver<MaterialRequestInput>> | undefined>(undefined)
 
-  const initialValues: MaterialRequestInput = 'values' in serverState ? serverState.values : EMPTY
+  const initialValues: MaterialRequestInput =
+    'values' in serverState ? serverState.values : EMPTY_MATERIAL_REQUEST
   const serverErrors = serverState.status === 'invalid' ? serverState.fieldErrors : {}
   const asked = new Map(choices.map((choice) => [choice.field, choice.required]))
 
@@ -161,27 +150,7 @@ export function MaterialForm({
     if (done) doneRef.current?.focus()
   }, [done])
 
-  useEffect(() => {
-    const box = turnstileBox.current
-    if (!turnstileSiteKey || !box || done) return
-    let cancelled = false
-    let widget: string | undefined
-    void loadTurnstile().then((turnstile) => {
-      if (cancelled || !turnstile) return
-      widget = turnstile.render(box, {
-        sitekey: turnstileSiteKey,
-        action: TURNSTILE_ACTION,
-        appearance: 'interaction-only',
-        language: 'pt-BR',
-      })
-      setTurnstileWidget(widget)
-    })
-    return () => {
-      cancelled = true
-      if (widget) window.turnstile?.remove(widget)
-      setTurnstileWidget(undefined)
-    }
-  }, [turnstileSiteKey, done])
+  const turnstile = useTurnstile(turnstileBox, turnstileSiteKey, !done)
 
   const send = handleSubmit(async (_values, event) => {
     const form = event?.target
@@ -196,7 +165,7 @@ export function MaterialForm({
         setResult(answer)
         return
       }
-      if (turnstileWidget) window.turnstile?.reset(turnstileWidget)
+      turnstile.reset()
       if (answer.status === 'error' && answer.formToken) setToken(answer.formToken)
       if (answer.status === 'invalid') {
         const first = FORM_ORDER.find((field) => answer.fieldErrors[field])
@@ -208,7 +177,7 @@ export function MaterialForm({
       }
       setFailure(answer.status === 'error' ? answer.message : 'Revise os campos destacados.')
     } catch (error) {
-      if (turnstileWidget) window.turnstile?.reset(turnstileWidget)
+      turnstile.reset()
       console.error('Erro ao enviar o formulário do material:', error)
       setFailure('Não foi possível enviar agora. Verifique sua conexão.')
     } finally {

@@ -64,3 +64,20 @@ export const EMAIL_CONSENT_LABEL =
   'Aceito receber e-mails da Vigia com conteúdos e novidades sobre segurança de frotas. Posso cancelar quando quiser.'
 /** The material's slug, posted with the form: the server reads its published definition. */
 export const MATERIAL_SLUG_FIELD = 'material'
+
+/** Every field a material's form may post, empty: the form's defaults and the action's reading. */
+export const EMPTY_MATERIAL_REQUEST = {
+  name: '',
+  email: '',
+  company: '',
+  phone: '',
+  fleetSize: '',
+  role: '',
+  segment: '',
+  message: '',
+  consentimentoEmail: '',
+}
+
+export type MaterialRequestInput = typeof EMPTY_MATERIAL_REQUEST
+export type MaterialRequestField = keyof MaterialRequestInput
+export const MATERIAL_REQUEST_FIELDS = Object.keys(EMPTY_MATERIAL_REQUEST) as MaterialRequestField[]

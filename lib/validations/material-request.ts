@@ -4,6 +4,10 @@ import { createDemoRequestSchema, DEFAULT_PHONE_COUNTRIES } from './demo-request
 import { MESSAGES } from './demo-request-fields'
 import {
   EMAIL_CONSENT_VALUE,
+  EMPTY_MATERIAL_REQUEST,
+  MATERIAL_REQUEST_FIELDS,
+  type MaterialRequestField,
+  type MaterialRequestInput,
   FLEET_SIZES,
   MATERIAL_LIMITS,
   SEGMENTS,
@@ -36,22 +40,8 @@ const REQUIRED_MESSAGE: Record<MaterialOptionalField, string> = {
   message: MATERIAL_MESSAGES.messageRequired,
 }
 
-/** Every field a material's form may post, empty: the form's defaults and the action's reading. */
-export const EMPTY_MATERIAL_REQUEST = {
-  name: '',
-  email: '',
-  company: '',
-  phone: '',
-  fleetSize: '',
-  role: '',
-  segment: '',
-  message: '',
-  consentimentoEmail: '',
-}
-
-export type MaterialRequestInput = typeof EMPTY_MATERIAL_REQUEST
-export type MaterialRequestField = keyof MaterialRequestInput
-export const MATERIAL_REQUEST_FIELDS = Object.keys(EMPTY_MATERIAL_REQUEST) as MaterialRequestField[]
+export { EMPTY_MATERIAL_REQUEST, MATERIAL_REQUEST_FIELDS }
+export type { MaterialRequestField, MaterialRequestInput }
 
 /** A required choice: blank gets its own message; anything else goes on to the field's rules. */
 function requiredFirst<T extends z.ZodMiniType<string, string>>(schema: T, message: string) {
