@@ -12,7 +12,7 @@
 //   npm run leads -- --deliveries # the e-mail/webhook/RD Station deliveries not delivered (docs/leads.md)
 //   npm run leads -- --disable rdstation  # switch a destination off, giving up what waits for it
 //   npm run leads -- --retry-failed       # send the failed deliveries again, copied from their leads
-//                                         # and materials' conversions
+//                                         # and materials' conversions, to destinations that are on
 //
 // The two that write open the database itself, not a copy: on the embedded store, stop the server
 // first (the folder's lock says which process holds it).
@@ -27,7 +27,12 @@ import { parseArgs } from 'node:util'
 
 import { cliIo, parsedOrUsage, runIfMain } from './lib/cli-io.mjs'
 import { openPglite } from '../lib/leads/db.mjs'
-import { deliveryStats, disableDestination, retryFailed } from '../lib/leads/delivery/queue.mjs'
+import {
+  deliveryStats,
+  disableDestination,
+  failedWhileOff,
+  retryFailed,
+} from '../lib/leads/delivery/queue.mjs'
 import { openPostgres } from '../lib/leads/postgres.mjs'
 
 // Each request is its dados_cliente row and the contact_form chat_messages row written right after
@@ -272,6 +277,14 @@ export async function main(argv, io = {}) {
         if (values['retry-failed']) {
           const again = await retryFailed(db)
           out(`${again} failed delivery(ies) queued again.`)
+          // What --disable gave up stays given up until an instance switches its destination on.
+          const off = await failedWhileOff(db)
+          if (off.length > 0)
+            out(
+              `Left failed: ${off.map((row) => `${row.failed} to ${row.destination}`).join(', ')}, ` +
+                'switched off (--disable). An instance with its settings switches it on when it ' +
+                'starts; then run --retry-failed again.',
+            )
         }
       } finally {
         await db.close()

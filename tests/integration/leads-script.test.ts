@@ -208,8 +208,23 @@ describe('npm run leads', () => {
     const off = await leadsCommand({ LEADS_DATA_DIR: dataDir }, '--disable', 'email')
     expect(off.stdout).toContain('email is off: no lead is queued for it from now on; 1 waiting')
     const again = await leadsCommand({ LEADS_DATA_DIR: dataDir }, '--retry-failed')
-    // The lead's webhook, its e-mail given up by --disable, and the conversion's webhook.
-    expect(again.stdout).toContain('3 failed delivery(ies) queued again.')
+    // The lead's webhook and the conversion's; the e-mail --disable gave up stays given up, and
+    // the command says why (issue 66).
+    expect(again.stdout).toContain('2 failed delivery(ies) queued again.')
+    expect(again.stdout).toContain('Left failed: 1 to email, switched off (--disable).')
+    const after = JSON.parse(
+      (await leadsCommand({ LEADS_DATA_DIR: dataDir }, '--deliveries', '--json')).stdout,
+    )
+    expect(
+      after.summary.map(({ destination, pending, failed }: Record<string, unknown>) => ({
+        destination,
+        pending,
+        failed,
+      })),
+    ).toEqual([
+      { destination: 'email', pending: 0, failed: 1 },
+      { destination: 'webhook', pending: 2, failed: 0 },
+    ])
     const bad = await runScript(main, ['--disable', 'slack'], {
       env: environment({ LEADS_DATA_DIR: dataDir }),
       cwd: root,

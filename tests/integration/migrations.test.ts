@@ -43,6 +43,10 @@ const MATERIAL_DELIVERIES_SQL = fs.readFileSync(
   path.resolve('supabase/migrations/20270320000050_material_deliveries.sql'),
   'utf8',
 )
+const COURIER_LEAST_PRIVILEGE_SQL = fs.readFileSync(
+  path.resolve('supabase/migrations/20270330000000_courier_least_privilege.sql'),
+  'utf8',
+)
 const INSERT_DADOS_WITH_VARIANT =
   'insert into public.dados_cliente (nomewpp, telefone, atendimento_ia, variant) values ($1, $2, $3, $4)'
 const INSERT_DADOS_WITH_PAGE =
@@ -231,11 +235,42 @@ describe(`supabase/migrations on ${backendLabel}`, () => {
            where grantee = 'anon' and table_schema = 'public' order by 1, 2, 3`,
         )
       ).rows
+    // The courier's table rights and functions (issue 66): it reads the queue and writes it only
+    // through its functions.
+    const courier = async () => ({
+      tables: (
+        await t.db.query(
+          `select table_name, privilege_type from information_schema.table_privileges
+           where grantee = 'lead_courier' order by 1, 2`,
+        )
+      ).rows,
+      functions: (
+        await t.db.query(
+          `select p.proname from pg_proc p where p.pronamespace = 'lead_delivery'::regnamespace
+             and has_function_privilege('lead_courier', p.oid, 'execute') order by 1`,
+        )
+      ).rows.map((row) => row.proname),
+    })
     const before = {
       policies: await policies(),
       grants: await grants(),
+      courier: await courier(),
       rows: await count(t.db, 'dados_cliente'),
     }
+    expect(before.courier.tables).toEqual(
+      ['couriers', 'deliveries', 'destinations'].map((table_name) => ({
+        table_name,
+        privilege_type: 'SELECT',
+      })),
+    )
+    expect(before.courier.functions).toEqual([
+      'claim_due',
+      'enable_destinations',
+      'purge_conversions',
+      'purge_expired',
+      'record_attempt',
+      'report_courier',
+    ])
     // dados_cliente's and chat_messages' ten, and conversoes_material's one (issue 65).
     expect(before.policies).toHaveLength(11)
 
@@ -249,11 +284,14 @@ describe(`supabase/migrations on ${backendLabel}`, () => {
       await t.db.exec(VARIANT_SQL)
       await t.db.exec(MATERIALS_SQL)
       await t.db.exec(MATERIAL_DELIVERIES_SQL)
+      // Last, as when pushed: running an older one again gives the courier its old rights back.
+      await t.db.exec(COURIER_LEAST_PRIVILEGE_SQL)
     }
     expect(await applyMigrations(t.db)).toEqual([])
 
     expect(await policies()).toEqual(before.policies)
     expect(await grants()).toEqual(before.grants)
+    expect(await courier()).toEqual(before.courier)
     expect(await count(t.db, 'dados_cliente')).toBe(before.rows)
   })
 })

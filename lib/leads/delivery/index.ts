@@ -191,8 +191,9 @@ function subject(claimed: Claimed): string {
 function logLostLease(claimed: Claimed, step: Step): void {
   console.warn(
     `[leads] ${subject(claimed)}: attempt ${claimed.attempts} to ${claimed.destination} ended ` +
-      `(${step.kind}) after its ${LEASE_SECONDS} s lease had passed to another instance; not ` +
-      'recorded here. The receiver may see the lead twice (docs/leads.md, "Nothing lost, at most twice").',
+      `(${step.kind}) after its ${LEASE_SECONDS} s lease had passed; not recorded (the database ` +
+      'refuses it), the next claim sends it again. The receiver may see the lead twice ' +
+      '(docs/leads.md, "Nothing lost, at most twice").',
   )
 }
 

@@ -1,6 +1,8 @@
 // The lead deliveries the database queues (supabase/migrations/*_lead_delivery.sql), read and
-// marked as the role lead_courier. Plain JavaScript (typed with JSDoc), shared by the server
-// (lib/leads/delivery) and `npm run leads`.
+// marked as the role lead_courier, which may write the queue only through the functions of
+// supabase/migrations/20270330000000_courier_least_privilege.sql; switching off and re-queueing are
+// the operator's (the database owner's, `npm run leads`). Plain JavaScript (typed with JSDoc),
+// shared by the server (lib/leads/delivery) and `npm run leads`.
 
 /**
  * @typedef {import('../db.mjs').Database} Database
@@ -45,15 +47,10 @@ function asCourier(db, fn, asRole = true) {
  * @param {readonly string[]} enabled
  */
 export async function enableDestinations(db, enabled) {
-  await asCourier(db, async (tx) => {
-    for (const name of enabled) {
-      await tx.query(
-        `insert into lead_delivery.destinations as d (name, enabled) values ($1, true)
-         on conflict (name) do update set enabled = true, changed_at = now() where not d.enabled`,
-        [name],
-      )
-    }
-  })
+  if (enabled.length === 0) return
+  await asCourier(db, (tx) =>
+    tx.query(`select lead_delivery.enable_destinations($1::text[])`, [enabled]),
+  )
 }
 
 /**
@@ -96,7 +93,8 @@ export async function disableDestination(db, name) {
 /**
  * Sends the failed deliveries again (`npm run leads -- --retry-failed`): their copies were
  * emptied when given up, so each is copied again from its lead or conversion, if it is still
- * there. Run as the database owner, who may read both tables.
+ * there. Only those whose destination is on: what `--disable` gave up stays given up
+ * (failedWhileOff counts them). Run as the database owner, who may read both tables.
  * @param {Database} db
  * @param {string} [destination] only this one
  * @returns {Promise<number>}
@@ -105,10 +103,12 @@ export async function retryFailed(db, destination) {
   return db.transaction(async (tx) => {
     const again = `status = 'pending', next_attempt_at = now(), created_at = now(),
        failed_at = null, leased_until = null`
+    const on = `exists (select from lead_delivery.destinations x
+       where x.name = d.destination and x.enabled)`
     const leads = await tx.query(
       `update lead_delivery.deliveries d set lead = to_jsonb(c), ${again}
        from public.dados_cliente c
-       where c.lead_uid = d.lead_uid and d.status = 'failed'
+       where c.lead_uid = d.lead_uid and d.status = 'failed' and ${on}
          and ($1::text is null or d.destination = $1)
        returning d.id`,
       [destination ?? null],
@@ -120,7 +120,7 @@ export async function retryFailed(db, destination) {
       ? await tx.query(
           `update lead_delivery.deliveries d set lead = to_jsonb(c), ${again}
            from public.conversoes_material c
-           where c.conversao_uid = d.conversao_uid and d.status = 'failed'
+           where c.conversao_uid = d.conversao_uid and d.status = 'failed' and ${on}
              and ($1::text is null or d.destination = $1)
            returning d.id`,
           [destination ?? null],
@@ -128,6 +128,28 @@ export async function retryFailed(db, destination) {
       : { rows: [] }
     return leads.rows.length + conversions.rows.length
   })
+}
+
+/**
+ * The failed deliveries retryFailed leaves alone because their destination is off, per
+ * destination (`npm run leads -- --retry-failed` says so). Run as the database owner.
+ * @param {Database} db
+ * @param {string} [destination] only this one
+ * @returns {Promise<{ destination: string, failed: number }[]>}
+ */
+export async function failedWhileOff(db, destination) {
+  const result = await db.query(
+    `select d.destination, count(*)::int as failed from lead_delivery.deliveries d
+     where d.status = 'failed' and ($1::text is null or d.destination = $1)
+       and not exists (select from lead_delivery.destinations x
+         where x.name = d.destination and x.enabled)
+     group by d.destination order by d.destination`,
+    [destination ?? null],
+  )
+  return result.rows.map((row) => ({
+    destination: String(row.destination),
+    failed: Number(row.failed),
+  }))
 }
 
 /**
@@ -145,11 +167,7 @@ export const COURIER_ALIVE_SECONDS = 30
  */
 export async function reportCourier(db, instance, destinations) {
   await asCourier(db, (tx) =>
-    tx.query(
-      `insert into lead_delivery.couriers (instance, destinations, seen_at) values ($1, $2, now())
-       on conflict (instance) do update set destinations = excluded.destinations, seen_at = now()`,
-      [instance, destinations],
-    ),
+    tx.query(`select lead_delivery.report_courier($1, $2::text[])`, [instance, destinations]),
   )
 }
 
@@ -167,15 +185,13 @@ export async function purgeExpired(db, { asRole = true } = {}) {
   return asCourier(
     db,
     async (tx) => {
-      await tx.query(`delete from lead_delivery.couriers where seen_at < now() - interval '1 day'`)
       // Materials' conversions past the retention, with their deliveries (the privacy policy).
       await tx.query(`select lead_delivery.purge_conversions($1)`, [LEAD_RETENTION_MONTHS])
-      const gone = await tx.query(
-        `delete from lead_delivery.deliveries
-         where created_at < now() - make_interval(months => $1) returning id`,
-        [LEAD_RETENTION_MONTHS],
-      )
-      return gone.rows.length
+      // The other delivery rows as old, and reports of instances gone for a day.
+      const gone = await tx.query(`select lead_delivery.purge_expired($1) as n`, [
+        LEAD_RETENTION_MONTHS,
+      ])
+      return Number(gone.rows[0]?.n ?? 0)
     },
     asRole,
   )
@@ -192,20 +208,8 @@ export async function purgeExpired(db, { asRole = true } = {}) {
 export async function claimDue(db, destinations, limit) {
   const result = await asCourier(db, (tx) =>
     tx.query(
-      `with due as (
-         select id from lead_delivery.deliveries
-         where status = 'pending' and destination = any($1::text[])
-           and next_attempt_at <= now()
-           and (leased_until is null or leased_until < now())
-         order by next_attempt_at
-         limit $2
-         for update skip locked
-       )
-       update lead_delivery.deliveries d
-       set leased_until = now() + make_interval(secs => $3), attempts = d.attempts + 1
-       from due where d.id = due.id
-       returning d.id, coalesce(d.lead_uid, d.conversao_uid) as uid,
-         d.conversao_uid is not null as material, d.destination, d.lead, d.attempts, d.created_at`,
+      `select id, uid, material, destination, lead, attempts, created_at
+       from lead_delivery.claim_due($1::text[], $2, $3)`,
       [destinations, limit, LEASE_SECONDS],
     ),
   )
@@ -224,35 +228,29 @@ export async function claimDue(db, destinations, limit) {
 }
 
 /**
- * Records an attempt's outcome, only while this instance's claim holds (same attempt count):
- * a late answer after the lease passed to another instance changes nothing. Delivered or given
- * up, the row's copy of the lead is emptied.
+ * Records an attempt's outcome, only while this instance's claim holds (same attempt count, lease
+ * not passed; the database checks both): a late answer changes nothing, and the row is claimed
+ * again. Delivered or given up, the row's copy of the lead is emptied.
  * @param {Database} db
  * @param {Claimed} claimed
  * @param {{ kind: 'delivered' } | { kind: 'retry', at: number, reason: string } | { kind: 'failed', reason: string }} step
  * @returns {Promise<boolean>} whether the row was still ours
  */
 export async function recordAttempt(db, claimed, step) {
-  const sql =
-    step.kind === 'delivered'
-      ? `update lead_delivery.deliveries set status = 'delivered', delivered_at = now(),
-           leased_until = null, last_error = null, lead = null
-         where id = $1 and attempts = $2 and status = 'pending'`
-      : step.kind === 'retry'
-        ? `update lead_delivery.deliveries set next_attempt_at = to_timestamp($3::double precision / 1000),
-             leased_until = null, last_error = left($4, 300)
-           where id = $1 and attempts = $2 and status = 'pending'`
-        : `update lead_delivery.deliveries set status = 'failed', failed_at = now(),
-             leased_until = null, last_error = left($3, 300), lead = null
-           where id = $1 and attempts = $2 and status = 'pending'`
-  const params =
-    step.kind === 'delivered'
-      ? [claimed.id, claimed.attempts]
-      : step.kind === 'retry'
-        ? [claimed.id, claimed.attempts, step.at, step.reason]
-        : [claimed.id, claimed.attempts, step.reason]
-  const result = await asCourier(db, (tx) => tx.query(`${sql} returning id`, params))
-  return result.rows.length > 0
+  const result = await asCourier(db, (tx) =>
+    tx.query(
+      `select lead_delivery.record_attempt($1, $2, $3,
+         to_timestamp($4::double precision / 1000), $5) as ours`,
+      [
+        claimed.id,
+        claimed.attempts,
+        step.kind,
+        step.kind === 'retry' ? step.at : null,
+        step.kind === 'delivered' ? null : step.reason,
+      ],
+    ),
+  )
+  return result.rows[0]?.ours === true
 }
 
 /**
