@@ -1,4 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto'
+import { createHash, createHmac, randomBytes } from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
 
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
 
@@ -605,6 +607,42 @@ test.describe('campaign lifecycle', () => {
     ).not.toContain(draftTitle)
     await mutate(request, { patch: { id: `review-links.material-${RUN}`, set: { revoked: true } } })
     expect((await get(request, `/revisao/${token}`)).status()).toBe(404)
+  })
+
+  test("a material's download serves its Sanity file asset through the site, and stops once it is unpublished", async ({
+    request,
+  }) => {
+    const slug = 'checklist-camera-cabine-lgpd'
+    // The key a stored conversion is answered with (lib/materials/download-link.ts), for an hour.
+    const expires = Math.floor(Date.now() / 1000) + 3600
+    const siteKey = Buffer.from(
+      fs.readFileSync(path.join(process.cwd(), '.data', 'form-signing-key'), 'utf8').trim(),
+      'hex',
+    )
+    const signature = createHmac('sha256', siteKey)
+      .update(`material-download:${slug}:${expires}`)
+      .digest('base64url')
+    const link = `/materiais/${slug}/baixar?chave=${expires}.${signature}`
+    const file = await get(request, link)
+    expect(file.status()).toBe(200)
+    expect(file.headers()['content-type']).toBe('application/pdf')
+    expect(file.headers()['cache-control']).toBe('private, no-store')
+    expect((await file.body()).subarray(0, 5).toString()).toBe('%PDF-')
+    // The page itself names no file, on the Content Lake build too.
+    expect(await (await get(request, `/materiais/${slug}`)).text()).not.toMatch(/\/files\/|\.pdf/)
+
+    const published = await lakeQuery<Record<string, unknown>>(
+      request,
+      `*[_id == "material-${slug}"][0]`,
+    )
+    await mutate(request, { delete: { id: `material-${slug}` } })
+    try {
+      const gone = await get(request, link)
+      expect(gone.status()).toBe(404)
+      expect(await gone.text()).toContain('não está mais disponível')
+    } finally {
+      await mutate(request, { createOrReplace: published })
+    }
   })
 })
 

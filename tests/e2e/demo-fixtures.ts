@@ -174,7 +174,7 @@ export const postgrest = {
     failTable: 'dados_cliente' | 'chat_messages',
     mode: 'error' | '500' | 'hang' | 'hang-after-commit',
   ) => postgrest.call('/__control', { failTable, mode }),
-  rows: (table: 'dados_cliente' | 'chat_messages') =>
+  rows: (table: 'dados_cliente' | 'chat_messages' | 'conversoes_material') =>
     postgrest.call(`/__rows/${table}`) as Promise<Array<Record<string, unknown>>>,
   requests: () =>
     postgrest.call('/__requests') as Promise<

@@ -338,3 +338,35 @@ test('a Server Action call from a foreign origin is refused and stores nothing',
   expect(genuine.status()).toBe(200)
   await expect.poll(async () => (await postgrest.rows('dados_cliente')).length).toBe(1)
 })
+
+test("a material's form on the Supabase path: one conversion row, none in SPEC's two tables, and the link", async ({
+  page,
+}) => {
+  // issue 65: a download is a conversion of its own kind, never a demo request.
+  await page.goto('/materiais/checklist-camera-cabine-lgpd?utm_source=newsletter')
+  const form = page.getByRole('form', { name: 'Receba o material' })
+  await expect(form).toHaveAttribute('novalidate', '', { timeout: 20_000 })
+  const openedAt = Date.now()
+  await page.getByLabel('Nome').fill('Ana Lima')
+  await page.getByRole('textbox', { name: /E-mail/ }).fill('ana.supabase@frota.com.br')
+  await page.getByLabel('Empresa').fill('Frota Sul')
+  await page.getByLabel('Tamanho da frota').selectOption('51-100')
+  await page.getByRole('checkbox', { name: /Aceito receber e-mails/ }).check()
+  await waitLikeAPerson(page, openedAt)
+  await page.getByRole('button', { name: 'Receber o material' }).click()
+  await expect(page.getByRole('link', { name: /^Baixar Checklist/ })).toBeVisible()
+
+  const [conversion, ...more] = await postgrest.rows('conversoes_material')
+  expect(more).toEqual([])
+  expect(conversion).toMatchObject({
+    tipo: 'material',
+    material: 'checklist-camera-cabine-lgpd',
+    identificador: 'checklist-camera-cabine-lgpd',
+    email: 'ana.supabase@frota.com.br',
+    consentimento_email: true,
+    origem_pagina: '/materiais/checklist-camera-cabine-lgpd',
+    utm_source: 'newsletter',
+  })
+  expect(await postgrest.rows('dados_cliente')).toEqual([])
+  expect(await postgrest.rows('chat_messages')).toEqual([])
+})
