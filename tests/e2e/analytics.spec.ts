@@ -369,11 +369,19 @@ test('counts visitors and leads by the experiment variant each page named, and a
   const byVariant = async () => rowsByKey(await report(`from=${day}&to=${day}&by=variant`))
   const before = await byVariant()
   // After the tests that check the first test's figures by page. Visitors of their own on the
-  // bundled experiment's page (docs/experiments.md), through nginx:
-  // each is credited with the variant its page named, whichever the hash gave it.
+  // bundled experiment's page (docs/experiments.md), each credited with the variant its page
+  // named. Each from an address of its own, straight to the instance (which trusts one proxy hop,
+  // so the address is the X-Forwarded-For sent): one address holds one share of an experiment,
+  // and through nginx every visitor here would be 127.0.0.1.
+  const ownAddress = (n: number) =>
+    browser.newContext({
+      userAgent: chrome(n),
+      baseURL: instance.url,
+      extraHTTPHeaders: { 'x-forwarded-for': `198.51.100.${n}` },
+    })
   const served: string[] = []
   for (const n of [21, 22, 23, 24, 25, 26]) {
-    const context = await visitor(browser, chrome(n))
+    const context = await ownAddress(n)
     const page = await context.newPage()
     await waitForBeacon(page, () => page.goto(CAMPAIGN_PAGE))
     served.push((await page.locator('meta[name="vigia:variant"]').getAttribute('content')) ?? '')
@@ -382,7 +390,7 @@ test('counts visitors and leads by the experiment variant each page named, and a
   expect(served.every((id) => /^titulo-onibus\/(controle|tempo-real)$/.test(id))).toBe(true)
   // One lead, from the form on the instance itself (as the first test sends it), credited to the
   // variant of the page it was sent from.
-  const leadVisitor = await visitor(browser, chrome(27))
+  const leadVisitor = await ownAddress(27)
   const leadPage = await leadVisitor.newPage()
   let openedAt = 0
   await waitForBeacon(leadPage, async () => {
