@@ -35,7 +35,7 @@ export default async function MaterialsRoute() {
         <p className="mt-4 text-lg text-pretty text-slate-600">{DESCRIPTION}</p>
       </div>
       {materials.length > 0 ? (
-        <ul className="mt-12 grid gap-8 md:grid-cols-2">
+        <ul className="mt-12 grid gap-8 sm:grid-cols-2">
           {materials.map((material) => (
             <li key={material._id}>
               <MaterialCard material={material} headingLevel={2} />

@@ -42,15 +42,17 @@ export function MaterialCard({
     <article
       className={cn(
         'flex flex-col gap-6 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm',
-        wide && 'sm:flex-row sm:items-center sm:p-8',
+        wide && 'sm:flex-row sm:p-8',
       )}
     >
       {material.cover ? (
-        <div className={cn('shrink-0', wide ? 'sm:w-48' : 'w-full')}>
+        // A wide card's cover keeps to 12rem by a width of its own, not a utility class: the
+        // stylesheet is every page's (scripts/lib/page-weight.mjs).
+        <div className="w-full shrink-0" style={wide ? { maxWidth: '12rem' } : undefined}>
           <ContentImage
             image={material.cover}
             sizes={wide ? '(min-width: 640px) 192px, 100vw' : '(min-width: 1024px) 360px, 100vw'}
-            className="h-auto w-full rounded-lg border border-slate-100"
+            className="h-auto w-full rounded-lg border border-slate-200"
           />
         </div>
       ) : null}

@@ -5,7 +5,7 @@ import { useForm, type Resolver } from 'react-hook-form'
 
 import { submitMaterialRequest } from '@/app/actions/material-request'
 import { Icon } from '@/components/icon'
-import { Button, ButtonLink } from '@/components/ui/button'
+import { Button } from '@/components/ui/button'
 import { Field, fieldA11y } from '@/components/ui/field'
 import { Input, Select, Textarea } from '@/components/ui/input'
 import { ATTRIBUTION_KEYS, firstTouchAttribution, servedVariant } from '@/lib/attribution'
@@ -208,7 +208,7 @@ export function MaterialForm({
             : ''}
       </p>
       {done ? (
-        <div className="py-4">
+        <div>
           <Icon name="circle-check" className="size-12 text-whatsapp-700" />
           <h2
             ref={doneRef}
@@ -218,16 +218,15 @@ export function MaterialForm({
             Seu material está pronto
           </h2>
           <p className="mt-3 text-pretty text-slate-700">{done.confirmation}</p>
-          <ButtonLink
+          {/* The button's look without its nowrap: a long title wraps instead of widening the page. */}
+          <a
             href={done.downloadHref}
-            size="lg"
-            // A material's title can be long: the label wraps rather than widen the page on a phone.
-            className="mt-6 h-auto min-h-14 py-3 text-left whitespace-normal"
             download
+            className="mt-6 inline-flex items-center gap-2 rounded-lg bg-brand-700 px-5 py-3 font-semibold text-white transition-colors hover:bg-brand-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 [&_svg]:size-5 [&_svg]:shrink-0"
           >
             <Icon name="download" />
             Baixar {done.title}
-          </ButtonLink>
+          </a>
           <p className="mt-4 text-sm text-slate-600">
             O link vale por 24 horas.
             {done.emailed ? ' Também enviamos o link para o seu e-mail.' : ''}

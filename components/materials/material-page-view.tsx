@@ -64,7 +64,7 @@ export function MaterialPageView({
         dangerouslySetInnerHTML={{ __html: jsonLdScript(structuredData) }}
       />
       <Breadcrumbs crumbs={crumbs} />
-      <div className="mt-6 grid grid-cols-[minmax(0,1fr)] gap-10 lg:grid-cols-[minmax(0,1fr)_minmax(0,28rem)] lg:items-start">
+      <div className="mt-6 grid items-start gap-10 lg:grid-cols-[minmax(0,1fr)_minmax(0,26rem)]">
         <div>
           <p className="text-sm font-semibold tracking-wide text-brand-700 uppercase">
             Material gratuito
@@ -75,9 +75,10 @@ export function MaterialPageView({
           {material.description ? (
             <p className="mt-4 text-lg text-pretty text-slate-600">{material.description}</p>
           ) : null}
-          <div className="mt-8 flex flex-col gap-8 sm:flex-row sm:items-start">
+          <div className="mt-8 flex flex-col gap-8 sm:flex-row">
             {material.cover ? (
-              <div className="w-40 shrink-0 sm:w-48">
+              // A width of its own, not a utility class: the stylesheet is every page's (page-weight budget).
+              <div className="shrink-0" style={{ width: '10rem' }}>
                 <ContentImage
                   image={material.cover}
                   sizes="(min-width: 640px) 192px, 160px"

@@ -109,7 +109,7 @@ test.describe('metadata of the home page', () => {
 })
 
 test(
-  '/sitemap.xml lists the home page first, then the legal, campaign and article pages, nothing else',
+  '/sitemap.xml lists the home page first, then the legal, campaign, article and material pages, nothing else',
   { tag: '@http' },
   async ({ request }) => {
     const response = await request.get('/sitemap.xml')
@@ -130,6 +130,7 @@ test(
       '/conteudos/lgpd-camera-na-cabine',
       '/conteudos/protocolo-de-resposta-apos-alerta',
       '/lgpd',
+      '/materiais/checklist-camera-cabine-lgpd',
       '/p/onibus-rodoviarios',
       '/privacidade',
       '/termos',
