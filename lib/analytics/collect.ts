@@ -5,6 +5,7 @@ import { isbot } from 'isbot'
 import { cleanHost, cleanPath, cleanValue, cleanVariant } from '@/lib/attribution-fields'
 import {
   isAssignedVariant,
+  isRunningVariant,
   parseVariantId,
   type ExperimentDefinition,
 } from '@/lib/experiments/definition'
@@ -350,21 +351,37 @@ export function createVariantCredit(
     }
   }
 
+  /**
+   * 'credited'; 'not-running' (ended, never existed, forged); or 'not-theirs': it runs, but this
+   * visitor is not served it today, or another user agent holds its address's share.
+   */
+  async function verdictOf(
+    variant: string | undefined,
+    who: { day: string; visitor: string; address: string },
+    time: number,
+  ): Promise<'credited' | 'not-running' | 'not-theirs'> {
+    const parsed = variant ? parseVariantId(variant) : undefined
+    if (!variant || !parsed) return 'not-running'
+    const definitions = (await options.experiments?.()) ?? []
+    if (!isRunningVariant(definitions, variant, time)) return 'not-running'
+    if (!isAssignedVariant(definitions, variant, who.visitor, time)) return 'not-theirs'
+    return (await holdsShare(who.day, who.address, parsed.experiment, who.visitor))
+      ? 'credited'
+      : 'not-theirs'
+  }
+
   async function credits(
     variant: string | undefined,
     who: { day: string; visitor: string; address: string },
     time: number,
   ): Promise<boolean> {
-    const parsed = variant ? parseVariantId(variant) : undefined
-    if (!variant || !parsed) return false
-    const definitions = (await options.experiments?.()) ?? []
-    if (!isAssignedVariant(definitions, variant, who.visitor, time)) return false
-    return holdsShare(who.day, who.address, parsed.experiment, who.visitor)
+    return (await verdictOf(variant, who, time)) === 'credited'
   }
 
   return {
     whoIs,
     credits,
+    verdictOf,
     /** A form's variant, by the same rule: from a bot, never. Takes the address's share if free. */
     async creditVariant(input: {
       ip: string
@@ -393,7 +410,7 @@ export function createCollector(options: CollectorOptions) {
   const maxBatchVisitors = Math.max(1, options.maxBatchVisitors ?? MAX_BATCH_VISITORS)
   const memoryValuesPerDay = options.memoryValuesPerDay ?? MEMORY_VALUES_PER_DAY
   const credit = createVariantCredit(options)
-  const { whoIs, credits } = credit
+  const { whoIs, verdictOf } = credit
   let buffer = new Map<string, Entry>()
   let bufferVisitors = 0
   const queue: PendingBatch[] = []
@@ -509,15 +526,17 @@ export function createCollector(options: CollectorOptions) {
       const time = now()
       const who = await whoIs(input.ip, input.userAgent!, time)
       const { day, salt, visitor } = who
-      // A variant that does not run (ended, never existed, forged), is not the one this visitor is
-      // served, or whose share of its address another user agent holds, makes the beacon count
-      // nowhere: not under a variant, and not as a view of the page either (docs/experiments.md).
-      if (
-        body.variant !== undefined &&
-        body.variant !== null &&
-        !(await credits(cleanVariant(body.variant), who, time))
-      )
-        return 'ignored'
+      // A variant that does not run (ended, never existed, forged) makes the beacon count nowhere,
+      // not even as a view. One that runs but is not this visitor's (not its assignment today, or
+      // its address's share held by another user agent: an office behind one address, a rotated
+      // user agent) counts the view with no variant: the page's figures stay whole, no arm gains
+      // a visitor it did not surely have (docs/experiments.md).
+      let counted = body
+      if (body.variant !== undefined && body.variant !== null) {
+        const verdict = await verdictOf(cleanVariant(body.variant), who, time)
+        if (verdict === 'not-running') return 'ignored'
+        if (verdict === 'not-theirs') counted = { ...body, variant: undefined }
+      }
       const known = async (value: unknown) => {
         const path = cleanPath(value)
         return path && (await options.isKnownPath(path)) ? path : OTHER_KEY
@@ -526,7 +545,7 @@ export function createCollector(options: CollectorOptions) {
       forgetOldDays(saoPauloDay(time - 86_400_000))
 
       const landingKey = body.landing ? await known(body.landing) : pageKey
-      const keys = viewKeys(body, pageKey, ownHost, landingKey)
+      const keys = viewKeys(counted, pageKey, ownHost, landingKey)
 
       if (event === 'read') {
         // The end of a view (Plausible's engagement), credited like the view itself: its page,

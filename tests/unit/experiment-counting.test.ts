@@ -180,8 +180,8 @@ const other = (variant: string) =>
   variant.endsWith('/controle') ? 'titulo-campanha/fadiga' : 'titulo-campanha/controle'
 
 describe('a variant counts as served, one share an address (issue 66)', () => {
-  it('counts nowhere 60 beacons from rotating user agents, each naming the variant it was not served', async () => {
-    const { collector, written, served } = setup()
+  it('credits no arm with 60 beacons from rotating user agents, each naming the variant it was not served: their views count with no variant', async () => {
+    const { collector, figures, served } = setup()
     const ip = '203.0.113.7'
     const arms = new Set<string>()
     for (const userAgent of AGENTS) {
@@ -190,35 +190,38 @@ describe('a variant counts as served, one share an address (issue 66)', () => {
       for (const body of [
         { path: '/p/frotas', entry: true, variant: other(mine) },
         { path: '/p/frotas', event: 'contact', channel: 'whatsapp', variant: other(mine) },
-        { path: '/p/frotas', event: 'read', seconds: 60, first: true, variant: other(mine) },
       ] as const)
-        expect(await collector.record({ ip, userAgent, body })).toBe('ignored')
+        expect(await collector.record({ ip, userAgent, body })).toBe('counted')
     }
     // Both arms were served among the 60: each beacon named the other one.
     expect(arms.size).toBe(2)
     await collector.flush()
-    expect(written).toEqual([])
+    // The page keeps its 60 views; no arm has any.
+    expect(figures('variant')).toEqual({
+      [NO_VARIANT_KEY]: { visits: 60, visitors: 60, whatsapp: 60 },
+    })
   })
 
-  it('gives 60 rotating user agents naming their own variant one visitor, in one arm', async () => {
+  it('gives 60 rotating user agents naming their own variant one visitor in one arm; the others count with no variant', async () => {
     const { collector, figures, served } = setup()
     const ip = '203.0.113.8'
-    const results: string[] = []
     for (const userAgent of AGENTS) {
       const variant = await served(ip, userAgent)
-      results.push(await collector.record({ ip, userAgent, body: { path: '/p/frotas', variant } }))
+      expect(await collector.record({ ip, userAgent, body: { path: '/p/frotas', variant } })).toBe(
+        'counted',
+      )
       await collector.record({
         ip,
         userAgent,
         body: { path: '/p/frotas', event: 'contact', channel: 'whatsapp', variant },
       })
     }
-    // The first took the address's share of the experiment; the 59 others count nowhere.
-    expect(results[0]).toBe('counted')
-    expect(results.slice(1).every((result) => result === 'ignored')).toBe(true)
+    // The first took the address's share of the experiment; the 59 others have no arm.
     await collector.flush()
-    const arms = Object.entries(figures('variant'))
-    expect(arms).toEqual([[await served(ip, AGENTS[0]), { visits: 1, visitors: 1, whatsapp: 1 }]])
+    expect(figures('variant')).toEqual({
+      [await served(ip, AGENTS[0])]: { visits: 1, visitors: 1, whatsapp: 1 },
+      [NO_VARIANT_KEY]: { visits: 59, visitors: 59, whatsapp: 59 },
+    })
   })
 
   it("gives 60 rotating user agents from one /64 one visitor's reading seconds a page", async () => {
