@@ -370,13 +370,14 @@ test('the CSV opens in columns as a pt-BR Excel splits it, and no cell starts a 
     'Visitantes',
     'Leads',
     'Conversão',
+    'Downloads de materiais',
     'WhatsApp',
     'Telefone',
     'E-mail',
     'Tempo médio de leitura (s)',
     'Rolagem média (%)',
   ])
-  expect(table.every((cells) => cells.length === 10)).toBe(true)
+  expect(table.every((cells) => cells.length === 11)).toBe(true)
   const hostile = table.find((cells) => cells[0]!.includes('1+1'))!
   expect(hostile[0]).toBe("x;'=1+1;")
   // Decimals with a comma.
