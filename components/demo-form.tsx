@@ -13,11 +13,12 @@ import { useForm } from 'react-hook-form'
 import type { Resolver } from 'react-hook-form'
 
 import { submitDemoRequest } from '@/app/actions/demo-request'
+import { FormPostFields } from '@/components/form-post-fields'
 import { Icon } from '@/components/icon'
 import { Button, ButtonLink } from '@/components/ui/button'
 import { Field, fieldA11y } from '@/components/ui/field'
 import { Input, Select, Textarea } from '@/components/ui/input'
-import { ATTRIBUTION_KEYS, firstTouchAttribution, servedVariant } from '@/lib/attribution'
+import { firstTouchAttribution, servedVariant } from '@/lib/attribution'
 import { fleetBand } from '@/lib/roi/calculator'
 import { HANDOFF_EVENT, readHandoff, saveHandoff } from '@/lib/roi/handoff'
 import { decodeHandoff, describeInputs, HANDOFF_INVALID_MESSAGE } from '@/lib/roi/input'
@@ -27,16 +28,9 @@ import {
   EMPTY_DEMO_REQUEST,
   FLEET_SIZE_LABELS,
   FLEET_SIZES,
-  HONEYPOT_FIELD,
   IDLE_STATE,
   LIMITS,
-  LANDING_FIELD,
-  VARIANT_FIELD,
-  ORIGIN_PAGE_FIELD,
   PAGE_FIELD,
-  STARTED_AT_FIELD,
-  SUBMISSION_KEY_FIELD,
-  FORM_TOKEN_FIELD,
   CALCULATOR_FIELD,
   DEMO_REQUEST_FIELDS,
   WHATSAPP_OPT_IN_LABEL,
@@ -495,37 +489,15 @@ export function DemoForm({
             </label>
           </div>
 
-          {/* Honeypot: invisible to people and to assistive technology, tempting to bots. */}
-          <div aria-hidden="true" className="absolute -left-[9999px] h-px w-px overflow-hidden">
-            <label htmlFor="demo-website">Site</label>
-            <input
-              id="demo-website"
-              name={HONEYPOT_FIELD}
-              type="text"
-              tabIndex={-1}
-              autoComplete="off"
-              defaultValue=""
-            />
-          </div>
-          <input type="hidden" name={STARTED_AT_FIELD} value={startedAt} />
-          {token ? <input type="hidden" name={FORM_TOKEN_FIELD} value={token} /> : null}
-          <input type="hidden" name={SUBMISSION_KEY_FIELD} value={submissionKey} />
+          <FormPostFields
+            idPrefix="demo"
+            startedAt={startedAt}
+            token={token}
+            submissionKey={submissionKey}
+            attribution={attribution}
+          />
           {turnstileSiteKey ? <div ref={turnstileBox} className="empty:hidden" /> : null}
           {page ? <input type="hidden" name={PAGE_FIELD} value={page} /> : null}
-          {ATTRIBUTION_KEYS.map((key) =>
-            attribution[key] ? (
-              <input key={key} type="hidden" name={key} value={attribution[key]} />
-            ) : null,
-          )}
-          {attribution.page ? (
-            <input type="hidden" name={ORIGIN_PAGE_FIELD} value={attribution.page} />
-          ) : null}
-          {attribution.landing ? (
-            <input type="hidden" name={LANDING_FIELD} value={attribution.landing} />
-          ) : null}
-          {attribution.variant ? (
-            <input type="hidden" name={VARIANT_FIELD} value={attribution.variant} />
-          ) : null}
 
           {failure ? (
             <p className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">

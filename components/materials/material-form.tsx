@@ -4,24 +4,16 @@ import { useActionState, useEffect, useMemo, useRef, useState } from 'react'
 import { useForm, type Resolver } from 'react-hook-form'
 
 import { submitMaterialRequest } from '@/app/actions/material-request'
+import { FormPostFields } from '@/components/form-post-fields'
 import { Icon } from '@/components/icon'
 import { Button } from '@/components/ui/button'
 import { Field, fieldA11y } from '@/components/ui/field'
 import { Input, Select, Textarea } from '@/components/ui/input'
-import { ATTRIBUTION_KEYS, firstTouchAttribution, servedVariant } from '@/lib/attribution'
+import { firstTouchAttribution, servedVariant } from '@/lib/attribution'
 import { newSubmissionKey, withTimeout } from '@/lib/forms/client'
 import type { Attribution } from '@/lib/leads/compose'
 import { useTurnstile } from '@/lib/turnstile-client'
-import {
-  FLEET_SIZE_LABELS,
-  FORM_TOKEN_FIELD,
-  HONEYPOT_FIELD,
-  LANDING_FIELD,
-  ORIGIN_PAGE_FIELD,
-  STARTED_AT_FIELD,
-  SUBMISSION_KEY_FIELD,
-  VARIANT_FIELD,
-} from '@/lib/validations/demo-request-fields'
+import { FLEET_SIZE_LABELS } from '@/lib/validations/demo-request-fields'
 import {
   EMAIL_CONSENT_FIELD,
   EMAIL_CONSENT_LABEL,
@@ -379,36 +371,15 @@ export function MaterialForm({
             </label>
           </div>
 
-          <div aria-hidden="true" className="absolute -left-[9999px] h-px w-px overflow-hidden">
-            <label htmlFor="material-website">Site</label>
-            <input
-              id="material-website"
-              name={HONEYPOT_FIELD}
-              type="text"
-              tabIndex={-1}
-              autoComplete="off"
-              defaultValue=""
-            />
-          </div>
+          <FormPostFields
+            idPrefix="material"
+            startedAt={startedAt}
+            token={token}
+            submissionKey={submissionKey}
+            attribution={attribution}
+          />
           <input type="hidden" name={MATERIAL_SLUG_FIELD} value={slug} />
-          <input type="hidden" name={STARTED_AT_FIELD} value={startedAt} />
-          {token ? <input type="hidden" name={FORM_TOKEN_FIELD} value={token} /> : null}
-          <input type="hidden" name={SUBMISSION_KEY_FIELD} value={submissionKey} />
           {turnstileSiteKey ? <div ref={turnstileBox} className="empty:hidden" /> : null}
-          {ATTRIBUTION_KEYS.map((key) =>
-            attribution[key] ? (
-              <input key={key} type="hidden" name={key} value={attribution[key]} />
-            ) : null,
-          )}
-          {attribution.page ? (
-            <input type="hidden" name={ORIGIN_PAGE_FIELD} value={attribution.page} />
-          ) : null}
-          {attribution.landing ? (
-            <input type="hidden" name={LANDING_FIELD} value={attribution.landing} />
-          ) : null}
-          {attribution.variant ? (
-            <input type="hidden" name={VARIANT_FIELD} value={attribution.variant} />
-          ) : null}
 
           {failure ? (
             <p className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
