@@ -2,8 +2,6 @@
 
 import { Activity, lazy, useEffect, useId, useRef, useState, type ComponentType } from 'react'
 
-import { PARK_SCRIPT, unpark } from '@/components/park-until-near'
-
 // An island whose code loads when a visitor comes near it (one screen ahead) or touches it, not
 // with the page: the demo form and the savings calculator (docs/speed.md). Until then it is a
 // dehydrated <Activity> boundary, hydrated in place, so anything typed meanwhile stays. Not
@@ -52,8 +50,6 @@ export function nearViewportIsland<P extends object>(
       const element = boundary.current
       if (!element) return
       const open = () => {
-        // A parked island (components/park-until-near.tsx) gets its HTML back before React hydrates it.
-        unpark(element)
         openGate()
         cleanup()
       }
@@ -80,16 +76,11 @@ export function nearViewportIsland<P extends object>(
     }, [])
 
     return (
-      <>
-        <div ref={boundary} id={id}>
-          <Activity mode="visible">
-            <Loaded {...props} />
-          </Activity>
-        </div>
-        {/* Parks the island while it is far below (components/park-until-near.tsx). Rendered on
-            the client there is no server HTML to park, and the script would not run. */}
-        {fromServerHtml ? <script dangerouslySetInnerHTML={{ __html: PARK_SCRIPT }} /> : null}
-      </>
+      <div ref={boundary} id={id}>
+        <Activity mode="visible">
+          <Loaded {...props} />
+        </Activity>
+      </div>
     )
   }
 }

@@ -15,19 +15,18 @@ export const RENDER_ALL_ATTRIBUTE = 'data-render-all'
 
 declare global {
   interface Window {
-    /** Set by RENDER_ALL_SCRIPT: `on` renders every lazy block and runs `h`, once; `d` once done. */
-    vigiaRenderAll?: { h: (() => void)[]; on: () => void; d?: 1 }
+    /** Set by RENDER_ALL_SCRIPT: `on` renders every lazy block. */
+    vigiaRenderAll?: { on: () => void }
   }
 }
 
 /**
  * Sets RENDER_ALL_ATTRIBUTE on <html> (globals.css then renders every lazy block) on an anchor in the
- * URL, a link to an anchor, the Tab key, focus that shows a ring, or printing, and runs the
- * callbacks other scripts registered (components/park-until-near.tsx), before the browser
+ * URL, a link to an anchor, the Tab key, focus that shows a ring, or printing, before the browser
  * measures where to scroll.
  */
 export const RENDER_ALL_SCRIPT =
-  `(function(w,d,r,k){var g=w.vigiaRenderAll={h:[]},on=g.on=()=>{g.d||(g.d=1,r.setAttribute(k,''),g.h.forEach(f=>f()))},` +
+  `(function(w,d,r,k){var on=(w.vigiaRenderAll={on:()=>r.setAttribute(k,'')}).on,` +
   `L=(e,f,t,b)=>(t||d).addEventListener(e,f,!b);location.hash&&on();L('hashchange',on,w);L('beforeprint',on,w);` +
   `L('keydown',e=>e.key=='Tab'&&on());L('focusin',e=>e.target.matches?.(':focus-visible')&&on());` +
   // Bubbling, so a link whose click the page cancels (no scroll follows) leaves the blocks lazy.

@@ -6,7 +6,7 @@ test.describe('accessibility (axe, WCAG 2.2 AA)', () => {
   test('home page', async ({ page }) => {
     await gotoHome(page)
     await expectNoAxeViolations(page)
-    // Again with the forms far below back in the document (components/park-until-near.tsx).
+    // Again with the forms' code loaded and hydrated.
     await scrollToSection(page, 'contato')
     await expect(page.getByRole('form', { name: 'Calculadora de economia' })).toBeAttached()
     await expect(page.locator('#contato form')).toBeAttached()

@@ -104,11 +104,7 @@ export async function gotoHome(page: Page) {
   await waitForHydration(page)
 }
 
-/**
- * Scrolls a section into view, as a visitor reaches it. The forms far below the top are out of
- * the document until then (components/park-until-near.tsx): a locator inside one finds nothing to
- * scroll to before this.
- */
+/** Scrolls a section into view, as a visitor reaches it (its island's code loads near it). */
 export async function scrollToSection(page: Page, id: SectionId | `bloco-${string}`) {
   await page.locator(`#${id}`).scrollIntoViewIfNeeded()
 }

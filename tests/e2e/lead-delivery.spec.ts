@@ -6,6 +6,7 @@ import type { Page } from '@playwright/test'
 
 import { copyBuild, startInstance, startPostgrestDouble } from '../../scripts/lib/front-stack.cjs'
 import { openPostgres } from '../../lib/leads/postgres.mjs'
+import { hasPostgres } from '../support/has-postgres'
 import { BUILDS, portFor } from '../../scripts/e2e-builds.cjs'
 import {
   decodeHeader,
@@ -293,7 +294,7 @@ test('every receiver down and the server restarted before they return: each gets
 test('two instances on one PostgreSQL, the second without delivery settings: every lead still reaches every receiver', async ({
   page,
 }) => {
-  test.skip(!process.env.DATABASE_URL, 'needs DATABASE_URL (CI starts a PostgreSQL cluster)')
+  test.skip(!hasPostgres(), 'needs DATABASE_URL (CI starts a PostgreSQL cluster)')
   test.setTimeout(180_000)
   // A database of its own on the cluster, behind the PostgREST double, as a Supabase project is.
   const admin = await openPostgres(process.env.DATABASE_URL!)

@@ -11,7 +11,7 @@ import {
   SECTION_IDS,
   test,
   content,
-  waitForHydration,
+  waitForPageSettled,
 } from './fixtures'
 
 test.describe('navigation lands on its section', () => {
@@ -170,64 +170,47 @@ test.describe('rendering below the fold', () => {
   })
 })
 
-test.describe('forms far below the top', () => {
-  // Chrome's autofill reads every form control at DOMContentLoaded and lays out the section around
-  // each: the calculator and the demo form wait outside the document until the visitor nears them
-  // (components/park-until-near.tsx). Without JavaScript they never leave (demo-form.spec.ts).
-  const controlsAtLoad = async (page: Page, path: string) => {
-    await page.addInitScript(() => {
-      document.addEventListener('DOMContentLoaded', () => {
-        const w = window as unknown as { __controls: number }
-        w.__controls = document.querySelectorAll('main input, main select, main textarea').length
-      })
-    })
-    await page.goto(path)
-    await waitForHydration(page)
-    return page.evaluate(() => (window as unknown as { __controls: number }).__controls)
-  }
-  const controlsIn = (page: Page, id: string) =>
-    page.locator(`#${id}`).locator('input:not([type=hidden]), select, textarea')
+test.describe('what a page has is in its document when it opens', () => {
+  // Lazy blocks skip rendering (content-visibility), never leave the document: a screen reader's
+  // headings and form-controls lists, find-in-page and any tool that reads the page find all of
+  // them before the visitor scrolls (docs/speed.md).
+  const reachable = (page: Page) =>
+    page
+      .locator('h1, h2, h3, h4, h5, h6, input:not([type=hidden]), select, textarea, main button')
+      .evaluateAll((elements) =>
+        elements.map((element) => {
+          const named = element as HTMLInputElement
+          const label = named.labels?.[0]?.textContent ?? element.getAttribute('aria-label')
+          return `${element.tagName} ${(label ?? element.textContent ?? named.name).trim()}`
+        }),
+      )
 
-  test('are out of the document at DOMContentLoaded and back a screen before the visitor reaches them', async ({
-    page,
-  }) => {
-    expect(await controlsAtLoad(page, '/')).toBe(0)
-    await expect(controlsIn(page, 'beneficios')).toHaveCount(0)
-    // Scrolling as a visitor does, a screen at a time: each form is back before it is on screen.
-    const height = await page.evaluate(() => window.innerHeight)
-    for (const id of ['beneficios', 'contato']) {
-      for (let step = 0; step < 60; step++) {
-        const top = await page.locator(`#${id}`).evaluate((e) => e.getBoundingClientRect().top)
-        if (top < height * 1.2) break
+  for (const path of ['/', '/p/onibus-rodoviarios']) {
+    test(`${path}: every heading and form control scrolled through was there when it opened`, async ({
+      page,
+    }) => {
+      await page.goto(path, { waitUntil: 'load' })
+      await waitForPageSettled(page)
+      const atOpen = await reachable(page)
+      const headings = await page.getByRole('heading').count()
+      const fields = await page.getByRole('textbox').count()
+      // Scrolled through as a visitor does, a screen at a time, each form's code loaded on the way.
+      const height = await page.evaluate(() => window.innerHeight)
+      for (let step = 0; step < 80; step++) {
+        const atEnd = await page.evaluate(
+          () => window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 2,
+        )
+        if (atEnd) break
         await page.mouse.wheel(0, height * 0.8)
         await page.waitForTimeout(50)
       }
-      await expect(controlsIn(page, id).first()).toBeAttached()
-      await expect(page.locator(`#${id}`).getByRole('button').first()).toBeVisible()
-    }
-    await expect(page.getByRole('textbox', { name: /Nome/ })).toBeEditable()
-  })
-
-  test('a page opened at an anchor keeps them; a link to one brings them back before it scrolls', async ({
-    page,
-  }) => {
-    expect(await controlsAtLoad(page, '/#contato')).toBeGreaterThan(0)
-    await page.goto('/')
-    await waitForHydration(page)
-    await expect(controlsIn(page, 'contato')).toHaveCount(0)
-    await page
-      .getByRole('region', { name: content.headline })
-      .getByRole('link', { name: 'Solicitar Demonstração' })
-      .click()
-    await expectLandedOn(page, 'contato')
-    await expect(page.getByRole('textbox', { name: /Nome/ })).toBeInViewport()
-  })
-
-  test('the first Tab brings them back, so focus walks into them in order', async ({ page }) => {
-    await gotoHome(page)
-    await expect(controlsIn(page, 'contato')).toHaveCount(0)
-    await page.keyboard.press('Tab')
-    await expect(controlsIn(page, 'contato').first()).toBeAttached()
-    await expect(controlsIn(page, 'beneficios').first()).toBeAttached()
-  })
+      await waitForPageSettled(page)
+      expect(atOpen.filter((name) => name.startsWith('INPUT')).length).toBeGreaterThan(2)
+      expect(atOpen).toEqual(await reachable(page))
+      expect([headings, fields]).toEqual([
+        await page.getByRole('heading').count(),
+        await page.getByRole('textbox').count(),
+      ])
+    })
+  }
 })

@@ -8,6 +8,8 @@ import { inject } from 'vitest'
 import { openPglite, queryAsAnon, type Database } from '@/lib/leads/db.mjs'
 import { openPostgres } from '@/lib/leads/postgres.mjs'
 
+import { hasPostgres } from '../../support/has-postgres'
+
 export type TestDatabase = {
   db: Database
   /** Connection string of the fresh PostgreSQL database; undefined for PGlite. */
@@ -19,19 +21,7 @@ export type TestDatabase = {
 /** Real PostgreSQL when DATABASE_URL is set (CI starts a throwaway cluster), PGlite otherwise. */
 export const backendLabel = process.env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : 'PGlite'
 
-/**
- * Whether the PostgreSQL-only tests can run (DATABASE_URL is set). A developer without a
- * PostgreSQL skips them; CI starts a throwaway cluster (.ci/run), so there a missing
- * DATABASE_URL fails the file instead of skipping its tests silently, as a missing Redis does.
- */
-export function hasPostgres(): boolean {
-  if (process.env.DATABASE_URL) return true
-  if (process.env.CI)
-    throw new Error(
-      'DATABASE_URL is not set: in CI the PostgreSQL-only tests must run (.ci/run starts a throwaway PostgreSQL cluster).',
-    )
-  return false
-}
+export { hasPostgres }
 
 /**
  * Makes dataDir (absent or empty) a copy of a PGlite folder made once per run by
