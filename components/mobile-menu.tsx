@@ -42,37 +42,40 @@ export function MobileMenu({ items, cta }: { items: Item[]; cta: string | null }
       >
         <Icon name={open ? 'x' : 'menu'} />
       </button>
-      <nav
-        id={panelId}
-        aria-label="Menu"
-        hidden={!open}
-        className="absolute inset-x-0 top-full border-b border-slate-200 bg-white shadow-lg"
-      >
-        <ul className="mx-auto flex max-w-6xl flex-col px-4 py-3 sm:px-6">
-          {items.map((item) => (
-            <li key={item.key}>
-              <a
-                href={item.href}
-                onClick={close}
-                className="block rounded-md px-3 py-3 text-base font-medium text-slate-800 hover:bg-slate-50 hover:text-brand-700"
-              >
-                {item.label}
-              </a>
-            </li>
-          ))}
-          {cta ? (
-            <li className="pt-2">
-              <a
-                href="#contato"
-                onClick={close}
-                className={cn(buttonVariants({ size: 'md' }), 'w-full')}
-              >
-                {cta}
-              </a>
-            </li>
-          ) : null}
-        </ul>
-      </nav>
+      {/* Rendered only while open: closed, the header's own navigation (from md) has the same
+          links, and a second hidden copy cost every page's first screen its elements. */}
+      {open ? (
+        <nav
+          id={panelId}
+          aria-label="Menu"
+          className="absolute inset-x-0 top-full border-b border-slate-200 bg-white shadow-lg"
+        >
+          <ul className="mx-auto flex max-w-6xl flex-col px-4 py-3 sm:px-6">
+            {items.map((item) => (
+              <li key={item.key}>
+                <a
+                  href={item.href}
+                  onClick={close}
+                  className="block rounded-md px-3 py-3 text-base font-medium text-slate-800 hover:bg-slate-50 hover:text-brand-700"
+                >
+                  {item.label}
+                </a>
+              </li>
+            ))}
+            {cta ? (
+              <li className="pt-2">
+                <a
+                  href="#contato"
+                  onClick={close}
+                  className={cn(buttonVariants({ size: 'md' }), 'w-full')}
+                >
+                  {cta}
+                </a>
+              </li>
+            ) : null}
+          </ul>
+        </nav>
+      ) : null}
     </div>
   )
 }

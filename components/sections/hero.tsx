@@ -22,18 +22,11 @@ export function Hero({ hero, primaryHref = '#contato', secondaryHref = '#como-fu
     <section
       id="inicio"
       aria-labelledby={hero?.headline ? 'inicio-titulo' : undefined}
-      className="relative overflow-hidden bg-navy-950 pt-header text-white"
+      // The glow is the section's own background, wide screens only: on a phone two radial
+      // gradients the height of the hero were rastered before the first paint could be shown
+      // (~20 ms on the emulated phone's trace), for a glow the small screen barely shows.
+      className="relative overflow-hidden bg-navy-950 pt-header text-white lg:bg-[radial-gradient(ellipse_at_top_right,rgba(31,95,209,0.45),transparent_60%),radial-gradient(ellipse_at_bottom_left,rgba(251,191,36,0.12),transparent_55%)]"
     >
-      {/*
-        Decorative glow; pure CSS so it costs no request and no layout shift. Wide screens only:
-        on a phone two radial gradients the height of the hero were rastered before the first
-        paint could be shown (~20 ms on the emulated phone's trace, unthrottled), for a glow the
-        small screen barely shows.
-      */}
-      <div
-        aria-hidden="true"
-        className="pointer-events-none absolute inset-0 hidden lg:block lg:bg-[radial-gradient(ellipse_at_top_right,rgba(31,95,209,0.45),transparent_60%),radial-gradient(ellipse_at_bottom_left,rgba(251,191,36,0.12),transparent_55%)]"
-      />
       {/*
         One image, placed after the text in the DOM: on a phone it comes below the figures, where
         it cannot compete with the headline for the first paint (and loads lazily); from lg up the
