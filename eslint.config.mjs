@@ -1,3 +1,4 @@
+import { globSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 
 import { defineConfig, globalIgnores } from 'eslint/config'
@@ -21,6 +22,11 @@ const browserOnly = {
   message:
     'Browser-only (window, document, sessionStorage): move what the server needs to a module without browser code.',
 }
+// A component is a server component unless it says 'use client' (the directive is the marker), so
+// the layer rule covers every other file of components/.
+const CLIENT_COMPONENTS = globSync('components/**/*.tsx').filter((file) =>
+  /^\s*['"]use client['"]/.test(readFileSync(file, 'utf8')),
+)
 const analyticsFromLeads = {
   group: ['**/analytics', '**/analytics/**'],
   message:
@@ -40,6 +46,14 @@ export default defineConfig([
     files: ['lib/**', 'app/**', 'proxy.ts', 'instrumentation.ts'],
     ignores: BROWSER_ONLY_FILES,
     rules: { 'no-restricted-imports': ['error', { patterns: [browserOnly] }] },
+  },
+  {
+    files: ['components/**'],
+    ignores: CLIENT_COMPONENTS,
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [browserOnly] }],
+      'no-restricted-globals': ['error', 'window', 'document', 'sessionStorage', 'localStorage'],
+    },
   },
   {
     // A lib module with browser code is browser-only, so it must be listed above (app/ has client

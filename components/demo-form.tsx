@@ -25,19 +25,21 @@ import { decodeHandoff, describeInputs, HANDOFF_INVALID_MESSAGE } from '@/lib/ro
 import type { Attribution } from '@/lib/leads/compose'
 import type { DemoRequestInput } from '@/lib/validations/demo-request'
 import {
-  EMPTY_DEMO_REQUEST,
   FLEET_SIZE_LABELS,
   FLEET_SIZES,
-  IDLE_STATE,
   LIMITS,
   PAGE_FIELD,
   CALCULATOR_FIELD,
-  DEMO_REQUEST_FIELDS,
   WHATSAPP_OPT_IN_LABEL,
   WHATSAPP_OPT_IN_VALUE,
-  type DemoRequestField,
   type FleetSize,
 } from '@/lib/validations/demo-request-fields'
+import {
+  EMPTY_DEMO_REQUEST,
+  IDLE_STATE,
+  DEMO_REQUEST_FIELDS,
+  type DemoRequestField,
+} from '@/lib/validations/demo-request-state'
 import { useTurnstile } from '@/lib/turnstile-client'
 import { newSubmissionKey, withTimeout } from '@/lib/forms/client'
 import { campaignPath } from '@/sanity/lib/paths'

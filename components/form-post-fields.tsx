@@ -1,4 +1,4 @@
-import { ATTRIBUTION_KEYS } from '@/lib/attribution'
+import { ATTRIBUTION_KEYS } from '@/lib/attribution-fields'
 import type { Attribution } from '@/lib/leads/compose'
 import {
   FORM_TOKEN_FIELD,

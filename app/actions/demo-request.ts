@@ -18,7 +18,6 @@ import { TURNSTILE_RESPONSE_FIELD, verifyTurnstileToken } from '@/lib/security/t
 import { createDemoRequestSchema, parseLeadPhone } from '@/lib/validations/demo-request'
 import type { DemoRequestInput } from '@/lib/validations/demo-request'
 import {
-  DEMO_REQUEST_FIELDS,
   FORM_TOKEN_FIELD,
   LANDING_FIELD,
   VARIANT_FIELD,
@@ -26,9 +25,12 @@ import {
   PAGE_FIELD,
   STARTED_AT_FIELD,
   SUBMISSION_KEY_FIELD,
+} from '@/lib/validations/demo-request-fields'
+import {
+  DEMO_REQUEST_FIELDS,
   type DemoRequestField,
   type DemoRequestState,
-} from '@/lib/validations/demo-request-fields'
+} from '@/lib/validations/demo-request-state'
 
 const schema = createDemoRequestSchema(serverEnv.leadPhoneCountries)
 

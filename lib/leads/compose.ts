@@ -1,10 +1,9 @@
 import { campaignPath, SLUG_MAX_LENGTH, SLUG_PATTERN } from '@/sanity/lib/paths'
 import { parseLeadPhone, type DemoRequest } from '@/lib/validations/demo-request'
-import { LIMITS } from '@/lib/validations/demo-request-fields'
 import {
   FLEET_SIZE_LABELS,
+  LIMITS,
   WHATSAPP_OPT_IN_VALUE,
-  type FleetSize,
 } from '@/lib/validations/demo-request-fields'
 import type { RoiEstimate } from '@/lib/roi/calculator'
 import { asSpreadsheetText } from '@/lib/text/formula.mjs'
@@ -28,7 +27,9 @@ import {
 } from '@/lib/attribution-fields'
 import { REFERRER_MAX_LENGTH, TAG_MAX_LENGTH, UTM_KEYS } from '@/lib/campaign-tags'
 
-import type { LeadAttributionColumns, LeadRecord } from './types'
+import type { LeadAttributionColumns, LeadFormData, LeadRecord } from './types'
+
+export type { LeadFormData }
 
 export { ATTRIBUTION_KEYS, type Attribution }
 // Bounded so the combined texts always fit the database policy (see the migration).
@@ -141,19 +142,6 @@ export function calculatorSummary(estimate: RoiEstimate): string {
 /** The calculator's part of the texts: "Calculadora: " and its summary. */
 export function calculatorPart(estimate: RoiEstimate): string {
   return `Calculadora: ${calculatorSummary(estimate)}`
-}
-
-/**
- * The form's fields as the server validated them, stored beside SPEC's texts in
- * `dados_cliente.dados_formulario` (supabase/migrations/*_lead_delivery_trust.sql): what each
- * delivery reads, so that no field is ever parsed back out of the texts.
- */
-export type LeadFormData = {
-  company: string
-  email: string
-  fleetSize: FleetSize | null
-  message: string
-  calculator: RoiEstimate | null
 }
 
 /** The opt-in in the texts, in a few words, after SPEC's fields (issue 46). */

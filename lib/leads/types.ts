@@ -1,6 +1,7 @@
 import type { MaterialFormData } from '@/lib/validations/material-request-fields'
 
-import type { LeadFormData } from './compose'
+import type { RoiEstimate } from '@/lib/roi/calculator'
+import type { FleetSize } from '@/lib/validations/demo-request-fields'
 
 /**
  * A lead's attribution (supabase/migrations/*_lead_attribution.sql): the page it was sent from,
@@ -28,7 +29,7 @@ export type LeadRecord = {
     pagina?: string
     /** Whether the visitor ticked the WhatsApp opt-in (issue 46). */
     whatsapp_opt_in?: boolean
-    /** The form's fields as validated, which deliveries read (compose.ts, LeadFormData). */
+    /** The form's fields as validated, which deliveries read (LeadFormData, below). */
     dados_formulario?: LeadFormData
     /** Digest of the form's submission key: a retry of the same submission is stored once. */
     chave_envio?: string
@@ -41,6 +42,19 @@ export type LeadRecord = {
     /** The same digest as dados_cliente's (supabase/migrations/*_lead_request_key.sql). */
     chave_envio?: string
   }
+}
+
+/**
+ * The form's fields as the server validated them, stored beside SPEC's texts in
+ * `dados_cliente.dados_formulario` (supabase/migrations/*_lead_delivery_trust.sql): what each
+ * delivery reads, so that no field is ever parsed back out of the texts.
+ */
+export type LeadFormData = {
+  company: string
+  email: string
+  fleetSize: FleetSize | null
+  message: string
+  calculator: RoiEstimate | null
 }
 
 /**

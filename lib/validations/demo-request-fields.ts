@@ -1,5 +1,3 @@
-import type { DemoRequestInput } from './demo-request'
-
 // Everything the form needs to render, with no dependencies, so the page's first load does not
 // pull in the validation library (see demo-request.ts).
 
@@ -41,40 +39,6 @@ export const MESSAGES = {
   messageTooLong: `A mensagem pode ter no máximo ${LIMITS.message} caracteres.`,
   whatsappOptInInvalid: 'Marque ou desmarque a autorização de contato pelo WhatsApp.',
 } as const
-
-export const EMPTY_DEMO_REQUEST: DemoRequestInput = {
-  name: '',
-  email: '',
-  company: '',
-  phone: '',
-  fleetSize: '',
-  message: '',
-  calculadora: '',
-  whatsappOptIn: '',
-}
-
-export type DemoRequestField = keyof DemoRequestInput
-export const DEMO_REQUEST_FIELDS = Object.keys(EMPTY_DEMO_REQUEST) as DemoRequestField[]
-
-/** What the Server Action answers; `values` lets the form refill itself when JavaScript is off. */
-export type DemoRequestState =
-  | { status: 'idle' }
-  | { status: 'success' }
-  | {
-      status: 'invalid'
-      fieldErrors: Partial<Record<DemoRequestField, string>>
-      values: DemoRequestInput
-    }
-  | {
-      status: 'error'
-      reason: 'store' | 'rate_limited' | 'verification' | 'expired'
-      message: string
-      values: DemoRequestInput
-      /** A newly signed render time, when the form's own has expired: the form sends it next. */
-      formToken?: string
-    }
-
-export const IDLE_STATE: DemoRequestState = { status: 'idle' }
 
 /** Form field names the action reads besides the schema's own. */
 export const HONEYPOT_FIELD = 'website'

@@ -7,7 +7,7 @@ import { act } from 'react'
 import { createRoot, type Root } from 'react-dom/client'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 
-import type { DemoRequestState } from '@/lib/validations/demo-request-fields'
+import type { DemoRequestState } from '@/lib/validations/demo-request-state'
 
 // The Server Action as the browser's bundle sees it: a function that answers (its checks run on
 // the server, tests/unit/demo-request-action.test.ts).

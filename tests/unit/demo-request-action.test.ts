@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 
 import type { LeadRecord } from '@/lib/leads/types'
-import { IDLE_STATE } from '@/lib/validations/demo-request-fields'
+import { IDLE_STATE } from '@/lib/validations/demo-request-state'
 
 import { startSiteverifyDouble } from '../support/siteverify-double'
 

@@ -1,12 +1,8 @@
 import { describe, expect, it } from 'vitest'
 
 import { demoRequestSchema, type DemoRequestInput } from '@/lib/validations/demo-request'
-import {
-  EMPTY_DEMO_REQUEST,
-  FLEET_SIZES,
-  LIMITS,
-  MESSAGES,
-} from '@/lib/validations/demo-request-fields'
+import { FLEET_SIZES, LIMITS, MESSAGES } from '@/lib/validations/demo-request-fields'
+import { EMPTY_DEMO_REQUEST } from '@/lib/validations/demo-request-state'
 
 const valid: DemoRequestInput = {
   name: 'Maria Souza',
