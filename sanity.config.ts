@@ -7,7 +7,7 @@ import { defineDocuments, defineLocations, presentationTool } from 'sanity/prese
 import { structureTool } from 'sanity/structure'
 
 import { apiVersion, dataset, projectId } from './sanity/env'
-import { variantId } from './lib/experiments/definition'
+import { variantId } from './lib/experiments/ids'
 import { PREVIEW_VARIANT_PARAM } from './lib/experiments/hero'
 import { documentPath, ROUTED_TYPE_LIST, routedPath } from './sanity/lib/routed-type-rules'
 import { performanceTool } from './sanity/performance'

@@ -12,7 +12,7 @@ import { Hero } from '@/components/sections/hero'
 import { HowItWorks } from '@/components/sections/how-it-works'
 import { Technology } from '@/components/sections/technology'
 import { getLandingPage, getRoiCalculator, getSiteSettings } from '@/lib/content'
-import { CONTROL } from '@/lib/experiments/assign'
+import { CONTROL } from '@/lib/experiments/ids'
 import { withHeroVariant } from '@/lib/experiments/hero'
 import { jsonLdScript, organizationJsonLd } from '@/lib/site-metadata'
 

@@ -93,7 +93,7 @@ export const VARIANT_MAX_LENGTH = 130
 
 /**
  * A variant as counted and stored: `<experiment>/<variant>`, each part a slug (as
- * lib/experiments/definition.ts parseVariantId reads it), 130 characters at most; anything else is
+ * lib/experiments/ids.ts parseVariantId reads it), 130 characters at most; anything else is
  * no variant. Whether it runs is asked apart (lib/experiments/running.ts).
  */
 export function cleanVariant(value: unknown): string | undefined {

@@ -3,12 +3,9 @@ import { createHmac, createSecretKey, randomUUID, type KeyObject } from 'node:cr
 import { isbot } from 'isbot'
 
 import { cleanHost, cleanPath, cleanValue, cleanVariant } from '@/lib/attribution-fields'
-import {
-  isAssignedVariant,
-  isRunningVariant,
-  parseVariantId,
-  type ExperimentDefinition,
-} from '@/lib/experiments/definition'
+import { isRunningVariant, type ExperimentDefinition } from '@/lib/experiments/definition'
+import { isAssignedVariant } from '@/lib/experiments/assign'
+import { parseVariantId } from '@/lib/experiments/ids'
 import { PRIVATE_PATH } from '@/lib/private-sections'
 import { addressNetwork } from '@/lib/security/address-network'
 import { siteDay } from '@/lib/site-time.mjs'

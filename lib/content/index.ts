@@ -80,7 +80,7 @@ import {
 import { latestArticlesWindows, liveItems } from '@/lib/articles/windows'
 
 import { isVisible, type VisibilityWindow } from './visibility'
-import { CONTROL } from '@/lib/experiments/assign'
+import { CONTROL } from '@/lib/experiments/ids'
 import { experimentDefinitions, runningExperiment } from '@/lib/experiments/definition'
 import { expireAtNextBoundary } from './visibility-cache'
 

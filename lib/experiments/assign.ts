@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto'
 
+import { isRunningVariant, type ExperimentDefinition } from './definition'
+import { CONTROL, parseVariantId } from './ids'
+
 // Which variant a visitor sees, from the day's visitor hash the counting already makes
 // (lib/analytics/collect.ts visitorHash: HMAC of address, browser and site under the day's salt):
 // the same visitor gets the same variant all day, and nothing is stored, set or sent to do it.
 // Mixed with the experiment's id so two experiments split their visitors independently.
 
 export type WeightedVariant = { key: string; weight: number }
-
-/** The default's key: every experiment has one, and bots, previews and review links get it. */
-export const CONTROL = 'controle'
 
 /** A number in [0, 1) from the visitor and the experiment: the first 48 bits of a SHA-256. */
 function unitInterval(visitor: string, experiment: string): number {
@@ -35,4 +35,21 @@ export function assignVariant(
   }
   // Rounding at the very top of the interval.
   return live.at(-1)!.key
+}
+
+/**
+ * Whether '<experiment>/<variant>' is the variant this visitor (today's hash) is served: it runs
+ * (isRunningVariant) and is the one assignVariant gives them, as proxy.ts does. A beacon or a form
+ * naming any other counts nowhere (docs/experiments.md, "Counting").
+ */
+export function isAssignedVariant(
+  definitions: readonly ExperimentDefinition[],
+  id: string,
+  visitor: string,
+  now = Date.now(),
+): boolean {
+  const parsed = parseVariantId(id)
+  if (!parsed || !isRunningVariant(definitions, id, now)) return false
+  const definition = definitions.find((candidate) => candidate.key === parsed.experiment)!
+  return assignVariant(visitor, definition.key, definition.variants) === parsed.variant
 }

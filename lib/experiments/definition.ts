@@ -5,7 +5,7 @@
 
 import { isVisible } from '../content/visibility'
 import { campaignPath, SLUG_PATTERN } from '../../sanity/lib/paths'
-import { assignVariant, CONTROL } from './assign'
+import { CONTROL, parseVariantId } from './ids'
 
 export type ExperimentGoal = 'leads' | 'contacts'
 
@@ -23,17 +23,6 @@ export type ExperimentDefinition = {
   visibleUntil: string | null
   /** The control ('controle') first. */
   variants: ExperimentVariant[]
-}
-
-/** '<experiment>/<variant>', the form in meta tags, analytics rows and lead columns. */
-export function variantId(experiment: string, variant: string): string {
-  return `${experiment}/${variant}`
-}
-
-/** The two halves of a variant id, or undefined when it is not of the form '<slug>/<slug>'. */
-export function parseVariantId(id: string): { experiment: string; variant: string } | undefined {
-  const match = /^([a-z0-9]+(?:-[a-z0-9]+)*)\/([a-z0-9]+(?:-[a-z0-9]+)*)$/.exec(id)
-  return match ? { experiment: match[1]!, variant: match[2]! } : undefined
 }
 
 /** Whether the experiment runs at `now` (its window), whatever page it is on. */
@@ -73,23 +62,6 @@ export function isRunningVariant(
       runningExperiment(definitions, definition.pagePath, now) === definition &&
       definition.variants.some((variant) => variant.key === parsed.variant),
   )
-}
-
-/**
- * Whether '<experiment>/<variant>' is the variant this visitor (today's hash) is served: it runs
- * (isRunningVariant) and is the one assignVariant gives them, as proxy.ts does. A beacon or a form
- * naming any other counts nowhere (docs/experiments.md, "Counting").
- */
-export function isAssignedVariant(
-  definitions: readonly ExperimentDefinition[],
-  id: string,
-  visitor: string,
-  now = Date.now(),
-): boolean {
-  const parsed = parseVariantId(id)
-  if (!parsed || !isRunningVariant(definitions, id, now)) return false
-  const definition = definitions.find((candidate) => candidate.key === parsed.experiment)!
-  return assignVariant(visitor, definition.key, definition.variants) === parsed.variant
 }
 
 /** The variant keys, the control first (the query's order otherwise). */

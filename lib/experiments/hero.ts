@@ -2,8 +2,8 @@
 // the hero's own fields, which stay the defaults for an empty value and for the control. Pure, so
 // the page, the review link and the tests put a variant together the same way.
 
-import { CONTROL } from './assign'
-import { parseVariantId } from './definition'
+import { CONTROL } from './ids'
+import { parseVariantId } from './ids'
 
 type Image = { asset?: unknown }
 

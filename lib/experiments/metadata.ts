@@ -1,7 +1,8 @@
 import type { Metadata } from 'next'
 
-import { CONTROL } from './assign'
-import { variantId, type ExperimentDefinition } from './definition'
+import { CONTROL } from './ids'
+import type { ExperimentDefinition } from './definition'
+import { variantId } from './ids'
 
 /** The meta tag naming the variant served, for operators, tests and the counting. */
 export const VARIANT_META = 'vigia:variant'

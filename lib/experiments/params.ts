@@ -1,4 +1,4 @@
-import { CONTROL } from './assign'
+import { CONTROL } from './ids'
 import { isRunning, type ExperimentDefinition } from './definition'
 
 /**

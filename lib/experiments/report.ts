@@ -1,12 +1,8 @@
 import { visibilityState } from '../content/visibility'
 
-import { CONTROL } from './assign'
-import {
-  isRunning,
-  parseVariantId,
-  type ExperimentDefinition,
-  type ExperimentGoal,
-} from './definition'
+import { CONTROL } from './ids'
+import { isRunning, type ExperimentDefinition, type ExperimentGoal } from './definition'
+import { parseVariantId } from './ids'
 import { verdict } from './verdict'
 
 // The verdict on each row of GET /api/analytics?by=variant (docs/experiments.md, "The verdict"):

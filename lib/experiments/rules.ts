@@ -4,7 +4,7 @@
 
 import { instant, isVisible } from '../content/visibility'
 import { SLUG_PATTERN } from '../../sanity/lib/paths'
-import { CONTROL } from './assign'
+import { CONTROL } from './ids'
 
 export type ExperimentDocument = {
   _id?: string

@@ -5,7 +5,8 @@
 // (docs/experiments.md).
 
 import { isBotAgent } from '../analytics/collect'
-import { assignVariant, CONTROL } from './assign'
+import { assignVariant } from './assign'
+import { CONTROL } from './ids'
 import type { ExperimentDefinition } from './definition'
 
 /**

@@ -11,7 +11,7 @@ import {
   type DocumentActionProps,
 } from 'sanity'
 
-import { CONTROL } from '../../lib/experiments/assign'
+import { CONTROL } from '../../lib/experiments/ids'
 import {
   endExperimentMutations,
   experimentActionProblem,

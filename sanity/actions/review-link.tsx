@@ -12,7 +12,7 @@ import {
   reviewLinkDocument,
 } from '../../lib/review-token'
 import { siteDateTime } from '../../lib/site-time.mjs'
-import { variantId } from '../../lib/experiments/definition'
+import { variantId } from '../../lib/experiments/ids'
 import { PREVIEW_VARIANT_PARAM } from '../../lib/experiments/hero'
 
 type ExistingLink = {

@@ -5,7 +5,7 @@
 // transaction writes is pinned to the state the action read, so a concurrent edit makes it fail
 // (409) rather than be overwritten or, as a draft published later, undo it.
 
-import { CONTROL } from '../../lib/experiments/assign'
+import { CONTROL } from '../../lib/experiments/ids'
 
 type Reference = { _ref?: string }
 type Image = { asset?: Reference | null } & Record<string, unknown>

@@ -4,7 +4,7 @@ import { useId } from 'react'
 import { formatCount, formatRate } from './period'
 import { Table } from './report-table'
 import type { Report } from '../../lib/analytics/report-schema'
-import { CONTROL } from '../../lib/experiments/assign'
+import { CONTROL } from '../../lib/experiments/ids'
 import type { ExperimentSummary } from '../../lib/experiments/report'
 import {
   MIN_CONVERSIONS_PER_VARIANT,

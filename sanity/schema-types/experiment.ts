@@ -1,6 +1,6 @@
 import { defineArrayMember, defineField, defineType } from 'sanity'
 
-import { CONTROL } from '../../lib/experiments/assign'
+import { CONTROL } from '../../lib/experiments/ids'
 import {
   experimentOverlapMessage,
   runningChangesWarning,

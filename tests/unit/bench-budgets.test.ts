@@ -3,7 +3,7 @@
 // and every public page kind under the same budgets.
 import { describe, expect, it } from 'vitest'
 
-import { CONTROL } from '../../lib/experiments/assign'
+import { CONTROL } from '../../lib/experiments/ids'
 import { VARIANT_HEADER, variantPath } from '../../lib/experiments/serve'
 import {
   appPageFor,

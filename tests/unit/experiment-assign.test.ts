@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 
 import { visitorHash } from '@/lib/analytics/collect'
-import { assignVariant, CONTROL } from '@/lib/experiments/assign'
+import { assignVariant } from '@/lib/experiments/assign'
+import { CONTROL } from '@/lib/experiments/ids'
 
 // Assignment from the counting's own visitor hash: split by the weights, stable for a visitor all
 // day, independent across experiments, and new with the next day's salt.

@@ -3,12 +3,11 @@ import { describe, expect, it } from 'vitest'
 import {
   experimentDefinitions,
   isRunningVariant,
-  parseVariantId,
   runningExperiment,
-  variantId,
   type ExperimentDefinition,
   type ExperimentRow,
 } from '@/lib/experiments/definition'
+import { parseVariantId, variantId } from '@/lib/experiments/ids'
 
 // The shared contract: which experiment runs on which page at a given instant, and which
 // '<experiment>/<variant>' ids name a running variant (what the serving and the counting trust).

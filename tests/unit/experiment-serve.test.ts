@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 
-import { assignVariant, CONTROL } from '@/lib/experiments/assign'
+import { assignVariant } from '@/lib/experiments/assign'
+import { CONTROL } from '@/lib/experiments/ids'
 import type { ExperimentDefinition } from '@/lib/experiments/definition'
 import { chooseVariant, VARIANT_HEADER } from '@/lib/experiments/serve'
 

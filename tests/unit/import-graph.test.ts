@@ -1,4 +1,5 @@
 import { existsSync, globSync, readFileSync, statSync } from 'node:fs'
+import { builtinModules } from 'node:module'
 import path from 'node:path'
 
 import { describe, expect, it } from 'vitest'
@@ -11,6 +12,7 @@ const ROOT = process.cwd()
 const SOURCES = ['lib', 'components', 'app', 'sanity'].flatMap((dir) =>
   globSync(`${dir}/**/*.{ts,tsx,mjs,js}`, { cwd: ROOT }),
 )
+const NODE_BUILTINS = new Set(builtinModules)
 const EXTENSIONS = ['', '.ts', '.tsx', '.mjs', '.js', '/index.ts', '/index.tsx']
 const IMPORT =
   /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g
@@ -29,17 +31,32 @@ function resolve(from: string, specifier: string): string | undefined {
   return undefined
 }
 
+function specifiers(file: string): string[] {
+  const text = readFileSync(path.join(ROOT, file), 'utf8')
+  return [...text.matchAll(IMPORT)].map((match) => match[1] ?? match[2]!)
+}
+
 /** Each source file's imports of other source files. */
 function importGraph(files: string[]): Map<string, string[]> {
   const graph = new Map<string, string[]>()
   for (const file of files) {
-    const text = readFileSync(path.join(ROOT, file), 'utf8')
-    const targets = [...text.matchAll(IMPORT)]
-      .map((match) => resolve(file, match[1] ?? match[2]!))
+    const targets = specifiers(file)
+      .map((specifier) => resolve(file, specifier))
       .filter((target): target is string => target !== undefined && target !== file)
     graph.set(file, [...new Set(targets)])
   }
   return graph
+}
+
+/** The source files `entry` reaches through its static imports. */
+function reached(entry: string): string[] {
+  const seen = new Set([entry])
+  for (const file of seen)
+    for (const specifier of specifiers(file)) {
+      const target = resolve(file, specifier)
+      if (target) seen.add(target)
+    }
+  return [...seen]
 }
 
 /** Every circle, each once, as the files round it. */
@@ -83,5 +100,16 @@ describe('imports', () => {
     const graph = importGraph(SOURCES)
     expect(graph.size).toBeGreaterThan(200)
     expect(circles(graph).map((circle) => [...circle, circle[0]].join(' -> '))).toEqual([])
+  })
+
+  it("the Studio's browser bundle reaches no Node built-in", () => {
+    const files = reached('sanity.config.ts')
+    expect(files).toContain('lib/experiments/ids.ts')
+    const builtins = files.flatMap((file) =>
+      specifiers(file)
+        .filter((specifier) => specifier.startsWith('node:') || NODE_BUILTINS.has(specifier))
+        .map((specifier) => `${file}: ${specifier}`),
+    )
+    expect(builtins).toEqual([])
   })
 })
