@@ -882,7 +882,8 @@ for (const [preset, summary] of [
 }
 console.log(
   `Results: ${path.relative(root, path.join(OUT_DIR, 'results.json'))}; Lighthouse reports in ` +
-    `${path.relative(root, path.join(OUT_DIR, 'lighthouse'))}/ (${((Date.now() - started) / 1000).toFixed(0)} s).`,
+    `${path.relative(root, path.join(OUT_DIR, 'lighthouse'))}/ (${results.lighthouseLoads.total} ` +
+    `Lighthouse loads, ${((Date.now() - started) / 1000).toFixed(0)} s).`,
 )
 if (pages.length < PAGES.length)
   console.warn(
