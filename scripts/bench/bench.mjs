@@ -788,11 +788,13 @@ try {
   results.urls.headers = lighthouseHeaders
   const loads = lighthouseLoads(measuredNames.length, lighthouseRuns)
   results.lighthouseLoads = loads
+  const plural = (/** @type {number} */ n, /** @type {string} */ word) =>
+    `${n} ${word}${n === 1 ? '' : 's'}`
   console.log(
-    `▶ Lighthouse: ${loads.total} loads (${loads.calibration} to calibrate, then ${lighthouseRuns} ` +
-      `rounds of ${measuredNames.length} pages + the floor in each mode, and under applied ` +
-      `throttling each page's control: ${loads.applied} applied, ${loads.simulated} simulated, ` +
-      `${loads.desktop} desktop)`,
+    `▶ Lighthouse: ${loads.total} loads (${loads.calibration} to calibrate, then ` +
+      `${plural(lighthouseRuns, 'round')} of ${plural(measuredNames.length, 'page')} and the ` +
+      `floor in each mode, under applied throttling each page's control too: ` +
+      `${loads.applied} applied, ${loads.simulated} simulated, ${loads.desktop} desktop)`,
   )
   console.log(`  Applied round: ${Object.keys(appliedPages).join(', ')}`)
   console.log(`▶ Calibration: this host's benchmarkIndex against ${TARGET_DEVICE.name}`)
