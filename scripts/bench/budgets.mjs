@@ -379,10 +379,11 @@ export function judge({
             ? 'the whole page (it has no lazy block)'
             : 'cut before its first lazy block') +
           ', no script (not judged itself): style and layout; LCP; TBT',
-        site: c ? `${styleLayoutText(c)}; ${ms(c.lcpMs)}; ${ms(c.tbtMs)}` : 'not measured',
+        site: `${styleLayoutText(s)}; ${ms(s.lcpMs)}; ${ms(s.tbtMs)}`,
+        control: c ? `${styleLayoutText(c)}; ${ms(c.lcpMs)}; ${ms(c.tbtMs)}` : 'not measured',
         floor: `${styleLayoutText(f)}; ${ms(f.lcpMs)}; ${ms(f.tbtMs)}`,
         difference: c
-          ? 'page: ' +
+          ? 'vs control: ' +
             (hasStyleLayout(s) && hasStyleLayout(c)
               ? `${(s.styleLayoutMs / Math.max(c.styleLayoutMs, 1)).toFixed(2)}×`
               : 'not measured') +
