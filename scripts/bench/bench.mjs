@@ -28,11 +28,15 @@ import { measureFirstLoadJs } from '../lib/first-load-js.mjs'
 import { measurePageWeight, PAGE_WEIGHT_BUDGET } from '../lib/page-weight.mjs'
 import { withProjectFilesRestored } from '../lib/project-files.mjs'
 import {
+  appliedRound,
   appPageFor,
+  CALIBRATION_LOADS,
+  controlOf,
   experimentComparisons,
   extraHeadersArgs,
   formatTable,
   judge,
+  lighthouseLoads,
   METHODS,
   MIN_RUNS,
   pageHeaders,
@@ -41,7 +45,7 @@ import {
   routePathOf,
   servedVariantProblem,
 } from './budgets.mjs'
-import { FIRST_SCREEN_CONTROL, firstScreenOnly } from './first-screen.mjs'
+import { firstScreenOnly, hasLazyBlock } from './first-screen.mjs'
 import { FLOOR_DIR, frameworkVersions, writeFloorApp } from './floor-app.mjs'
 import { benchFront, benchFrontCost, FRONT_MIN_RATIO } from './front.mjs'
 import { startHttp2Proxy } from './h2-proxy.mjs'
@@ -68,6 +72,8 @@ if (options.help) {
       `  --page (repeatable): measure only these page kinds (each variant of an experiment's), of ${[...new Set(PAGES.map((p) => p.path))].join(', ')}.\n` +
       '  --variant (repeatable): also serve an existing build of the site (an experiment built with\n' +
       '    NEXT_DIST_DIR=.next-exp next build) and run it in the same interleaved Lighthouse runs.\n' +
+      '  Each page measured is judged against its control (the same page cut before its first lazy\n' +
+      '  block, no script) and the floor: per round, every page then its control, the floor last.\n' +
       '  --lighthouse-only: skip throughput, the nginx front and the Server Action.',
   )
   process.exit(0)
@@ -370,9 +376,10 @@ function summarise(runs) {
 }
 
 /**
- * Lighthouse runs of every page for one preset, alternated (site, floor, site, floor…), so that
- * whatever else the machine does at some moment weighs on both alike.
- * @param {Record<string, string>} urls page name → URL
+ * Lighthouse runs of every page for one preset, in rounds of the urls' order (a page, its control
+ * under applied throttling, …, the floor), so that whatever else the machine does at some moment
+ * weighs on all alike.
+ * @param {Record<string, string>} urls page name → URL, in the order of a round
  * @param {Record<string, Record<string, string>>} headers page name → request headers, if any
  */
 async function lighthouseInterleaved(urls, settings, chromePath, headers = {}) {
@@ -406,7 +413,7 @@ async function lighthouseInterleaved(urls, settings, chromePath, headers = {}) {
  */
 async function calibrate(url, chromePath) {
   const indexes = []
-  for (let index = 1; index <= 3; index += 1) {
+  for (let index = 1; index <= CALIBRATION_LOADS; index += 1) {
     const result = await lighthouseRun(
       url,
       { preset: 'mobile', method: 'simulate', categories: 'performance' },
@@ -664,6 +671,8 @@ try {
   // Every page kind answers, or the run stops here: a kind left out would pass unseen. A forced
   // variant must be the one served, on the site and on every --variant build.
   const missing = []
+  /** @type {Map<string, boolean>} `${origin} ${page id}` → whether the served page has a lazy block */
+  const lazyBlocks = new Map()
   for (const page of pages) {
     for (const origin of [site.baseUrl, ...variants.map((v) => results.urls[`${v.name}Origin`])]) {
       const url = new URL(page.path, origin)
@@ -674,6 +683,7 @@ try {
         })),
       )
       const problem = status === 200 ? servedVariantProblem(page, html) : `answered HTTP ${status}`
+      lazyBlocks.set(`${origin} ${page.id}`, hasLazyBlock(html))
       if (problem) missing.push(`${url.origin}: ${pageName(page)} (${page.kind}): ${problem}`)
     }
   }
@@ -729,34 +739,64 @@ try {
   const lighthousePages = {}
   /** @type {Record<string, Record<string, string>>} Lighthouse page name → forced headers */
   const lighthouseHeaders = {}
+  // Each build also serves its pages' controls (first-screen.mjs) through a proxy of its own, the
+  // same HTTPS + HTTP/2 front that cuts every page before its first lazy block, without scripts.
+  /** @type {Record<string, { controlOrigin: string, origin: string, page: import('./budgets.mjs').BenchPage }>} */
+  const measuredFrom = {}
+  const siteControlProxy = await startHttp2Proxy(site.baseUrl, { transformHtml: firstScreenOnly })
+  cleanups.push(siteControlProxy.stop)
   for (const page of pages) {
     lighthousePages[page.id] = new URL(page.path, siteProxy.origin).href
     lighthouseHeaders[page.id] = pageHeaders(page)
+    measuredFrom[page.id] = { controlOrigin: siteControlProxy.origin, origin: site.baseUrl, page }
   }
-  lighthousePages.floor = results.urls.floor
   // A variant on every page kind measured: a change can weigh differently on each.
-  for (const variant of variants)
+  for (const variant of variants) {
+    const origin = results.urls[`${variant.name}Origin`]
+    const controlProxy = await startHttp2Proxy(origin, { transformHtml: firstScreenOnly })
+    cleanups.push(controlProxy.stop)
     for (const page of pages) {
       const name = pages.length === 1 ? variant.name : `${variant.name}-${page.id}`
       lighthousePages[name] = new URL(page.path, results.urls[variant.name]).href
       lighthouseHeaders[name] = pageHeaders(page)
+      measuredFrom[name] = { controlOrigin: controlProxy.origin, origin, page }
       measuredVariants.push({ name, distDir: variant.distDir, path: pageName(page) })
     }
-  // The control, under applied throttling only: the home page's first screen alone, not judged
-  // (first-screen.mjs).
-  const appliedPages = { ...lighthousePages }
-  const controlPage = pages.find((page) => page.id === FIRST_SCREEN_CONTROL.of)
-  if (controlPage) {
-    const firstScreenProxy = await startHttp2Proxy(site.baseUrl, { transformHtml: firstScreenOnly })
-    cleanups.push(firstScreenProxy.stop)
-    appliedPages[FIRST_SCREEN_CONTROL.name] = new URL(
-      controlPage.path,
-      firstScreenProxy.origin,
-    ).href
-    lighthouseHeaders[FIRST_SCREEN_CONTROL.name] = pageHeaders(controlPage)
   }
+  const measuredNames = Object.keys(lighthousePages)
+  lighthousePages.floor = results.urls.floor
+  // Every measured page's control, under applied throttling only (the budgets that use it are
+  // judged there): the same path and headers, from the same build. results.json records each.
+  results.controls = {}
+  for (const name of measuredNames) {
+    const { controlOrigin, origin, page } = measuredFrom[name]
+    const lazyBlock = lazyBlocks.get(`${origin} ${page.id}`) ?? null
+    results.controls[name] = controlOf(name, page, controlOrigin, lazyBlock)
+    lighthouseHeaders[results.controls[name].name] = results.controls[name].headers
+  }
+  /** @type {Record<string, string>} every Lighthouse name → URL, the controls' too */
+  const urlOf = { ...lighthousePages }
+  for (const control of Object.values(results.controls)) urlOf[control.name] = control.url
+  /** @type {Record<string, string>} the applied rounds: a page, its control, …, the floor */
+  const appliedPages = Object.fromEntries(
+    appliedRound(measuredNames).map((name) => [name, urlOf[name]]),
+  )
+  for (const [name, control] of Object.entries(results.controls))
+    if (control.lazyBlock === false)
+      console.log(`  ${name} has no lazy block: its control is the whole page without scripts.`)
   results.urls.pages = appliedPages
   results.urls.headers = lighthouseHeaders
+  const loads = lighthouseLoads(measuredNames.length, lighthouseRuns)
+  results.lighthouseLoads = loads
+  const plural = (/** @type {number} */ n, /** @type {string} */ word) =>
+    `${n} ${word}${n === 1 ? '' : 's'}`
+  console.log(
+    `▶ Lighthouse: ${loads.total} loads (${loads.calibration} to calibrate, then ` +
+      `${plural(lighthouseRuns, 'round')} of ${plural(measuredNames.length, 'page')} and the ` +
+      `floor in each mode, under applied throttling each page's control too: ` +
+      `${loads.applied} applied, ${loads.simulated} simulated, ${loads.desktop} desktop)`,
+  )
+  console.log(`  Applied round: ${Object.keys(appliedPages).join(', ')}`)
   console.log(`▶ Calibration: this host's benchmarkIndex against ${TARGET_DEVICE.name}`)
   results.calibration = await calibrate(results.urls.floor, chromePath)
   const { hostIndex, cpuSlowdown } = results.calibration
@@ -764,7 +804,6 @@ try {
     `  benchmarkIndex ${Math.round(hostIndex)} (${results.calibration.indexes.map(Math.round).join(', ')}) ` +
       `→ CPU slowdown ${cpuSlowdown}× emulates index ${TARGET_DEVICE.benchmarkIndex}`,
   )
-  console.log(`▶ Lighthouse (${Object.keys(appliedPages).join(', ')} alternated)`)
   results.lighthouse = {
     mobile: {
       devtools: await lighthouseInterleaved(
@@ -845,7 +884,8 @@ for (const [preset, summary] of [
 }
 console.log(
   `Results: ${path.relative(root, path.join(OUT_DIR, 'results.json'))}; Lighthouse reports in ` +
-    `${path.relative(root, path.join(OUT_DIR, 'lighthouse'))}/ (${((Date.now() - started) / 1000).toFixed(0)} s).`,
+    `${path.relative(root, path.join(OUT_DIR, 'lighthouse'))}/ (${results.lighthouseLoads.total} ` +
+    `Lighthouse loads, ${((Date.now() - started) / 1000).toFixed(0)} s).`,
 )
 if (pages.length < PAGES.length)
   console.warn(

@@ -1,11 +1,16 @@
-// The bench's control (issue 53, docs/speed.md): the home page served with nothing but what it
-// lays out at load, its head and its markup up to the first lazy block, without a script. Measured
-// beside the floor and the page, it says how much of the page's style and layout is the first
-// screen's own design, which no change below the fold or in the scripts can take away. The bench
-// serves it through its HTTPS proxy (h2-proxy.mjs, `transformHtml`).
+// The bench's controls (issues 53 and 67, docs/speed.md): each page kind served with nothing but
+// what it lays out at load, its head and its markup up to its first lazy block, without a script.
+// Measured beside the page, a control says what the page's first screen costs by its own design;
+// the page is judged against it (budgets.mjs): what the page spends beyond it is below the fold or
+// in its scripts. The bench serves it through its HTTPS proxy (h2-proxy.mjs, `transformHtml`), from
+// the same build as the page.
 
-/** Its Lighthouse page name, and the page (an id of PAGES, budgets.mjs) it is cut from. */
-export const FIRST_SCREEN_CONTROL = Object.freeze({ name: 'first-screen', of: 'home' })
+/**
+ * The Lighthouse name of a measured page's control: a page id of PAGES (budgets.mjs) or a
+ * --variant's name, with the same path and headers.
+ * @param {string} name
+ */
+export const controlName = (name) => `${name}.control`
 
 /**
  * The class of the blocks that render only near the viewport: LAZY_BLOCK of
@@ -18,6 +23,15 @@ const FIRST_LAZY_BLOCK = new RegExp(
 )
 const SCRIPTS = /<script\b[^>]*>[\s\S]*?<\/script>/g
 const SCRIPT_PRELOADS = /<link\b[^>]*(?:\sas="script"|\srel="modulepreload")[^>]*>/g
+
+/**
+ * Whether a page has a lazy block to cut its control before; without one, its control is the
+ * whole page without scripts.
+ * @param {string} html
+ */
+export function hasLazyBlock(html) {
+  return FIRST_LAZY_BLOCK.test(html)
+}
 
 /**
  * A page's HTML cut before its first lazy block, without scripts or their preloads. The parser

@@ -1,17 +1,22 @@
-// The bench's judgement (scripts/bench/budgets.mjs), held to the decision of issue 29
-// (docs/speed.md): applied throttling judged against the floor, simulated figures only reported,
+// The bench's judgement (scripts/bench/budgets.mjs), held to the decisions of issues 29 and 67
+// (docs/speed.md): applied throttling judged against each page's own control (style and layout,
+// LCP) and the floor (TBT, performance, first-load JS), CLS 0, simulated figures only reported,
 // and every public page kind under the same budgets.
 import { describe, expect, it } from 'vitest'
 
 import { CONTROL } from '../../lib/experiments/ids'
 import { VARIANT_HEADER, variantPath } from '../../lib/experiments/serve'
 import {
+  appliedRound,
   appPageFor,
   BUDGETS,
+  CALIBRATION_LOADS,
+  controlOf,
   experimentComparisons,
   extraHeadersArgs,
   formatTable,
   judge,
+  lighthouseLoads,
   MIN_RUNS,
   pageHeaders,
   pageName,
@@ -19,7 +24,7 @@ import {
   routePathOf,
   servedVariantProblem,
 } from '../../scripts/bench/budgets.mjs'
-import { FIRST_SCREEN_CONTROL } from '../../scripts/bench/first-screen.mjs'
+import { controlName } from '../../scripts/bench/first-screen.mjs'
 import { PAGE_WEIGHT_BUDGET } from '../../scripts/lib/page-weight.mjs'
 
 type Median = {
@@ -60,15 +65,20 @@ const weight = {
   stylesheetBytes: 30_000,
 }
 
-/** A run where every page kind sits exactly at the floor, unless told otherwise. */
+/**
+ * A run where every page kind sits exactly at the floor and at its control, unless told otherwise.
+ * `controls`: overrides of each page's control, by page id (applied throttling only).
+ */
 function results({
   applied = {},
+  controls = {},
   simulated = {},
   desktop = {},
   firstLoadKiB = 135,
   runs = MIN_RUNS,
 }: {
   applied?: Record<string, Partial<Median>>
+  controls?: Record<string, Partial<Median>>
   simulated?: Record<string, Partial<Median>>
   desktop?: Record<string, Partial<Median>>
   firstLoadKiB?: number
@@ -78,6 +88,12 @@ function results({
     floor: summary(base, runs),
     ...Object.fromEntries(
       PAGES.map((page) => [page.id, summary({ ...base, ...overrides[page.id] }, runs)]),
+    ),
+  })
+  const withControls = (pagesMode: ReturnType<typeof mode>) => ({
+    ...pagesMode,
+    ...Object.fromEntries(
+      PAGES.map((page) => [controlName(page.id), summary(controls[page.id], runs)]),
     ),
   })
   const desktopBase = {
@@ -92,13 +108,16 @@ function results({
       floor: { elements: 10, rscPayloadBytes: 3000, htmlBytes: 4000, stylesheetBytes: 0 },
       pages: Object.fromEntries(PAGES.map((page) => [page.id, weight])),
     },
+    controls: Object.fromEntries(
+      PAGES.map((page) => [page.id, controlOf(page.id, page, 'https://127.0.0.1:9', true)]),
+    ) as Record<string, ReturnType<typeof controlOf>>,
     calibration: {
       target: { name: 'entry-level Android phone', benchmarkIndex: 500 },
       hostIndex: 2800,
       cpuSlowdown: 5.6,
     },
     lighthouse: {
-      mobile: { devtools: mode(applied), simulate: mode(simulated) },
+      mobile: { devtools: withControls(mode(applied)), simulate: mode(simulated) },
       desktop: mode(desktop, desktopBase),
     },
   }
@@ -183,6 +202,58 @@ describe('an experiment page’s variants (issue 51)', () => {
   })
 })
 
+describe('the controls (issue 67)', () => {
+  it('gives every page kind its own control: the same path and headers, from the build’s control proxy', () => {
+    for (const page of PAGES) {
+      const control = controlOf(page.id, page, 'https://127.0.0.1:4443', true)
+      expect(control).toEqual({
+        name: controlName(page.id),
+        url: `https://127.0.0.1:4443${page.path}`,
+        headers: pageHeaders(page),
+        lazyBlock: true,
+      })
+    }
+    expect(new Set(PAGES.map((page) => controlName(page.id))).size).toBe(PAGES.length)
+    for (const page of PAGES) expect(PAGES.map((p) => p.id)).not.toContain(controlName(page.id))
+  })
+
+  it('keeps a variant’s header on its control', () => {
+    const variant = PAGES.find((page) => page.variant === 'tempo-real')!
+    const control = PAGES.find((page) => page.variant === CONTROL)!
+    expect(controlOf(variant.id, variant, 'https://127.0.0.1:1').headers).toEqual({
+      [VARIANT_HEADER]: 'tempo-real',
+    })
+    expect(controlOf(control.id, control, 'https://127.0.0.1:1').headers).toEqual({
+      [VARIANT_HEADER]: 'controle',
+    })
+    expect(controlOf('variant-home', PAGES[0]!, 'https://127.0.0.1:2').name).toBe(
+      controlName('variant-home'),
+    )
+  })
+
+  it('runs each page, then its control, the floor last in every applied round', () => {
+    expect(appliedRound(['home', 'campaign'])).toEqual([
+      'home',
+      controlName('home'),
+      'campaign',
+      controlName('campaign'),
+      'floor',
+    ])
+  })
+
+  it('counts the Lighthouse loads a run makes: a full run 192, 35 more than without controls', () => {
+    const full = lighthouseLoads(PAGES.length, MIN_RUNS)
+    expect(full).toEqual({
+      calibration: CALIBRATION_LOADS,
+      applied: (2 * 6 + 1) * 7,
+      simulated: 7 * 7,
+      desktop: 7 * 7,
+      total: 192,
+    })
+    expect(lighthouseLoads(1, 1).total).toBe(CALIBRATION_LOADS + 3 + 2 + 2)
+  })
+})
+
 describe('judge', () => {
   it('passes pages at the floor, and judges every page kind alike', () => {
     const rows = run(results())
@@ -227,22 +298,25 @@ describe('judge', () => {
   })
 
   it.each([
+    // Against the page's own control (issue 67): the control's LCP is 800 ms, its style and
+    // layout 40 ms.
     [
       'LCP',
-      { lcpMs: 800 + BUDGETS.mobile.lcpOverFloorMs },
-      { lcpMs: 801 + BUDGETS.mobile.lcpOverFloorMs },
+      { lcpMs: 800 + BUDGETS.mobile.lcpOverControlMs },
+      { lcpMs: 801 + BUDGETS.mobile.lcpOverControlMs },
     ],
+    [
+      'style and layout',
+      { styleLayoutMs: 40 * BUDGETS.mobile.styleLayoutOverControlFactor },
+      { styleLayoutMs: 40 * BUDGETS.mobile.styleLayoutOverControlFactor + 0.5 },
+    ],
+    // Against the floor: TBT 150 ms, performance 98.
     [
       'TBT',
       { tbtMs: 150 + BUDGETS.mobile.tbtOverFloorMs },
       { tbtMs: 151 + BUDGETS.mobile.tbtOverFloorMs },
     ],
-    ['CLS', { cls: 0.02 }, { cls: 0.021 }],
-    [
-      'style and layout',
-      { styleLayoutMs: 40 * BUDGETS.mobile.styleLayoutOverFloorFactor },
-      { styleLayoutMs: 40 * BUDGETS.mobile.styleLayoutOverFloorFactor + 1 },
-    ],
+    ['CLS', { cls: 0 }, { cls: 0.001 }],
     [
       'performance',
       { scores: { performance: 96, accessibility: 100, bestPractices: 100, seo: 100 } },
@@ -256,19 +330,116 @@ describe('judge', () => {
     }
   })
 
-  it('holds LCP to the floor + 100 ms and style and layout to twice the floor’s (issue 53)', () => {
-    expect(BUDGETS.mobile.lcpOverFloorMs).toBe(100)
-    expect(BUDGETS.mobile.styleLayoutOverFloorFactor).toBe(2)
-    const row = run(results({ applied: { home: { styleLayoutMs: 237 } } })).find(
-      (r) => r.name === 'Mobile applied, /: style and layout',
+  it('holds style and layout to 1.5 × the control’s and LCP to the control’s + 60 ms (issue 67)', () => {
+    expect(BUDGETS.mobile.styleLayoutOverControlFactor).toBe(1.5)
+    expect(BUDGETS.mobile.lcpOverControlMs).toBe(60)
+    expect(BUDGETS.mobile.tbtOverFloorMs).toBe(50)
+    expect(BUDGETS.mobile.cls).toBe(0)
+    expect(BUDGETS.desktop.cls).toBe(0)
+    const rows = run(
+      results({
+        applied: { home: { styleLayoutMs: 150, lcpMs: 1060 } },
+        controls: { home: { styleLayoutMs: 100, lcpMs: 1000 } },
+      }),
     )
-    expect(row).toMatchObject({ site: '237 ms', floor: '40 ms', difference: '5.9×', pass: false })
+    expect(rows.find((r) => r.name === 'Mobile applied, /: style and layout')).toMatchObject({
+      site: '150 ms',
+      control: '100 ms',
+      floor: '40 ms',
+      difference: '1.50×',
+      budget: '≤ 1.5 × control',
+      pass: true,
+    })
+    expect(rows.find((r) => r.name === 'Mobile applied, /: LCP')).toMatchObject({
+      site: '1060 ms',
+      control: '1000 ms',
+      floor: '800 ms',
+      difference: '+60 ms',
+      budget: '≤ control + 60 ms',
+      pass: true,
+    })
+    // One more millisecond of either fails.
+    const past = run(
+      results({
+        applied: { home: { styleLayoutMs: 151, lcpMs: 1061 } },
+        controls: { home: { styleLayoutMs: 100, lcpMs: 1000 } },
+      }),
+    )
+    expect(failures(past)).toEqual([
+      'Mobile applied, /: LCP',
+      'Mobile applied, /: style and layout',
+    ])
   })
 
-  it('fails style and layout when a report lacks the breakdown', () => {
+  it('judges each page against its own control, not another page’s', () => {
+    // The article's control is heavy, the home's light: the same figures pass on the article only.
+    const page = { styleLayoutMs: 200, lcpMs: 1500 }
+    const rows = run(
+      results({
+        applied: { home: page, article: page },
+        controls: {
+          home: { styleLayoutMs: 40, lcpMs: 800 },
+          article: { styleLayoutMs: 150, lcpMs: 1480 },
+        },
+      }),
+    )
+    expect(failures(rows)).toEqual([
+      'Mobile applied, /: LCP',
+      'Mobile applied, /: style and layout',
+    ])
+  })
+
+  it('no longer judges style and layout against twice the floor, nor LCP against the floor + 100 ms', () => {
+    expect(BUDGETS.mobile).not.toHaveProperty('styleLayoutOverFloorFactor')
+    expect(BUDGETS.mobile).not.toHaveProperty('lcpOverFloorMs')
+    // Six times the floor's style and layout and 700 ms over its LCP, within the control's budgets.
+    const rows = run(
+      results({
+        applied: { home: { styleLayoutMs: 237, lcpMs: 1500 } },
+        controls: { home: { styleLayoutMs: 200, lcpMs: 1450 } },
+      }),
+    )
+    expect(failures(rows)).toEqual([])
+    for (const r of rows.filter((r) => r.pass !== null))
+      expect(r.budget).not.toMatch(/× floor|floor \+ 100/)
+  })
+
+  it('fails style and layout when the page’s or the control’s report lacks the breakdown', () => {
     expect(failures(run(results({ applied: { home: { styleLayoutMs: null } } })))).toEqual([
       'Mobile applied, /: style and layout',
     ])
+    expect(failures(run(results({ controls: { home: { styleLayoutMs: null } } })))).toEqual([
+      'Mobile applied, /: style and layout',
+    ])
+  })
+
+  it('fails the budgets on the control when the run did not measure it', () => {
+    const input = results()
+    delete (input.lighthouse.mobile.devtools as Record<string, unknown>)[controlName('listing')]
+    const rows = run(input)
+    expect(failures(rows)).toEqual([
+      'Mobile applied, /conteudos: LCP',
+      'Mobile applied, /conteudos: style and layout',
+    ])
+    expect(
+      rows.find((r) => r.name.startsWith('Mobile applied, /conteudos: its control'))?.control,
+    ).toBe('not measured')
+  })
+
+  it('holds CLS to 0 on mobile and desktop, and never prints a shift as 0.000', () => {
+    const rows = run(
+      results({ applied: { home: { cls: 0.0002 } }, desktop: { article: { cls: 0.001 } } }),
+    )
+    expect(failures(rows)).toEqual([
+      'Mobile applied, /: CLS',
+      'Desktop, /conteudos/como-o-celular-detecta-fadiga: CLS',
+    ])
+    expect(rows.find((r) => r.name === 'Mobile applied, /: CLS')).toMatchObject({
+      site: '0.0002',
+      budget: '= 0',
+    })
+    const desktop = run(results()).find((r) => r.name === 'Desktop, /: CLS')
+    expect(desktop).toMatchObject({ site: '0.000', budget: '= 0', pass: true })
   })
 
   it('holds first-load JS to the floor + 10 KiB', () => {
@@ -302,7 +473,7 @@ describe('judge', () => {
 
   it(`never passes a run of fewer than ${MIN_RUNS} runs per page and mode`, () => {
     expect(failures(run(results({ runs: MIN_RUNS - 1 })))).toEqual([
-      'Lighthouse runs per page and mode (interleaved with the floor)',
+      'Lighthouse runs per page and mode (interleaved with the controls and the floor)',
     ])
   })
 
@@ -326,24 +497,49 @@ describe('judge', () => {
     })
   })
 
-  it('reports the first-screen control beside the floor and the whole page, never judging it', () => {
-    const input = results({ applied: { home: { styleLayoutMs: 120, lcpMs: 900, tbtMs: 160 } } })
-    const devtools = input.lighthouse.mobile.devtools as Record<string, ReturnType<typeof summary>>
-    // Far over every budget: a control that were judged would fail here.
-    devtools[FIRST_SCREEN_CONTROL.name] = summary({ styleLayoutMs: 100, lcpMs: 5000, tbtMs: 900 })
+  it('prints each page’s control beside it: its style and layout, LCP and TBT, and the page’s ratio and differences', () => {
+    const input = results({
+      applied: { home: { styleLayoutMs: 120, lcpMs: 900, tbtMs: 160 } },
+      controls: { home: { styleLayoutMs: 100, lcpMs: 850, tbtMs: 20 } },
+    })
     const rows = run(input)
-    const control = rows.filter((r) => r.name.startsWith('Mobile applied, control:'))
-    expect(control).toEqual([
-      {
-        name: 'Mobile applied, control: / cut before its first lazy block, no script (not judged): style and layout, LCP, TBT',
-        site: '100 ms, 2.5× the floor; 5000 ms; 900 ms',
-        floor: '40 ms; 800 ms; 150 ms',
-        difference: 'whole page: 120 ms; 900 ms; 160 ms',
-        budget: 'reported',
-        pass: null,
-      },
-    ])
-    expect(failures(rows).filter((name) => !name.startsWith('Mobile applied, /:'))).toEqual([])
+    const home = rows.findIndex((r) => r.name.startsWith('Mobile applied, /: its control'))
+    expect(rows[home]).toEqual({
+      name: 'Mobile applied, /: its control, cut before its first lazy block, no script (not judged itself): style and layout; LCP; TBT',
+      site: '120 ms; 900 ms; 160 ms',
+      control: '100 ms; 850 ms; 20 ms',
+      floor: '40 ms; 800 ms; 150 ms',
+      difference: 'vs control: 1.20×; +50 ms; +140 ms',
+      budget: 'reported',
+      pass: null,
+    })
+    // Right before the page's own judged rows, for every page kind.
+    expect(rows[home + 1]?.name).toBe('Mobile applied, /: performance')
+    for (const page of PAGES) {
+      const at = rows.findIndex((r) =>
+        r.name.startsWith(`Mobile applied, ${pageName(page)}: its control,`),
+      )
+      expect(at, pageName(page)).toBeGreaterThan(-1)
+      expect(rows[at + 1]?.name).toBe(`Mobile applied, ${pageName(page)}: performance`)
+      expect(rows[at + 2]).toMatchObject({
+        name: `Mobile applied, ${pageName(page)}: LCP`,
+        control: page.id === 'home' ? '850 ms' : '800 ms',
+      })
+    }
+    // The control itself is not judged: far over every budget, it fails nothing.
+    const heavy = results({ controls: { home: { lcpMs: 5000, tbtMs: 900, cls: 0.3 } } })
+    expect(failures(run(heavy))).toEqual([])
+  })
+
+  it('says when a page has no lazy block, its control then being the whole page', () => {
+    const input = results()
+    input.controls.material!.lazyBlock = false
+    const name = run(input).find((r) =>
+      r.name.startsWith('Mobile applied, /materiais/checklist-camera-cabine-lgpd: its control'),
+    )?.name
+    expect(name).toBe(
+      'Mobile applied, /materiais/checklist-camera-cabine-lgpd: its control, the whole page (it has no lazy block), no script (not judged itself): style and layout; LCP; TBT',
+    )
   })
 
   it('names each variant by the page and the build it measured', () => {
@@ -357,6 +553,9 @@ describe('judge', () => {
       mode['variant-article'] = summary()
     }
     devtools['variant-article'] = summary({ lcpMs: 2000 })
+    // Each judged against its own control, from the variant's build.
+    devtools[controlName('variant-home')] = summary()
+    devtools[controlName('variant-article')] = summary({ lcpMs: 1900 })
     const article = PAGES.find((page) => page.id === 'article')!.path
     const rows = judge({
       results: input,
@@ -368,15 +567,23 @@ describe('judge', () => {
       pageWeightBudget: PAGE_WEIGHT_BUDGET,
     })
     expect(rows.find((r) => r.name === 'Mobile applied, / (.next-exp): LCP')?.pass).toBe(true)
-    expect(rows.find((r) => r.name === `Mobile applied, ${article} (.next-exp): LCP`)?.pass).toBe(
-      false,
-    )
+    expect(
+      rows.find((r) => r.name === `Mobile applied, ${article} (.next-exp): LCP`),
+    ).toMatchObject({ control: '1900 ms', difference: '+100 ms', pass: false })
+    expect(
+      rows.find((r) => r.name.startsWith(`Mobile applied, ${article} (.next-exp): its control`))
+        ?.control,
+    ).toBe('40 ms; 1900 ms; 150 ms')
   })
 
-  it('prints one markdown row per measure', () => {
+  it('prints one markdown row per measure, with a column for the control', () => {
     const rows = run(results())
     const table = formatTable(rows).split('\n')
     expect(table).toHaveLength(rows.length + 2)
+    expect(table[0]).toBe('| Measure | Site | Control | Floor | Difference | Budget | |')
+    expect(table).toContain(
+      '| Mobile applied, /: LCP | 800 ms | 800 ms | 800 ms | +0 ms | ≤ control + 60 ms | ✅ pass |',
+    )
     expect(table.filter((line) => line.endsWith('| ✅ pass |')).length).toBe(
       rows.filter((r) => r.pass).length,
     )

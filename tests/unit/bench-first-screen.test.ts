@@ -1,5 +1,6 @@
-// The bench's control (scripts/bench/first-screen.mjs, docs/speed.md): the home page cut before
-// its first lazy block, without scripts, served through the same HTTPS proxy as the page.
+// The bench's controls (scripts/bench/first-screen.mjs, docs/speed.md, issue 67): each page kind
+// cut before its first lazy block, without scripts, served through the same HTTPS proxy as the
+// page, with the page's headers (a forced variant's too).
 import http from 'node:http'
 import https from 'node:https'
 import type { AddressInfo } from 'node:net'
@@ -8,7 +9,12 @@ import zlib from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { LAZY_BLOCK } from '../../components/render-all'
-import { firstScreenOnly, LAZY_BLOCK_CLASS } from '../../scripts/bench/first-screen.mjs'
+import { controlOf, PAGES } from '../../scripts/bench/budgets.mjs'
+import {
+  firstScreenOnly,
+  hasLazyBlock,
+  LAZY_BLOCK_CLASS,
+} from '../../scripts/bench/first-screen.mjs'
 import { startHttp2Proxy } from '../../scripts/bench/h2-proxy.mjs'
 
 const PAGE =
@@ -36,7 +42,14 @@ describe('firstScreenOnly', () => {
 
   it('leaves a page without a lazy block whole, but for its scripts', () => {
     const page = '<html><head></head><body><p>Texto</p><script>1</script></body></html>'
+    expect(hasLazyBlock(page)).toBe(false)
     expect(firstScreenOnly(page)).toBe('<html><head></head><body><p>Texto</p></body></html>')
+  })
+
+  it('finds a lazy block whatever the classes beside it, and only that class', () => {
+    expect(hasLazyBlock(PAGE)).toBe(true)
+    expect(hasLazyBlock('<div class="render-when-visible [--render-size:30rem]">')).toBe(true)
+    expect(hasLazyBlock('<section class="render-when-visible-not">')).toBe(false)
   })
 })
 
@@ -46,7 +59,15 @@ describe('the bench’s HTTPS proxy with transformHtml', () => {
   let origin: string
   beforeAll(async () => {
     upstream = http.createServer((request, response) => {
-      if (request.url === '/') {
+      if (request.url === '/p/x') {
+        // A page with an experiment: the variant the header forces, as proxy.ts serves it.
+        const variant = String(request.headers['x-vigia-variant'] ?? 'none')
+        response.writeHead(200, { 'content-type': 'text/html' })
+        response.end(
+          `<html><head><meta name="vigia:variant" content="t/${variant}"/></head><body>` +
+            `<h1>${variant}</h1><div class="render-when-visible">below</div></body></html>`,
+        )
+      } else if (request.url === '/') {
         const gzip = /gzip/.test(String(request.headers['accept-encoding']))
         response.writeHead(200, {
           'content-type': 'text/html; charset=utf-8',
@@ -65,12 +86,15 @@ describe('the bench’s HTTPS proxy with transformHtml', () => {
   afterAll(() => new Promise<void>((resolve) => upstream.close(() => resolve())))
 
   /** The proxy's certificate is a throwaway self-signed one. */
-  function get(url: string, acceptEncoding: string) {
+  function get(url: string, acceptEncoding: string, headers: Record<string, string> = {}) {
     return new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
       https
         .get(
           url,
-          { rejectUnauthorized: false, headers: { 'accept-encoding': acceptEncoding } },
+          {
+            rejectUnauthorized: false,
+            headers: { 'accept-encoding': acceptEncoding, ...headers },
+          },
           (r) => {
             const chunks: Buffer[] = []
             r.on('data', (chunk: Buffer) => chunks.push(chunk))
@@ -94,6 +118,21 @@ describe('the bench’s HTTPS proxy with transformHtml', () => {
       expect(plain.body.toString()).toBe(firstScreenOnly(PAGE))
       const asset = await get(`${proxy.origin}/sprite.svg`, 'gzip')
       expect(asset.body).toEqual(sprite)
+    } finally {
+      await proxy.stop()
+    }
+  })
+
+  it('serves a variant’s control with the variant its header forces', async () => {
+    const variant = PAGES.find((page) => page.variant === 'tempo-real')!
+    const proxy = await startHttp2Proxy(origin, { transformHtml: firstScreenOnly })
+    try {
+      const control = controlOf(variant.id, { ...variant, path: '/p/x' }, proxy.origin)
+      expect(control.url).toBe(`${proxy.origin}/p/x`)
+      const served = (await get(control.url, 'identity', control.headers)).body.toString()
+      expect(served).toContain('<meta name="vigia:variant" content="t/tempo-real"/>')
+      expect(served).toContain('<h1>tempo-real</h1>')
+      expect(served).not.toContain('below')
     } finally {
       await proxy.stop()
     }
