@@ -1,6 +1,6 @@
 import { NextResponse, type NextRequest } from 'next/server'
 
-import { visitorOfToday } from '@/lib/analytics'
+import { visitorOfToday } from '@/lib/analytics/visitor'
 import { runningExperiment, type ExperimentDefinition } from '@/lib/experiments/definition'
 import {
   chooseVariant,

@@ -6,7 +6,6 @@ import { experimentSummaries, judgeVariants } from '@/lib/experiments/report'
 import { documentPagePaths } from '@/lib/known-paths'
 import { getLeadStore } from '@/lib/leads'
 import type { Database } from '@/lib/leads/db.mjs'
-import { getRedis } from '@/lib/redis/connection.mjs'
 import { apiVersion, projectId } from '@/sanity/env'
 
 import { createReaderAuth } from './auth'
@@ -18,12 +17,9 @@ import {
   namedValuesCache,
   type BeaconBody,
   type Collector,
-  saoPauloDay,
-  visitorHash,
   type RecordResult,
 } from './collect'
 import type { Report, ReportQuery } from './report-schema'
-import { createSharedState } from './shared-state'
 import {
   nameCampaign as nameCampaignIn,
   namedCampaigns as namedCampaignsIn,
@@ -31,6 +27,7 @@ import {
   readReport as readReportFrom,
   writeBatch,
 } from './store'
+import { sharedState } from './visitor'
 
 // The one backend module of the visit counts (docs/analytics.md). Routes call these named
 // functions: recordView (the beacon), readReport (the figures), checkReader (who may read them).
@@ -53,20 +50,6 @@ type State = {
 // buffer (and one timer) per process.
 const globalForAnalytics = globalThis as typeof globalThis & {
   __vigiaAnalytics?: State
-  __vigiaAnalyticsShared?: { config: string; shared: ReturnType<typeof createSharedState> }
-}
-
-/**
- * What instances share (salts, marks, reading tallies, experiments' shares), without opening the
- * visit store: the proxy and the forms need only this.
- */
-function sharedState(): ReturnType<typeof createSharedState> {
-  const config = JSON.stringify([serverEnv.redisUrl])
-  const existing = globalForAnalytics.__vigiaAnalyticsShared
-  if (existing?.config === config) return existing.shared
-  const shared = createSharedState(serverEnv.redisUrl ? getRedis() : undefined)
-  globalForAnalytics.__vigiaAnalyticsShared = { config, shared }
-  return shared
 }
 
 /** A form's variant check (createVariantCredit), over the shared state. */
@@ -184,16 +167,6 @@ function analytics(): State {
   const state = { config, collector, names, database, ready, timer, saltFor: shared.saltFor }
   globalForAnalytics.__vigiaAnalytics = state
   return state
-}
-
-/**
- * The visitor of today as the counting knows them (the day's salt, address, browser and site):
- * what an experiment assigns its variant from (proxy.ts, lib/experiments/assign.ts), so the
- * variant served and the views counted belong to the same visitor, with nothing stored.
- */
-export async function visitorOfToday(ip: string, userAgent: string, now = Date.now()) {
-  const salt = await sharedState().saltFor(saoPauloDay(now))
-  return visitorHash(salt, ip, userAgent, serverEnv.siteUrl)
 }
 
 /**

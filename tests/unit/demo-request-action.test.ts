@@ -143,7 +143,7 @@ const ARMS = [
 
 /** The variant proxy.ts serves this address and browser today (after action() loaded the modules). */
 async function served(ip: string, userAgent = CHROME) {
-  const { visitorOfToday } = await import('@/lib/analytics')
+  const { visitorOfToday } = await import('@/lib/analytics/visitor')
   const { assignVariant } = await import('@/lib/experiments/assign')
   return `titulo-campanha/${assignVariant(await visitorOfToday(ip, userAgent), 'titulo-campanha', ARMS)}`
 }

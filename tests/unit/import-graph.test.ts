@@ -112,4 +112,16 @@ describe('imports', () => {
     )
     expect(builtins).toEqual([])
   })
+
+  it('proxy.ts, run on every page request, reaches neither a store nor the content reader', () => {
+    const files = reached('proxy.ts')
+    expect(files).toContain('lib/analytics/visitor.ts')
+    expect(
+      files.filter((file) =>
+        /^lib\/(leads\/|content\/(index|bundled|sanity-client)|analytics\/(index|store))/.test(
+          file,
+        ),
+      ),
+    ).toEqual([])
+  })
 })
