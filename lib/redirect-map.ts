@@ -8,6 +8,7 @@ import {
 import { isVisible, type VisibilityWindow } from './content/visibility'
 import type { ExperimentDefinition } from './experiments/definition'
 import { isSitePath, landingPath, sitePath } from './site-path'
+import { refreshing } from './refreshing'
 
 export { isSitePath, sitePath }
 
@@ -53,24 +54,13 @@ type Loader = () => Promise<RoutingTable>
  * (every request goes to its page, as without the table), never an error page.
  */
 export function createRedirectMapCache(load: Loader, ttlMs = REDIRECT_MAP_TTL_MS) {
-  let copy: { table: RoutingTable; at: number } | undefined
-  let pending: Promise<RoutingTable | undefined> | undefined
-  return function current(now = Date.now()): Promise<RoutingTable | undefined> {
-    if (copy && now - copy.at < ttlMs) return Promise.resolve(copy.table)
-    pending ??= load()
-      .then((table) => {
-        copy = { table, at: Date.now() }
-        return table
-      })
-      .catch((error: unknown) => {
-        console.warn(`[redirects] could not refresh the redirect map: ${String(error)}`)
-        return copy?.table
-      })
-      .finally(() => {
-        pending = undefined
-      })
-    return pending
-  }
+  const map = refreshing(load, {
+    ttlMs,
+    stale: 'wait',
+    onError: (error) =>
+      console.warn(`[redirects] could not refresh the redirect map: ${String(error)}`),
+  })
+  return (now = Date.now()): Promise<RoutingTable | undefined> => map.get(now)
 }
 
 // --- Checking redirect documents on the server ----------------------------------------------

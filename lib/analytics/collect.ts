@@ -8,6 +8,7 @@ import { isAssignedVariant } from '@/lib/experiments/assign'
 import { parseVariantId } from '@/lib/experiments/ids'
 import { PRIVATE_PATH } from '@/lib/private-sections'
 import { addressNetwork } from '@/lib/security/address-network'
+import { refreshing } from '@/lib/refreshing'
 import { siteDay } from '@/lib/site-time.mjs'
 
 import {
@@ -291,32 +292,17 @@ export const NAMED_REFRESH_MS = 60_000
  * NAMED_REFRESH_MS.
  */
 export function namedValuesCache(load: () => Promise<string[]>, now: () => number = Date.now) {
-  let names: Set<string> | undefined
-  let until = 0
-  let loading: Promise<void> | undefined
-  const refresh = () =>
-    (loading ??= load()
-      .then(
-        (list) => {
-          names = new Set(list)
-        },
-        () => {},
-      )
-      .finally(() => {
-        until = now() + NAMED_REFRESH_MS
-        loading = undefined
-      }))
+  const names = refreshing(async () => new Set(await load()), {
+    ttlMs: NAMED_REFRESH_MS,
+    stale: 'serve',
+    now,
+  })
   return {
     async isNamed(dimension: Dimension, key: string): Promise<boolean> {
-      if (dimension !== 'campaign') return false
-      if (now() >= until) {
-        const pending = refresh()
-        if (!names) await pending
-      }
-      return names?.has(key) ?? false
+      return dimension === 'campaign' && ((await names.get())?.has(key) ?? false)
     },
     add(name: string) {
-      names?.add(name)
+      names.peek()?.add(name)
     },
   }
 }

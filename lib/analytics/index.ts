@@ -5,6 +5,7 @@ import { liveExperiments } from '@/lib/experiments/live'
 import { experimentSummaries, judgeVariants } from '@/lib/experiments/report'
 import { documentPagePaths } from '@/lib/known-paths'
 import { getLeadStore } from '@/lib/leads'
+import { refreshing } from '@/lib/refreshing'
 import type { Database } from '@/lib/leads/db.mjs'
 import { apiVersion, projectId } from '@/sanity/env'
 
@@ -55,25 +56,12 @@ const globalForAnalytics = globalThis as typeof globalThis & {
 /** A form's variant check (createVariantCredit), over the shared state. */
 let formCredit: { shared: unknown; credit: ReturnType<typeof createVariantCredit> } | undefined
 
-let knownPaths: { paths: Set<string>; until: number } | undefined
-let knownPathsLoading: Promise<Set<string>> | undefined
+// A stale list answers at once; only the very first view waits for one.
+const knownPaths = refreshing(documentPagePaths, { ttlMs: KNOWN_PATHS_TTL_MS, stale: 'serve' })
 
 async function isKnownPath(path: string): Promise<boolean> {
   if ((FIXED_PATHS as readonly string[]).includes(path)) return true
-  if (!knownPaths || knownPaths.until < Date.now()) {
-    knownPathsLoading ??= documentPagePaths()
-      .then((paths) => {
-        knownPaths = { paths, until: Date.now() + KNOWN_PATHS_TTL_MS }
-        return paths
-      })
-      .catch(() => knownPaths?.paths ?? new Set<string>())
-      .finally(() => {
-        knownPathsLoading = undefined
-      })
-    // A stale list answers at once; only the very first view waits for one.
-    if (!knownPaths) await knownPathsLoading
-  }
-  return knownPaths?.paths.has(path) ?? false
+  return (await knownPaths.get())?.has(path) ?? false
 }
 
 /**

@@ -1,4 +1,5 @@
 import { isRunningVariant, type ExperimentDefinition } from './definition'
+import { refreshing } from '@/lib/refreshing'
 
 // Which experiments' variants may be counted now (docs/experiments.md, "Counting"): the beacon's
 // and the form's variant is checked against the published experiments, so a variant that ended,
@@ -17,28 +18,8 @@ export function experimentsMemo(
   load: () => Promise<readonly ExperimentDefinition[]>,
   now: () => number = Date.now,
 ) {
-  let definitions: readonly ExperimentDefinition[] | undefined
-  let until = 0
-  let loading: Promise<void> | undefined
-  const refresh = () =>
-    (loading ??= load()
-      .then(
-        (list) => {
-          definitions = list
-        },
-        () => {},
-      )
-      .finally(() => {
-        until = now() + EXPERIMENTS_REFRESH_MS
-        loading = undefined
-      }))
-  const current = async (): Promise<readonly ExperimentDefinition[]> => {
-    if (now() >= until) {
-      const pending = refresh()
-      if (!definitions) await pending
-    }
-    return definitions ?? []
-  }
+  const list = refreshing(load, { ttlMs: EXPERIMENTS_REFRESH_MS, stale: 'serve', now })
+  const current = async (): Promise<readonly ExperimentDefinition[]> => (await list.get()) ?? []
   return {
     /** Every published experiment, running or not. */
     definitions: current,
