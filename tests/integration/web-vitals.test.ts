@@ -84,7 +84,7 @@ describe(`web vitals in the database (${backendLabel})`, { timeout: 60_000 }, ()
     expect(collector.pending()).toMatchObject({ batches: 0 })
 
     const day = today()
-    const report = await readReport(db, { from: day, to: day, by: 'page' })
+    const report = await readReport(db, { format: 'json', from: day, to: day, by: 'page' })
     const row = (key: string) => report.rows.find((r) => r.key === key)
     const near = (value: number | null | undefined, expected: number) => {
       expect(value).not.toBeNull()
@@ -102,11 +102,11 @@ describe(`web vitals in the database (${backendLabel})`, { timeout: 60_000 }, ()
     expect(row('/conteudos')).toMatchObject({ lcpP75: null, inpP75: null, clsP75: null })
 
     // One page's figures (the document's tab): the same p75.
-    const one = await readReport(db, { from: day, to: day, by: 'page', path: '/' })
+    const one = await readReport(db, { format: 'json', from: day, to: day, by: 'page', path: '/' })
     expect(one.rows).toHaveLength(1)
     expect(one.rows[0]!.lcpP75).toBe(row('/')!.lcpP75)
     // Other groupings carry none.
-    const byCampaign = await readReport(db, { from: day, to: day, by: 'campaign' })
+    const byCampaign = await readReport(db, { format: 'json', from: day, to: day, by: 'campaign' })
     expect(byCampaign.rows[0]).not.toHaveProperty('lcpP75')
   })
 
@@ -152,12 +152,22 @@ describe(`web vitals in the database (${backendLabel})`, { timeout: 60_000 }, ()
         visitors: ['0123456789abcdef0123456789abcdef'],
       },
     ])
-    const period = await readReport(db, { from: '2026-03-01', to: '2026-03-02', by: 'page' })
+    const period = await readReport(db, {
+      format: 'json',
+      from: '2026-03-01',
+      to: '2026-03-02',
+      by: 'page',
+    })
     // Four samples over both days: 1,000 ×3 and 5,000: the p75 is the 3rd, 1,000 ms.
     const lcp = period.rows.find((r) => r.key === '/p/velocidade')!.lcpP75!
     expect(lcp).toBeGreaterThanOrEqual(1000)
     expect(lcp).toBeLessThanOrEqual(1045)
-    const second = await readReport(db, { from: '2026-03-02', to: '2026-03-02', by: 'page' })
+    const second = await readReport(db, {
+      format: 'json',
+      from: '2026-03-02',
+      to: '2026-03-02',
+      by: 'page',
+    })
     expect(second.rows.find((r) => r.key === '/p/velocidade')).toBeUndefined()
     expect(lastBucket('lcp')).toBeLessThan(256)
   })
