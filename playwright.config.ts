@@ -78,6 +78,7 @@ const SERVER_BOUND_SPECS = [
   /scheduled-head\.spec\.ts/,
   /analytics\.spec\.ts/,
   /analytics-reach\.spec\.ts/,
+  /web-vitals\.spec\.ts/,
   /studio-performance\.spec\.ts/,
   /studio-day\.spec\.ts/,
   /publish-cost\.spec\.ts/,
@@ -211,6 +212,15 @@ export default defineConfig({
       name: 'reach',
       metadata: needs({ builds: ['lake'] }),
       testMatch: /analytics-reach\.spec\.ts/,
+      use: { viewport: { width: 1280, height: 800 } },
+    },
+    {
+      // The speed real visitors live (issue 67): web vitals from real Chromium to the report's
+      // p75, on a copy of the lake build behind nginx with a Content Lake double of its own, all
+      // started by the spec.
+      name: 'vitals',
+      metadata: needs({ builds: ['lake'] }),
+      testMatch: /web-vitals\.spec\.ts/,
       use: { viewport: { width: 1280, height: 800 } },
     },
     {

@@ -25,6 +25,7 @@ import { cliIo, parsedOrUsage, runIfMain } from './lib/cli-io.mjs'
 import { reportCsv } from '../lib/analytics/csv.mjs'
 import { SITE_TIME_ZONE, siteDay } from '../lib/site-time.mjs'
 import { KEY_COLUMNS, measuresOf, REPORT_GROUP_NAMES } from '../lib/analytics/measures.mjs'
+import { VITAL_SPECS } from '../lib/analytics/vitals.mjs'
 import { queryReport } from '../lib/analytics/report-db.mjs'
 import { openPglite } from '../lib/leads/db.mjs'
 import { openPostgres } from '../lib/leads/postgres.mjs'
@@ -152,10 +153,26 @@ async function run(argv, io) {
     return String(value)
   }
 
+  /** A page's p75 of one web vital (vitals.mjs), e.g. "2436 ms". */
+  function shownVital(spec, row) {
+    const value = row[spec.field]
+    if (value === null || value === undefined) return '—'
+    return `${value.toLocaleString('pt-BR', { minimumFractionDigits: spec.decimals })}${spec.unit ? ` ${spec.unit}` : ''}`
+  }
+
   function printTable(report) {
     const measures = measuresOf(report.by)
-    const header = [report.by === 'day' ? 'dia' : 'chave', ...measures.map((s) => s.short)]
-    const lines = report.rows.map((row) => [row.key, ...measures.map((s) => shown(s, row))])
+    const vitals = report.by === 'page' ? VITAL_SPECS : []
+    const header = [
+      report.by === 'day' ? 'dia' : 'chave',
+      ...measures.map((s) => s.short),
+      ...vitals.map((s) => `${s.name} p75`),
+    ]
+    const lines = report.rows.map((row) => [
+      row.key,
+      ...measures.map((s) => shown(s, row)),
+      ...vitals.map((s) => shownVital(s, row)),
+    ])
     const widths = header.map((title, i) =>
       Math.max(title.length, ...lines.map((line) => line[i].length)),
     )

@@ -53,6 +53,10 @@ function parseBody(text: string): BeaconBody | undefined {
     seconds: number('seconds'),
     scroll: number('scroll'),
     first: body.first === true,
+    // The page load's speed (a reading report's); bounded by the collector (vitals.mjs).
+    lcp: number('lcp'),
+    inp: number('inp'),
+    cls: number('cls'),
     // Named but not a string: kept as a variant that runs nowhere, so the beacon counts nowhere.
     ...(body.variant === undefined || body.variant === null
       ? {}

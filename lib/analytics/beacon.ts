@@ -6,7 +6,8 @@
 //   prefetches run no script), marked `entry` on the visit's first;
 // - a click on a WhatsApp, tel: or mailto: link, anywhere on the page;
 // - the end of a view (page hidden or left, as Plausible's engagement event): the seconds it was
-//   visible and how much deeper it was scrolled since the last report.
+//   visible and how much deeper it was scrolled since the last report; the first such report of
+//   the hard-loaded view carries its LCP, INP and CLS as web-vitals measured them so far.
 // Each carries the experiment's variant seen, if any (docs/experiments.md).
 // No cookie, nothing in localStorage. The Studio, previews and review links are not counted.
 
@@ -31,6 +32,9 @@ let depth = 0
 let sent = 0
 let first = true
 let listening = false
+// web-vitals' latest figures of the page load (lcp, inp, cls; none until measured), sent with the
+// first reading report and then forgotten: web-vitals measures the load, not client navigations.
+let vitals: Record<string, number> | undefined = {}
 // The experiment's variant of the view (read when it is shown: a reading report is sent after
 // the next page replaced this one's meta).
 let variant: string | undefined
@@ -77,7 +81,8 @@ function endReading(): void {
   since = 0
   const seconds = Math.round(visible / 1000)
   const scroll = Math.max(0, Math.round(depth - sent))
-  if (seconds || scroll || first) post({ event: 'read', seconds, scroll, first })
+  if (seconds || scroll || first) post({ event: 'read', seconds, scroll, first, ...vitals })
+  vitals = undefined
   visible = 0
   sent += scroll
   first = false
@@ -86,6 +91,20 @@ function endReading(): void {
 function listen(): void {
   if (listening) return
   listening = true
+  // Its own chunk, loaded once the view is sent (after idle), so never first-load JS; its buffered
+  // observers still see the load's paints and shifts. Its listeners are on window in the capture
+  // phase: on hide they report before ours sends the reading.
+  import('web-vitals')
+    .then((measure) => {
+      const keep = ({ name, value }: { name: string; value: number }) => {
+        if (vitals) vitals[name.toLowerCase()] = value
+      }
+      for (const on of [measure.onLCP, measure.onINP, measure.onCLS])
+        on(keep, { reportAllChanges: true })
+    })
+    .catch(() => {
+      // No figures: the reading is still sent.
+    })
   addEventListener('scroll', scrolled, { passive: true })
   // Fired on leaving the page too (before pagehide), in every current browser.
   document.addEventListener('visibilitychange', () => {
@@ -136,4 +155,5 @@ export function sendView(path: string): void {
 export function resetBeacon(): void {
   lastPath = variant = undefined
   reading = false
+  vitals = {}
 }

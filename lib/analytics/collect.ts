@@ -20,6 +20,7 @@ import {
   type Visit,
 } from './measures.mjs'
 import type { ReadingLedger } from './reading-ledger'
+import { VITAL_SPECS, vitalBucket, type VitalName } from './vitals.mjs'
 // Counting views without cookies (docs/analytics.md): the pure part, with no I/O of its own, so
 // that every rule (bots, hashing, caps, dedupe, buffering, retries) is unit-tested. Salts, the
 // dedupe memory, the known paths and the database come in as functions (lib/analytics/index.ts).
@@ -88,6 +89,10 @@ export type BeaconBody = {
   seconds?: number
   scroll?: number
   first?: boolean
+  /** The hard-loaded view's LCP and INP (ms) and CLS, on its first `read` (web-vitals). */
+  lcp?: number
+  inp?: number
+  cls?: number
   /** The experiment's variant seen (`<experiment>/<variant>`): the page's, else the entry page's. */
   variant?: string
 }
@@ -108,8 +113,20 @@ export type BatchRow = {
   readScroll?: number
 }
 
-/** Writes one batch; the id makes a retry of a batch already written a no-op. Throws on failure. */
-export type WriteBatch = (batchId: string, rows: BatchRow[]) => Promise<void>
+/** Samples of one web vital of one page on one day that fell in one bucket (vitals.mjs). */
+export type VitalRow = {
+  day: string
+  page: string
+  metric: VitalName
+  bucket: number
+  count: number
+}
+
+/**
+ * Writes one batch, and the vitals' samples that go with it; the id makes a retry of a batch
+ * already written a no-op. Throws on failure.
+ */
+export type WriteBatch = (batchId: string, rows: BatchRow[], vitals?: VitalRow[]) => Promise<void>
 
 export type CollectorOptions = {
   write: WriteBatch
@@ -261,7 +278,7 @@ type Entry = {
   readSeconds: number
   readScroll: number
 }
-type PendingBatch = { id: string; rows: BatchRow[]; visitors: number }
+type PendingBatch = { id: string; rows: BatchRow[]; visitors: number; vitals?: VitalRow[] }
 
 /** SQLSTATE classes of a batch the database will never take as it is (22: data, 23: integrity). */
 function isDataError(error: unknown): boolean {
@@ -396,6 +413,8 @@ export function createCollector(options: CollectorOptions) {
   const { whoIs, verdictOf } = credit
   let buffer = new Map<string, Entry>()
   let bufferVisitors = 0
+  /** Web vitals' samples per day, page, metric and bucket: bounded by the known pages. */
+  let vitals = new Map<string, VitalRow>()
   const queue: PendingBatch[] = []
   /** Distinct capped values this instance has seen, per day and dimension. */
   const seenValues = new Map<string, Set<string>>()
@@ -552,6 +571,18 @@ export function createCollector(options: CollectorOptions) {
           entry.readSeconds += grant.seconds
           entry.readScroll += grant.scroll
         }
+        // The page load's speed, with the view's first report only: the ledger grants one read
+        // per counted view of the visitor and of its address, so neither adds more than one
+        // sample per view. A figure no browser produces is refused, one too large capped.
+        if (grant.read)
+          for (const { name } of VITAL_SPECS) {
+            const bucket = vitalBucket(name, body[name])
+            if (bucket === undefined) continue
+            const id = `${day}\u0000${pageKey}\u0000${name}\u0000${bucket}`
+            const row = vitals.get(id)
+            if (row) row.count += 1
+            else vitals.set(id, { day, page: pageKey, metric: name, bucket, count: 1 })
+          }
         return 'counted'
       }
 
@@ -627,6 +658,14 @@ export function createCollector(options: CollectorOptions) {
           buffer = new Map()
           bufferVisitors = 0
         }
+        if (vitals.size > 0) {
+          // With the batch of the reads they came with (or one of their own).
+          const samples = [...vitals.values()]
+          const last = queue.at(-1)
+          if (last && !last.vitals) last.vitals = samples
+          else queue.push({ id: randomUUID(), rows: [], visitors: 0, vitals: samples })
+          vitals = new Map()
+        }
         let first = true
         while (queue.length > 0) {
           // Let the beacons waiting on this thread in between two batches.
@@ -634,7 +673,7 @@ export function createCollector(options: CollectorOptions) {
           first = false
           const batch = queue[0]!
           try {
-            await options.write(batch.id, batch.rows)
+            await options.write(batch.id, batch.rows, batch.vitals)
           } catch (error) {
             const message = errorMessage(error)
             if (isDataError(error)) {
@@ -643,14 +682,24 @@ export function createCollector(options: CollectorOptions) {
               // the row at fault is alone; that row is dropped, counted and logged once. The
               // other rows, and every later batch, are written.
               queue.shift()
-              if (batch.rows.length > 1) {
+              if (batch.vitals ? batch.rows.length > 0 : batch.rows.length > 1) {
+                // The vitals' samples go apart first: a bad sample cannot drop a row, nor a bad
+                // row the samples.
                 const half = Math.ceil(batch.rows.length / 2)
-                const parts = [batch.rows.slice(0, half), batch.rows.slice(half)].map((rows) => ({
+                const parts: PendingBatch[] = (
+                  batch.vitals ? [batch.rows] : [batch.rows.slice(0, half), batch.rows.slice(half)]
+                ).map((rows) => ({
                   id: randomUUID(),
                   rows,
                   visitors: rows.reduce((sum, row) => sum + rowHashes(row), 0),
                 }))
+                if (batch.vitals)
+                  parts.push({ id: randomUUID(), rows: [], visitors: 0, vitals: batch.vitals })
                 queue.unshift(...parts)
+              } else if (batch.rows.length === 0) {
+                console.warn(
+                  `[analytics] Dropped ${batch.vitals?.length ?? 0} web vitals row(s) the database refuses (${message}).`,
+                )
               } else {
                 const row = batch.rows[0]!
                 droppedRows += 1

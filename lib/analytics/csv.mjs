@@ -9,6 +9,7 @@
 import { FORMULA_AFTER_SEPARATOR, asSpreadsheetText } from '../text/formula.mjs'
 
 import { KEY_COLUMNS, measuresOf } from './measures.mjs'
+import { VITAL_SPECS } from './vitals.mjs'
 
 export const CSV_SEPARATOR = ';'
 export const CSV_BOM = '\uFEFF'
@@ -48,6 +49,10 @@ export function reportCsv(rows, by = 'page') {
     ...measuresOf(by).map((spec) => ({ name: spec.name, column: spec.column ?? spec.label })),
     ...(by === 'variant' && rows.some((row) => 'chanceToBeatControl' in row)
       ? VERDICT_COLUMNS
+      : []),
+    // A page's speed (p75 of its hard loads; empty without a sample).
+    ...(by === 'page'
+      ? VITAL_SPECS.map((spec) => ({ name: spec.field, column: spec.column }))
       : []),
   ]
   for (const { column } of columns) header.push(column)

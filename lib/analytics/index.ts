@@ -147,7 +147,7 @@ function analytics(): State {
     isNamed: names.isNamed,
     experiments: () => liveExperiments().definitions(),
     holdsShare: shared.holdsShare,
-    write: async (batchId, rows) => writeBatch(await database(), batchId, rows),
+    write: async (batchId, rows, vitals) => writeBatch(await database(), batchId, rows, vitals),
     purge: async () => purgeAggregates(await database()),
   })
   const timer = setInterval(() => void collector.flush(), serverEnv.analyticsFlushIntervalMs)

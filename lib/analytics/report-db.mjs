@@ -9,7 +9,9 @@
  * @typedef {{ from: string, to: string, by: ReportGroup, path?: string }} ReportRequest
  * @typedef {{ key: string, visits: number, visitors: number, leads: number, conversion: number,
  *   downloads: number, whatsapp: number, phone: number, email: number, engagedSeconds: number | null,
- *   scrollDepth: number | null }} ReportRowData
+ *   scrollDepth: number | null, lcpP75?: number | null, inpP75?: number | null,
+ *   clsP75?: number | null }} ReportRowData
+ * @typedef {Map<string, Map<number, number>>} Histograms a page's samples per vital and bucket
  */
 
 import {
@@ -19,6 +21,7 @@ import {
   REPORT_MAX_ROWS,
   SITE_KEY,
 } from './measures.mjs'
+import { p75, VITAL_SPECS } from './vitals.mjs'
 
 export { conversionRate, OTHER_KEY, SITE_KEY } from './measures.mjs'
 
@@ -69,6 +72,8 @@ export async function queryReport(db, query) {
     return entry
   }
   if (query.by === 'day') for (const day of daysOf(query.from, query.to)) row(day)
+  /** by=page: each page's web vitals' histograms over the period (vitals.mjs). @type {Map<string, Histograms>} */
+  const vitals = new Map()
 
   await db.transaction(async (tx) => {
     await tx.exec('set local role analytics_reader')
@@ -95,6 +100,24 @@ export async function queryReport(db, query) {
       entry.reads += Number(count.reads)
       entry.readSeconds += Number(count.read_seconds)
       entry.readScroll += Number(count.read_scroll)
+    }
+    if (query.by === 'page') {
+      const samples = await tx.query(
+        `select page, metric, bucket::int4 as bucket, sum(samples)::int8 as samples
+         from analytics.vitals
+         where day between $1::date and $2::date and ($3::text is null or page = $3::text)
+         group by 1, 2, 3`,
+        [query.from, query.to, query.path ?? null],
+      )
+      for (const sample of samples.rows) {
+        const page = String(sample.page)
+        let histograms = vitals.get(page)
+        if (!histograms) vitals.set(page, (histograms = new Map()))
+        const metric = String(sample.metric)
+        let histogram = histograms.get(metric)
+        if (!histogram) histograms.set(metric, (histogram = new Map()))
+        histogram.set(Number(sample.bucket), Number(sample.samples))
+      }
     }
     // A dimension's conversions are those of the count's column of its name (none: none joined):
     // a download is credited to its page, entry page, campaign, source and variant as a lead is.
@@ -140,6 +163,16 @@ export async function queryReport(db, query) {
       if (keptKeys.has(key)) continue
       for (const [measure, value] of Object.entries(entry))
         rest[measure] = (rest[measure] ?? 0) + value
+      // Their samples too: the (outras) row's p75 is that of every page folded into it.
+      const folded = vitals.get(key)
+      if (key === OTHER_KEY || !folded) continue
+      let into = vitals.get(OTHER_KEY)
+      if (!into) vitals.set(OTHER_KEY, (into = new Map()))
+      for (const [metric, histogram] of folded) {
+        let sum = into.get(metric)
+        if (!sum) into.set(metric, (sum = new Map()))
+        for (const [bucket, n] of histogram) sum.set(bucket, (sum.get(bucket) ?? 0) + n)
+      }
     }
     entries = [...kept, [OTHER_KEY, rest]]
   }
@@ -161,6 +194,10 @@ export async function queryReport(db, query) {
       scrollDepth:
         entry.reads > 0 ? Math.min(100, Math.round(entry.readScroll / entry.reads)) : null,
     }
+    // A page's speed as its visitors lived it: null where no view of it sent a figure.
+    if (query.by === 'page')
+      for (const spec of VITAL_SPECS)
+        result[spec.field] = p75(spec.name, vitals.get(key)?.get(spec.name) ?? [])
     return result
   })
   return { from: query.from, to: query.to, by: query.by, rows }

@@ -113,6 +113,13 @@ export const reportRowSchema = z.object({
     engagedSeconds: typeof measureSchemas.seconds
     scrollDepth: typeof measureSchemas.percent
   }),
+  /**
+   * by=page only: the 75th percentile of the page's hard loads (lib/analytics/vitals.mjs), LCP and
+   * INP in ms, CLS unitless (2 decimals); null where no view of it sent one in the period.
+   */
+  lcpP75: z.number().nonnegative().nullable().optional(),
+  inpP75: z.number().nonnegative().nullable().optional(),
+  clsP75: z.number().nonnegative().nullable().optional(),
 })
 export type ReportRow = z.infer<typeof reportRowSchema>
 
@@ -167,6 +174,8 @@ export function reportSearchParams(query: {
   if (query.path) params.set('path', query.path)
   return params
 }
+
+export { VITAL_SPECS, vitalRating, type VitalRating } from './vitals.mjs'
 
 export {
   CONVERSION_GROUP_SPECS,

@@ -1,6 +1,6 @@
 import type { Database } from '@/lib/leads/db.mjs'
 
-import type { BatchRow } from './collect'
+import type { BatchRow, VitalRow } from './collect'
 import { DIMENSION_SPECS } from './measures.mjs'
 import { queryReport } from './report-db.mjs'
 import type { Report, ReportQuery } from './report-schema'
@@ -26,17 +26,30 @@ async function asRole<T>(
 const CAPPED = new Set<string>(DIMENSION_SPECS.flatMap((spec) => (spec.capped ? [spec.name] : [])))
 
 /**
- * Writes one batch (collect.ts); a batch id already written is not counted again. Each row says
- * whether its dimension is capped (record_views, 20270301000000_analytics_dimensions.sql).
+ * Writes one batch (collect.ts) and its web vitals' samples, in one transaction; a batch id already
+ * written is not counted again. Each row says whether its dimension is capped (record_views,
+ * 20270301000000_analytics_dimensions.sql); the samples go to record_vitals
+ * (20270401000000_web_vitals.sql).
  */
-export async function writeBatch(db: Database, batchId: string, rows: BatchRow[]): Promise<void> {
+export async function writeBatch(
+  db: Database,
+  batchId: string,
+  rows: BatchRow[],
+  vitals: VitalRow[] = [],
+): Promise<void> {
   const batch = rows.map((row) => ({ ...row, capped: CAPPED.has(row.dimension) }))
-  await asRole(db, 'analytics_writer', (tx) =>
-    tx.query('select analytics.record_views($1::uuid, $2::jsonb) as written', [
-      batchId,
-      JSON.stringify(batch),
-    ]),
-  )
+  await asRole(db, 'analytics_writer', async (tx) => {
+    if (rows.length > 0)
+      await tx.query('select analytics.record_views($1::uuid, $2::jsonb) as written', [
+        batchId,
+        JSON.stringify(batch),
+      ])
+    if (vitals.length > 0)
+      await tx.query('select analytics.record_vitals($1::uuid, $2::jsonb) as written', [
+        batchId,
+        JSON.stringify(vitals),
+      ])
+  })
 }
 
 /**

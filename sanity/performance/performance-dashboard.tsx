@@ -301,6 +301,7 @@ function Content({
                 keyHeading={table.keyHeading}
                 emptyKeyLabel={table.emptyKeyLabel}
                 measures={table.measures}
+                vitals={table.by === 'page'}
                 rows={figures.breakdowns[table.by] ?? []}
                 onDownload={() =>
                   downloadReportCsv(

@@ -5,7 +5,12 @@ import { styled } from 'styled-components'
 
 import { ReportError } from './api'
 import { formatCount, formatPercent, formatRate, formatSeconds } from './period'
-import { MEASURE_SPECS, type ReportRow } from '../../lib/analytics/report-schema'
+import {
+  MEASURE_SPECS,
+  VITAL_SPECS,
+  vitalRating,
+  type ReportRow,
+} from '../../lib/analytics/report-schema'
 
 type Measure = (typeof MEASURE_SPECS)[number]
 
@@ -22,6 +27,22 @@ export function formatMeasure(spec: Measure, row: ReportRow): string {
     default:
       return formatCount(value ?? 0)
   }
+}
+
+type Vital = (typeof VITAL_SPECS)[number]
+
+/**
+ * A page's p75 of one web vital with Google's verdict: "2.436 ms · bom", "0,07 · bom"; "—" with
+ * no sample (the thresholds: lib/analytics/vitals.mjs).
+ */
+export function formatVital(spec: Vital, row: ReportRow): string {
+  const value = row[spec.field]
+  if (value === null || value === undefined) return '—'
+  const figure = value.toLocaleString('pt-BR', {
+    minimumFractionDigits: spec.decimals,
+    maximumFractionDigits: spec.decimals,
+  })
+  return `${figure}${spec.unit ? ` ${spec.unit}` : ''} · ${vitalRating(spec.name, value)}`
 }
 
 /** The figures' table, shared by the report and the experiments section. */
@@ -78,6 +99,7 @@ export function ReportTable({
   emptyKeyLabel,
   rows,
   measures = MEASURE_SPECS,
+  vitals = false,
   order = 'ranking',
   formatKey = (key) => key,
   onDownload,
@@ -89,6 +111,8 @@ export function ReportTable({
   rows: readonly ReportRow[]
   /** The columns: every measure, or a grouping's own (measuresOf). */
   measures?: readonly Measure[]
+  /** Whether to show the pages' web vitals (p75 of hard loads, by=page) after the measures. */
+  vitals?: boolean
   /** Most visitors first, or in key order (days). */
   order?: 'ranking' | 'key'
   formatKey?: (key: string) => string
@@ -97,6 +121,7 @@ export function ReportTable({
   const [downloading, setDownloading] = useState(false)
   const [downloadProblem, setDownloadProblem] = useState<string>()
   const headingId = useId()
+  const vitalColumns = vitals ? VITAL_SPECS : []
 
   const download = async () => {
     setDownloading(true)
@@ -145,12 +170,17 @@ export function ReportTable({
                     {spec.label}
                   </th>
                 ))}
+                {vitalColumns.map((spec) => (
+                  <th scope="col" key={spec.field}>
+                    {spec.label} (p75)
+                  </th>
+                ))}
               </tr>
             </thead>
             <tbody>
               {rows.length === 0 ? (
                 <tr>
-                  <td colSpan={measures.length + 1}>
+                  <td colSpan={measures.length + vitalColumns.length + 1}>
                     <Box paddingY={2}>
                       <Text size={1} muted>
                         Nada registrado neste período.
@@ -169,6 +199,9 @@ export function ReportTable({
                     </th>
                     {measures.map((spec) => (
                       <td key={spec.name}>{formatMeasure(spec, row)}</td>
+                    ))}
+                    {vitalColumns.map((spec) => (
+                      <td key={spec.field}>{formatVital(spec, row)}</td>
                     ))}
                   </tr>
                 ))

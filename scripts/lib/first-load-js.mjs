@@ -18,6 +18,8 @@ export const FIRST_LOAD_JS_BUDGET_BYTES = 140 * 1024
  * The site's own share of it: a client component that grows past this belongs behind an island.
  * 5 KiB until components/render-all.tsx (issue 53) took it to 5,170 bytes: a script that must run
  * before the page hydrates, rendered by a client component so it is not in the RSC payload too.
+ * The beacon's web vitals (issue 67) took it to 5,347 bytes: web-vitals itself is a chunk loaded
+ * after the view is sent, but the code that loads it is first-load. 29 bytes are left.
  */
 export const SITE_JS_BUDGET_BYTES = 5.25 * 1024
 

@@ -227,8 +227,8 @@ describe(`materials' downloads in the figures (${backendLabel})`, { timeout: 60_
       .split('\r\n')
     expect(byPage[0]).toBe(
       'Página;Visitas;Visitantes;Leads;Conversão;Downloads de materiais;WhatsApp;Telefone;' +
-        'E-mail;Tempo médio de leitura (s);Rolagem média (%)',
+        'E-mail;Tempo médio de leitura (s);Rolagem média (%);LCP p75 (ms);INP p75 (ms);CLS p75',
     )
-    expect(byPage[1]).toBe(`${CHECKLIST};10;5;0;0;2;0;0;0;;`)
+    expect(byPage[1]).toBe(`${CHECKLIST};10;5;0;0;2;0;0;0;;;;;`)
   })
 })

@@ -169,6 +169,10 @@ describe('npm run stats', { timeout: 180_000 }, () => {
     // The entry pages and the new columns too (issue 45), the CSV as a pt-BR Excel reads it.
     expect(stdout).toMatch(/Por página de entrada[\s\S]*\/p\/frotas\s+0\s+0\s+1\s+0%\s+2\s/)
     expect(stdout).toMatch(/conv\.\s+downloads\s+whatsapp\s+telefone\s+e-mail\s+leitura\s+rolagem/)
+    // The pages' speed (issue 67): none measured here, so a dash, never 0.
+    expect(stdout).toMatch(
+      /rolagem\s+lcp p75\s+inp p75\s+cls p75\n[-\s]+\n\/p\/frotas\s.*—\s+—\s+—\n/,
+    )
     // The materials (issue 65): their downloads alone, a table of the default ones.
     expect(stdout).toMatch(
       /Por material \([^)]*\)\nchave\s+downloads\n-+\s+-+\nchecklist-lgpd\s+2\n/,
@@ -176,7 +180,8 @@ describe('npm run stats', { timeout: 180_000 }, () => {
     const csv = await stats('--by', 'page', '--csv')
     expect(csv.stdout).toBe(
       '\uFEFFPágina;Visitas;Visitantes;Leads;Conversão;Downloads de materiais;WhatsApp;Telefone;' +
-        'E-mail;Tempo médio de leitura (s);Rolagem média (%)\r\n/p/frotas;8;4;1;0,25;2;0;0;0;;\r\n',
+        'E-mail;Tempo médio de leitura (s);Rolagem média (%);LCP p75 (ms);INP p75 (ms);CLS p75\r\n' +
+        '/p/frotas;8;4;1;0,25;2;0;0;0;;;;;\r\n',
     )
     const materials = await stats('--by', 'material', '--csv')
     expect(materials.stdout).toBe('\uFEFFMaterial;Downloads de materiais\r\nchecklist-lgpd;2\r\n')

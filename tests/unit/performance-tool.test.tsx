@@ -78,12 +78,19 @@ const FIXTURES: Record<string, Partial<Record<ReportGroup, ReportRow[]>>> = {
         email: 2,
         engagedSeconds: 41,
         scrollDepth: 55,
+        lcpP75: 2436,
+        inpP75: 184,
+        clsP75: 0.07,
       }),
-      row('/p/onibus-rodoviarios', 1200, 1000, 25),
+      // No hard load measured: no speed.
+      row('/p/onibus-rodoviarios', 1200, 1000, 25, { lcpP75: null, inpP75: null, clsP75: null }),
       row('/conteudos/lgpd-camera-na-cabine', 300, 200, 11, {
         whatsapp: 5,
         engagedSeconds: 95,
         scrollDepth: 82,
+        lcpP75: 4200,
+        inpP75: 350,
+        clsP75: 0.3,
       }),
     ],
     landing: [row('/conteudos/lgpd-camera-na-cabine', 150, 150, 14, { whatsapp: 9 })],
@@ -264,8 +271,39 @@ describe('the Desempenho tool', () => {
   it('shows the tables by page, entry page, campaign and source, most visitors first, conversion in pt-BR', async () => {
     await render(<PerformanceTool />)
     expect(tableRows('Por página')).toEqual([
-      ['/p/onibus-rodoviarios', '1.200', '1.000', '25', '2,5%', '0', '0', '0', '0', '—', '—'],
-      ['/', '500', '400', '4', '1%', '0', '30', '4', '2', '41 s', '55%'],
+      [
+        '/p/onibus-rodoviarios',
+        '1.200',
+        '1.000',
+        '25',
+        '2,5%',
+        '0',
+        '0',
+        '0',
+        '0',
+        '—',
+        '—',
+        '—',
+        '—',
+        '—',
+      ],
+      [
+        '/',
+        '500',
+        '400',
+        '4',
+        '1%',
+        '0',
+        '30',
+        '4',
+        '2',
+        '41 s',
+        '55%',
+        // The page's speed, with Google's verdict in Portuguese (issue 67).
+        '2.436 ms · bom',
+        '184 ms · bom',
+        '0,07 · bom',
+      ],
       [
         '/conteudos/lgpd-camera-na-cabine',
         '300',
@@ -278,6 +316,9 @@ describe('the Desempenho tool', () => {
         '0',
         '1 min 35 s',
         '82%',
+        '4.200 ms · ruim',
+        '350 ms · precisa melhorar',
+        '0,30 · ruim',
       ],
     ])
     expect(tableRows('Por página de entrada')).toEqual([
@@ -313,7 +354,12 @@ describe('the Desempenho tool', () => {
       'E-mail',
       'Tempo de leitura',
       'Rolagem',
+      'LCP (p75)',
+      'INP (p75)',
+      'CLS (p75)',
     ])
+    // Only the pages' table: an entry page's figures are not its own load's.
+    expect(head('Por página de entrada')).not.toContain('LCP (p75)')
     expect(tableRows('Por campanha').map((cells) => cells.slice(0, 5))).toEqual([
       ['(sem campanha)', '1.100', '960', '8', '0,8%'],
       ['black-friday', '900', '640', '32', '5%'],
