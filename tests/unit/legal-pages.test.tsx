@@ -92,6 +92,8 @@ describe('the bundled legal pages', () => {
     expect(text).toContain('Contagem de visitas, sem cookies')
     // What the beacon sends and the server counts (lib/analytics, docs/analytics.md).
     expect(text).toContain('o caminho da página visitada')
+    // The web vitals the beacon adds to a hard load's first reading (lib/analytics/vitals.mjs).
+    for (const metric of ['(LCP)', '(INP)', '(CLS)']) expect(text).toContain(metric)
     expect(text).toContain('visitantes únicos por dia')
     for (const part of ['sal diário', 'endereço IP', 'user agent', 'HMAC-SHA256'])
       expect(text).toContain(part)
