@@ -73,8 +73,14 @@ export async function signedInStudio(
     }
     const doc = /\/data\/doc\/([^/]+)\/(.+)$/.exec(path)
     if (doc) {
+      // As the signed-in member sees them: drafts too (raw), so that a page just created or
+      // duplicated, a draft only, opens with its fields rather than as an empty form.
       const ids = decodeURIComponent(doc[2]!).split(',')
-      const params = new URLSearchParams({ query: '*[_id in $ids]', $ids: JSON.stringify(ids) })
+      const params = new URLSearchParams({
+        query: '*[_id in $ids]',
+        $ids: JSON.stringify(ids),
+        perspective: 'raw',
+      })
       const answer = await fetch(`${lake}/v2025-02-19/data/query/${doc[1]}?${params}`, {
         headers: { authorization: `Bearer ${readToken}` },
       })

@@ -54,10 +54,12 @@
  *   POST /__fail      body {"mode": "503" | "hang" | "none"}: every query answers 503, or is never
  *                     answered (held open until the mode changes, then dropped), or works again
  *   POST /v<apiVersion>/data/mutate/<dataset>  body {"mutations": [...], "transactionId"?}: the
- *                     real mutation API (the token or a member's session), one transaction:
+ *                     real mutation API (the write token, default "test-write-token", or a
+ *                     member's session; the read token and a viewer get 403), one transaction:
  *                     returnIds, returnDocuments, dryRun; patches by @sanity/mutator
  *   POST /v<apiVersion>/data/actions/<dataset>  body {"actions": [...]}: the Actions API the
- *                     Studio's document actions use (edit, create, publish, unpublish, discard)
+ *                     Studio's document actions use (create with ifExists, edit, publish with
+ *                     ifDraftRevisionId and ifPublishedRevisionId, unpublish, discard), in order
  *   GET  /v<apiVersion>/data/live/events/<dataset>  the Live Content API's stream: a welcome
  *   GET  /v<apiVersion>/data/listen/<dataset>?query=…  Server-Sent Events: welcome, then each
  *                     change a query selects (the Studio's documents stay live)
@@ -101,6 +103,9 @@ import { contentSourceMap } from './content-source-map.mjs'
 import { sanityWebhook } from './sanity-webhook.mjs'
 
 const DEFAULT_TOKEN = 'test-read-token'
+const DEFAULT_WRITE_TOKEN = 'test-write-token'
+/** Project roles that may not write (a read token is one too). */
+const READ_ONLY_ROLES = new Set(['viewer'])
 const IMAGE_PATH =
   /^\/(?:images\/[^/]+\/[^/]+\/([0-9a-f]+-\d+x\d+\.[a-z]+)|files\/[^/]+\/[^/]+\/([0-9a-f]+\.pdf))$/
 const IMAGE_TYPES = {
@@ -330,51 +335,69 @@ async function resolveQueryDeletes(store, mutations) {
 
 /**
  * The mutations an Actions API request (POST /data/actions, what the Studio's document actions
- * send since Sanity v3.5x) stands for, on `store`.
+ * send since Sanity v3.5x) stands for, on `store`. The actions apply in order, each seeing what
+ * the ones before it did (the Studio sends a new document's create and its first edits in one
+ * request), and any failed precondition fails the whole request.
  * https://www.sanity.io/docs/http-reference/actions
  */
 function actionMutations(store, actions) {
+  const working = new Map(store)
   return actions.flatMap((action) => {
-    const { actionType, draftId, publishedId } = action
-    const draft = store.get(draftId)
-    const published = store.get(publishedId)
-    switch (actionType) {
-      case 'sanity.action.document.create':
-        if (action.ifExists === 'fail' && store.has(action.attributes._id))
-          throw Object.assign(new Error('Document already exists'), { statusCode: 409 })
-        return [{ createOrReplace: action.attributes }]
-      case 'sanity.action.document.replaceDraft':
-        return [{ createOrReplace: action.attributes }]
-      case 'sanity.action.document.edit': {
-        // The draft is made from the published document on the first edit.
-        const base = draft ?? (published && { ...published, _id: draftId })
-        if (!base) throw Object.assign(new Error('Nothing to edit'), { statusCode: 409 })
-        return [
-          ...(draft ? [] : [{ createOrReplace: base }]),
-          { patch: { ...action.patch, id: draftId } },
-        ]
-      }
-      case 'sanity.action.document.publish':
-        if (!draft) throw Object.assign(new Error('No draft to publish'), { statusCode: 409 })
-        if (action.ifDraftRevisionId && action.ifDraftRevisionId !== draft._rev)
-          throw Object.assign(new Error('The draft changed'), { statusCode: 409 })
-        return [
-          { createOrReplace: { ...draft, _id: publishedId, _createdAt: published?._createdAt } },
-          { delete: { id: draftId } },
-        ]
-      case 'sanity.action.document.unpublish':
-        return [
-          ...(draft || !published ? [] : [{ createOrReplace: { ...published, _id: draftId } }]),
-          { delete: { id: publishedId } },
-        ]
-      case 'sanity.action.document.discard':
-        return [{ delete: { id: draftId } }]
-      case 'sanity.action.document.delete':
-        return [publishedId, ...(action.includeDrafts ?? [])].map((id) => ({ delete: { id } }))
-      default:
-        throw Object.assign(new Error(`Unsupported action "${actionType}"`), { statusCode: 400 })
-    }
+    const mutations = mutationsOfAction(working, action)
+    applyMutations(working, mutations)
+    return mutations
   })
+}
+
+const conflict = (message) => Object.assign(new Error(message), { statusCode: 409 })
+
+function mutationsOfAction(store, action) {
+  const { actionType, draftId, publishedId } = action
+  const draft = store.get(draftId)
+  const published = store.get(publishedId)
+  switch (actionType) {
+    case 'sanity.action.document.create': {
+      // ifExists: "fail" refuses a draft that exists, "ignore" leaves it as it is.
+      if (store.has(action.attributes?._id)) {
+        if (action.ifExists === 'ignore') return []
+        throw conflict(`Document by ID "${action.attributes._id}" already exists`)
+      }
+      return [{ create: action.attributes }]
+    }
+    case 'sanity.action.document.replaceDraft':
+      return [{ createOrReplace: action.attributes }]
+    case 'sanity.action.document.edit': {
+      // The draft is made from the published document on the first edit.
+      const base = draft ?? (published && { ...published, _id: draftId })
+      if (!base) throw conflict('Nothing to edit')
+      return [
+        ...(draft ? [] : [{ createOrReplace: base }]),
+        { patch: { ...action.patch, id: draftId } },
+      ]
+    }
+    case 'sanity.action.document.publish':
+      if (!draft) throw conflict('No draft to publish')
+      if (action.ifDraftRevisionId && action.ifDraftRevisionId !== draft._rev)
+        throw conflict('The draft changed')
+      // The Studio's lock: the published document is still the one it saw (none: no revision).
+      if ('ifPublishedRevisionId' in action && action.ifPublishedRevisionId !== published?._rev)
+        throw conflict('The published document changed')
+      return [
+        { createOrReplace: { ...draft, _id: publishedId, _createdAt: published?._createdAt } },
+        { delete: { id: draftId } },
+      ]
+    case 'sanity.action.document.unpublish':
+      return [
+        ...(draft || !published ? [] : [{ createOrReplace: { ...published, _id: draftId } }]),
+        { delete: { id: publishedId } },
+      ]
+    case 'sanity.action.document.discard':
+      return [{ delete: { id: draftId } }]
+    case 'sanity.action.document.delete':
+      return [publishedId, ...(action.includeDrafts ?? [])].map((id) => ({ delete: { id } }))
+    default:
+      throw Object.assign(new Error(`Unsupported action "${actionType}"`), { statusCode: 400 })
+  }
 }
 
 /**
@@ -411,6 +434,7 @@ async function readBody(req) {
  *   host?: string,
  *   dataset?: string,
  *   token?: string,
+ *   writeToken?: string,
  *   imageFiles?: Map<string, string>,
  *   consistencyDelayMs?: number,
  *   users?: LakeUser[],
@@ -433,6 +457,7 @@ export async function startContentLakeDouble({
   host = '127.0.0.1',
   dataset = 'production',
   token = DEFAULT_TOKEN,
+  writeToken = DEFAULT_WRITE_TOKEN,
   imageFiles = new Map(),
   consistencyDelayMs = 0,
   users = [],
@@ -590,12 +615,17 @@ export async function startContentLakeDouble({
     }
   }
 
-  /** The signed-in member a session token belongs to, or the double's own token's writer. */
+  /**
+   * Who a write request comes from: the write token's robot or a signed-in member, `readOnly` when
+   * their role may not write (the read token, a viewer), as the real API answers 403 to them.
+   */
   function writer(req) {
     const bearer = req.headers.authorization?.replace(/^Bearer /, '')
     if (!bearer) return undefined
-    if (bearer === token) return { id: 'p-content-lake-double' }
-    return users.find((user) => user.token === bearer && user.roles.length > 0)
+    if (bearer === writeToken) return { id: 'p-content-lake-double' }
+    if (bearer === token) return { id: 'p-read-token', readOnly: true }
+    const user = users.find((candidate) => candidate.token === bearer && candidate.roles.length > 0)
+    return user && { ...user, readOnly: user.roles.every((role) => READ_ONLY_ROLES.has(role)) }
   }
 
   /** The state a query made now sees: the newest one at least `delayMs` old. */
@@ -716,6 +746,13 @@ export async function startContentLakeDouble({
         // client's transactionId, else a new one) is the changed documents' new _rev.
         const user = writer(req)
         if (!user) return send(res, 401, { error: 'Unauthorized', message: 'Session not found' })
+        if (user.readOnly)
+          return send(res, 403, {
+            error: {
+              description: 'Insufficient permissions; permission "update" required',
+              type: 'mutationError',
+            },
+          })
         if (decodeURIComponent((mutateMatch ?? actionsMatch)[1]) !== dataset) {
           return send(res, 404, { error: 'Not Found', message: 'Dataset not found' })
         }
@@ -894,6 +931,7 @@ export async function startContentLakeDouble({
     url: `http://${host}:${actualPort}`,
     port: actualPort,
     token,
+    writeToken,
     mutate: (mutations) => commit(mutations),
     /** Queries see each mutation this many ms after it (0: at once). */
     consistencyDelay(ms) {

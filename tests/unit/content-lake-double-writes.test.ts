@@ -12,6 +12,7 @@ import { startContentLakeDouble } from '../support/content-lake-double.mjs'
 // Studio's publish button would be tested against something Sanity never does.
 
 const SESSION = 'member-session'
+const VIEWER = 'viewer-session'
 const SECRET = 'webhook-secret'
 type Delivery = { body: string; headers: http.IncomingHttpHeaders }
 const deliveries: Delivery[] = []
@@ -34,7 +35,10 @@ beforeAll(async () => {
       { _id: 'page-a', _type: 'campaignPage', slug: { _type: 'slug', current: 'velha' } },
       { _id: 'drafts.page-a', _type: 'campaignPage', slug: { _type: 'slug', current: 'nova' } },
     ],
-    users: [{ token: SESSION, id: 'p-editor', roles: ['editor'] }],
+    users: [
+      { token: SESSION, id: 'p-editor', roles: ['editor'] },
+      { token: VIEWER, id: 'p-viewer', roles: ['viewer'] },
+    ],
     webhook: {
       url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`,
       secret: SECRET,
@@ -134,6 +138,74 @@ describe('content lake double: writes', () => {
     await at().mutate(guarded('sem-rascunho'))
     expect((await read('page-a')).slug.current).toBe('sem-rascunho')
     expect(await read('drafts.page-a')).toBeNull()
+  })
+
+  it('applies a request’s actions in order, as the Studio sends a new page: create, then its edits', async () => {
+    await at().action(
+      [
+        {
+          actionType: 'sanity.action.document.create',
+          publishedId: 'page-b',
+          attributes: { _id: 'drafts.page-b', _type: 'campaignPage', title: 'Cópia' },
+          ifExists: 'fail',
+        },
+        {
+          actionType: 'sanity.action.document.edit',
+          draftId: 'drafts.page-b',
+          publishedId: 'page-b',
+          patch: { set: { 'slug.current': 'copia' } },
+        },
+      ],
+      { transactionId: 'tx-new' },
+    )
+    expect(await read('drafts.page-b')).toMatchObject({
+      title: 'Cópia',
+      slug: { current: 'copia' },
+      _rev: 'tx-new',
+    })
+    // The same create again fails the whole request; with ifExists "ignore" it is left alone.
+    const create = (ifExists: string) => ({
+      actionType: 'sanity.action.document.create',
+      publishedId: 'page-b',
+      attributes: { _id: 'drafts.page-b', _type: 'campaignPage', title: 'Outra' },
+      ifExists,
+    })
+    await expect(at().action(create('fail'))).rejects.toMatchObject({ statusCode: 409 })
+    await at().action([
+      create('ignore'),
+      {
+        actionType: 'sanity.action.document.publish',
+        draftId: 'drafts.page-b',
+        publishedId: 'page-b',
+      },
+    ])
+    expect(await read('page-b')).toMatchObject({ title: 'Cópia', slug: { current: 'copia' } })
+  })
+
+  it('checks the Studio’s publish lock, ifPublishedRevisionId, and changes nothing when it fails', async () => {
+    const published = await read('page-a')
+    const publish = (ifPublishedRevisionId: string) =>
+      at().action({
+        actionType: 'sanity.action.document.publish',
+        draftId: 'drafts.page-a',
+        publishedId: 'page-a',
+        ifPublishedRevisionId,
+      })
+    await expect(publish('not-the-revision')).rejects.toMatchObject({ statusCode: 409 })
+    expect(await read('page-a')).toEqual(published)
+    await publish(published._rev)
+    expect((await read('page-a')).slug.current).toBe('nova')
+  })
+
+  it('refuses writes from the read token and from a viewer (403), as the real API', async () => {
+    for (const token of [lake.token, VIEWER])
+      await expect(
+        createClientFor(token).withConfig({ apiHost: lake.url }).action({
+          actionType: 'sanity.action.document.discard',
+          draftId: 'drafts.page-a',
+        }),
+      ).rejects.toMatchObject({ statusCode: 403 })
+    expect(await read('drafts.page-a')).not.toBeNull()
   })
 
   it('refuses a write without a member’s session or the token', async () => {

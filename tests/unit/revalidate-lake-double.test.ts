@@ -118,13 +118,17 @@ describe('content lake double', () => {
     expect((await failing('sometimes')).status).toBe(400)
   })
 
-  it('takes writes through the mutation API with its token only, as @sanity/client sends them', async () => {
-    const writer = client({ token: TOKEN })
+  it('takes writes through the mutation API with its write token only, as @sanity/client sends them', async () => {
+    const writer = client({ token: lake.writeToken })
     await writer.mutate([{ patch: { id: 'claim-a', set: { value: '7%' } } }])
     expect(await client().fetch('*[_id == "claim-a"][0].value')).toBe('7%')
     await expect(
       client({ token: 'wrong' }).mutate([{ delete: { id: 'claim-a' } }]),
     ).rejects.toMatchObject({ statusCode: 401 })
+    // The read token (the site's SANITY_API_READ_TOKEN, a Viewer's) reads drafts, never writes.
+    await expect(
+      client({ token: TOKEN }).mutate([{ delete: { id: 'claim-a' } }]),
+    ).rejects.toMatchObject({ statusCode: 403 })
     expect(await client().fetch('*[_id == "claim-a"][0].value')).toBe('7%')
   })
 
