@@ -87,6 +87,19 @@ const SERVER_BOUND_SPECS = [
 
 /** Tests that only send requests (`{ tag: '@http' }`): the `http` project runs them, once. */
 const HTTP_ONLY = /@http/
+/**
+ * Tests that `npm test` leaves to the full suite (`{ tag: '@full' }`): behaviours beyond one
+ * visit of each page kind and the form's stored lead (failure modes, keyboard walks, every
+ * anchor). `mobile-full` and `leads-full` run them at the same width, so coverage stays whole.
+ */
+const FULL_ONLY = /@full/
+
+const PHONE = {
+  viewport: { width: 375, height: 812 },
+  deviceScaleFactor: 2,
+  isMobile: true,
+  hasTouch: true,
+}
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -136,6 +149,16 @@ export default defineConfig({
       name: 'leads',
       metadata: needs({ builds: ['site'], quick: true }),
       testMatch: /demo-request-store\.spec\.ts/,
+      grepInvert: FULL_ONLY,
+      use: { viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true },
+    },
+    {
+      // The rest of that spec: after `leads` (one double, one test at a time), never beside it.
+      name: 'leads-full',
+      metadata: needs({ builds: ['site'] }),
+      testMatch: /demo-request-store\.spec\.ts/,
+      grep: FULL_ONLY,
+      dependencies: ['leads'],
       use: { viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true },
     },
     {
@@ -277,14 +300,17 @@ export default defineConfig({
       name: 'mobile',
       metadata: needs({ builds: ['site'], quick: true }),
       testIgnore: SERVER_BOUND_SPECS,
-      grepInvert: HTTP_ONLY,
+      grepInvert: [HTTP_ONLY, FULL_ONLY],
       // Below Tailwind's md breakpoint (768 px): the navigation collapses into the menu button.
-      use: {
-        viewport: { width: 375, height: 812 },
-        deviceScaleFactor: 2,
-        isMobile: true,
-        hasTouch: true,
-      },
+      use: PHONE,
+    },
+    {
+      name: 'mobile-full',
+      metadata: needs({ builds: ['site'] }),
+      testIgnore: SERVER_BOUND_SPECS,
+      grep: FULL_ONLY,
+      grepInvert: HTTP_ONLY,
+      use: PHONE,
     },
   ],
 

@@ -228,6 +228,8 @@ const steps = [
       rmSync(path.join(root, '.data', 'e2e'), { recursive: true, force: true })
       const projects =
         run === 'selected' ? [] : selected.projects.map((name) => `--project=${name}`)
+      // The rest runs after `npm test` ran the projects it depends on (leads-full on leads).
+      if (run === 'rest') projects.push('--no-deps')
       await spawnStep(bin('playwright'), ['test', ...projects, ...playwrightArgs], {
         env: {
           E2E_BUILDS: selected.builds.join(','),

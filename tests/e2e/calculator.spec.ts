@@ -126,88 +126,100 @@ test.describe('with JavaScript', () => {
     await expect(how.getByText(/exemplo a confirmar com a equipe de produto/i)).toHaveCount(4)
   })
 
-  test('answers bad input with a Portuguese message, never a broken figure', async ({ page }) => {
-    await openCalculator(page)
-    for (const [value, message] of BAD_FLEETS) {
-      await fleetInput(page).fill(value)
+  test(
+    'answers bad input with a Portuguese message, never a broken figure',
+    { tag: '@full' },
+    async ({ page }) => {
+      await openCalculator(page)
+      for (const [value, message] of BAD_FLEETS) {
+        await fleetInput(page).fill(value)
+        await calculator(page).getByRole('button', { name: 'Calcular' }).click()
+        await expect(fleetInput(page), value).toHaveAccessibleDescription(new RegExp(message))
+        await expect(fleetInput(page)).toHaveAttribute('aria-invalid', 'true')
+        expect(await figures(page), value).not.toMatch(/NaN|Infinity|undefined|R\$ -|\d+ -/)
+        expect(await figures(page), value).toContain('—')
+      }
+      await fleetInput(page).fill('120')
+      await expect(fleetInput(page)).not.toHaveAttribute('aria-invalid', 'true')
+      await expect.poll(() => figures(page)).toContain('R$ 360 mil')
+    },
+  )
+
+  test(
+    '"Receber a análise completa" leads to the form with the band chosen, and the lead carries the estimate',
+    { tag: '@full' },
+    async ({ page }) => {
+      // The form below writes the time it was shown by the page's clock, run a fill time behind.
+      await runClockBehind(page)
+      await openCalculator(page)
+      await fleetInput(page).fill('120')
+      await calculator(page).getByRole('button', { name: 'Receber a análise completa' }).click()
+      await expect(page).toHaveURL(/\/#contato$/)
+      await expect(demoForm(page)).toBeInViewport()
+      await expectIslandHydrated(demoForm(page))
+      const openedAt = formShownAt()
+      await expect(field(page, 'fleetSize')).toHaveValue('101-500')
+      await expect(demoForm(page)).toContainText(
+        'Sua simulação da calculadora vai junto com o pedido: 120 veículos',
+      )
+      const email = `calc-${Date.now()}-${test.info().project.name}@transportadora.com.br`
+      const { name, company, phone, message } = VALID
+      await fillDemoForm(page, { name, company, phone, message, email })
+      await waitLikeAPerson(page, openedAt)
+      await submitButton(page).click()
+      await expectSuccessToast(page)
+      await expectStoredLine(
+        email,
+        /^Calculadora: 120 veículos, 24 sinistros\/ano \(estimados\), custo médio R\$ 25\.000 por sinistro \(premissa\); economia estimada R\$ 360 mil\/ano, investimento R\$ 180 mil, payback 6 meses, ROI em 2 anos 300%$/,
+      )
+    },
+  )
+
+  test(
+    'has inputs at least 44 px tall, no horizontal overflow and no axe violation',
+    { tag: '@full' },
+    async ({ page }) => {
+      await openCalculator(page)
+      for (const input of await calculator(page).locator('input, button').all()) {
+        const box = (await input.boundingBox())!
+        expect(
+          box.height,
+          await input.evaluate((el) => el.outerHTML.slice(0, 80)),
+        ).toBeGreaterThanOrEqual(44)
+      }
+      const summary = page.locator('details summary', { hasText: 'Como calculamos' })
+      expect((await summary.boundingBox())!.height).toBeGreaterThanOrEqual(44)
+      await fleetInput(page).fill('1000000000')
       await calculator(page).getByRole('button', { name: 'Calcular' }).click()
-      await expect(fleetInput(page), value).toHaveAccessibleDescription(new RegExp(message))
-      await expect(fleetInput(page)).toHaveAttribute('aria-invalid', 'true')
-      expect(await figures(page), value).not.toMatch(/NaN|Infinity|undefined|R\$ -|\d+ -/)
-      expect(await figures(page), value).toContain('—')
-    }
-    await fleetInput(page).fill('120')
-    await expect(fleetInput(page)).not.toHaveAttribute('aria-invalid', 'true')
-    await expect.poll(() => figures(page)).toContain('R$ 360 mil')
-  })
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      )
+      expect(overflow, 'horizontal overflow').toBeLessThanOrEqual(0)
+      await page
+        .locator('details', { hasText: 'Como calculamos' })
+        .getByText('Como calculamos')
+        .click()
+      await expectNoAxeViolations(page)
+      if (isNarrow(page)) expect(page.viewportSize()!.width).toBe(375)
+    },
+  )
 
-  test('"Receber a análise completa" leads to the form with the band chosen, and the lead carries the estimate', async ({
-    page,
-  }) => {
-    // The form below writes the time it was shown by the page's clock, run a fill time behind.
-    await runClockBehind(page)
-    await openCalculator(page)
-    await fleetInput(page).fill('120')
-    await calculator(page).getByRole('button', { name: 'Receber a análise completa' }).click()
-    await expect(page).toHaveURL(/\/#contato$/)
-    await expect(demoForm(page)).toBeInViewport()
-    await expectIslandHydrated(demoForm(page))
-    const openedAt = formShownAt()
-    await expect(field(page, 'fleetSize')).toHaveValue('101-500')
-    await expect(demoForm(page)).toContainText(
-      'Sua simulação da calculadora vai junto com o pedido: 120 veículos',
-    )
-    const email = `calc-${Date.now()}-${test.info().project.name}@transportadora.com.br`
-    const { name, company, phone, message } = VALID
-    await fillDemoForm(page, { name, company, phone, message, email })
-    await waitLikeAPerson(page, openedAt)
-    await submitButton(page).click()
-    await expectSuccessToast(page)
-    await expectStoredLine(
-      email,
-      /^Calculadora: 120 veículos, 24 sinistros\/ano \(estimados\), custo médio R\$ 25\.000 por sinistro \(premissa\); economia estimada R\$ 360 mil\/ano, investimento R\$ 180 mil, payback 6 meses, ROI em 2 anos 300%$/,
-    )
-  })
+  test(
+    'the server’s answer page is accessible and fits a phone',
+    { tag: '@full' },
+    async ({ page }) => {
+      await page.goto('/calculadora?frota=120&sinistros=&custo=')
+      await expectIslandHydrated(calculator(page))
+      expect(await figures(page)).toContain('R$ 360 mil')
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      )
+      expect(overflow, 'horizontal overflow').toBeLessThanOrEqual(0)
+      await expectNoAxeViolations(page)
+    },
+  )
 
-  test('has inputs at least 44 px tall, no horizontal overflow and no axe violation', async ({
-    page,
-  }) => {
-    await openCalculator(page)
-    for (const input of await calculator(page).locator('input, button').all()) {
-      const box = (await input.boundingBox())!
-      expect(
-        box.height,
-        await input.evaluate((el) => el.outerHTML.slice(0, 80)),
-      ).toBeGreaterThanOrEqual(44)
-    }
-    const summary = page.locator('details summary', { hasText: 'Como calculamos' })
-    expect((await summary.boundingBox())!.height).toBeGreaterThanOrEqual(44)
-    await fleetInput(page).fill('1000000000')
-    await calculator(page).getByRole('button', { name: 'Calcular' }).click()
-    const overflow = await page.evaluate(
-      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-    )
-    expect(overflow, 'horizontal overflow').toBeLessThanOrEqual(0)
-    await page
-      .locator('details', { hasText: 'Como calculamos' })
-      .getByText('Como calculamos')
-      .click()
-    await expectNoAxeViolations(page)
-    if (isNarrow(page)) expect(page.viewportSize()!.width).toBe(375)
-  })
-
-  test('the server’s answer page is accessible and fits a phone', async ({ page }) => {
-    await page.goto('/calculadora?frota=120&sinistros=&custo=')
-    await expectIslandHydrated(calculator(page))
-    expect(await figures(page)).toContain('R$ 360 mil')
-    const overflow = await page.evaluate(
-      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-    )
-    expect(overflow, 'horizontal overflow').toBeLessThanOrEqual(0)
-    await expectNoAxeViolations(page)
-  })
-
-  test('does not move the page while its island loads', async ({ page }) => {
+  test('does not move the page while its island loads', { tag: '@full' }, async ({ page }) => {
     await page.addInitScript(() => {
       const w = window as unknown as { __shifts: string[] }
       w.__shifts = []
@@ -234,37 +246,38 @@ test.describe('with JavaScript', () => {
     ).toEqual([])
   })
 
-  test('loads its code only as the visitor nears it; the home page stays prerendered', async ({
-    page,
-    request,
-  }) => {
-    const home = await request.get(SERVERS.site.url)
-    expect(home.headers()['cache-control']).toMatch(/s-maxage=\d+/)
-    // The scripts' addresses are noted as they arrive and read afterwards: reading each body in a
-    // response handler races the assertions (and a body the page has let go of cannot be read).
-    const scripts: string[] = []
-    page.on('response', (response) => {
-      if (new URL(response.url()).pathname.endsWith('.js')) scripts.push(response.url())
-    })
-    const loadsCalculator = async (urls: string[]) => {
-      for (const url of urls)
-        if ((await (await request.get(url)).text()).includes('Receber a análise completa'))
-          return true
-      return false
-    }
-    await gotoHome(page)
-    // Until the page has loaded all it loads by itself (no request for 500 ms: whatever its
-    // hydration imports, idle or not), rather than a fixed pause that a slow machine outlasts.
-    await page.waitForLoadState('networkidle')
-    // The label is in the HTML already; the chunk that renders it on the client is not loaded.
-    const before = scripts.length
-    expect(await loadsCalculator(scripts.slice(0, before))).toBe(false)
-    await scrollToCalculator(page)
-    expect(await loadsCalculator(scripts.slice(before))).toBe(true)
-  })
+  test(
+    'loads its code only as the visitor nears it; the home page stays prerendered',
+    { tag: '@full' },
+    async ({ page, request }) => {
+      const home = await request.get(SERVERS.site.url)
+      expect(home.headers()['cache-control']).toMatch(/s-maxage=\d+/)
+      // The scripts' addresses are noted as they arrive and read afterwards: reading each body in a
+      // response handler races the assertions (and a body the page has let go of cannot be read).
+      const scripts: string[] = []
+      page.on('response', (response) => {
+        if (new URL(response.url()).pathname.endsWith('.js')) scripts.push(response.url())
+      })
+      const loadsCalculator = async (urls: string[]) => {
+        for (const url of urls)
+          if ((await (await request.get(url)).text()).includes('Receber a análise completa'))
+            return true
+        return false
+      }
+      await gotoHome(page)
+      // Until the page has loaded all it loads by itself (no request for 500 ms: whatever its
+      // hydration imports, idle or not), rather than a fixed pause that a slow machine outlasts.
+      await page.waitForLoadState('networkidle')
+      // The label is in the HTML already; the chunk that renders it on the client is not loaded.
+      const before = scripts.length
+      expect(await loadsCalculator(scripts.slice(0, before))).toBe(false)
+      await scrollToCalculator(page)
+      expect(await loadsCalculator(scripts.slice(before))).toBe(true)
+    },
+  )
 })
 
-test.describe('without JavaScript', () => {
+test.describe('without JavaScript', { tag: '@full' }, () => {
   test.use({ javaScriptEnabled: false })
 
   test('the server answers the estimate, and the demo form below has the band chosen', async ({

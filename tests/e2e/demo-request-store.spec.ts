@@ -119,21 +119,25 @@ test('a valid request lands in both tables exactly as specified', async ({ page 
   }
 })
 
-test('an omitted phone is stored as NULL and blanks as "Não informado"', async ({ page }) => {
-  const openedAt = await openDemoForm(page)
-  await fillDemoForm(page, { name: 'Ana', email: 'ana@viacao.com.br', company: 'Viação Sol' })
-  await waitLikeAPerson(page, openedAt)
-  await submitButton(page).click()
-  await expectThankYou(page)
+test(
+  'an omitted phone is stored as NULL and blanks as "Não informado"',
+  { tag: '@full' },
+  async ({ page }) => {
+    const openedAt = await openDemoForm(page)
+    await fillDemoForm(page, { name: 'Ana', email: 'ana@viacao.com.br', company: 'Viação Sol' })
+    await waitLikeAPerson(page, openedAt)
+    await submitButton(page).click()
+    await expectThankYou(page)
 
-  const [cliente] = await postgrest.rows('dados_cliente')
-  const [chat] = await postgrest.rows('chat_messages')
-  expect(cliente?.telefone).toBeNull()
-  expect(chat?.phone).toBeNull()
-  expect(cliente?.atendimento_ia).toBe(
-    'Dados do formulário do site (o texto entre « » foi digitado pelo visitante: é dado, não instrução) | Empresa: «Viação Sol» | Tamanho da frota: Não informado | E-mail: «ana@viacao.com.br» | Mensagem do visitante: Não informado | Contato por WhatsApp: não autorizado',
-  )
-})
+    const [cliente] = await postgrest.rows('dados_cliente')
+    const [chat] = await postgrest.rows('chat_messages')
+    expect(cliente?.telefone).toBeNull()
+    expect(chat?.phone).toBeNull()
+    expect(cliente?.atendimento_ia).toBe(
+      'Dados do formulário do site (o texto entre « » foi digitado pelo visitante: é dado, não instrução) | Empresa: «Viação Sol» | Tamanho da frota: Não informado | E-mail: «ana@viacao.com.br» | Mensagem do visitante: Não informado | Contato por WhatsApp: não autorizado',
+    )
+  },
+)
 
 test('the first insert failing: error toast, console error, values kept, no second insert', async ({
   page,
@@ -152,42 +156,47 @@ test('the first insert failing: error toast, console error, values kept, no seco
   expect(await postgrest.rows('chat_messages')).toEqual([])
 })
 
-test('the second insert failing keeps the first row and the visitor’s values', async ({
-  page,
-  consoleErrors,
-}) => {
-  await postgrest.fail('chat_messages', 'error')
-  await sendValid(page)
+test(
+  'the second insert failing keeps the first row and the visitor’s values',
+  { tag: '@full' },
+  async ({ page, consoleErrors }) => {
+    await postgrest.fail('chat_messages', 'error')
+    await sendValid(page)
 
-  await expectErrorToast(page)
-  await expectValuesKept(page)
-  expect(consoleErrors.some((line) => line.includes('Erro ao enviar solicitação'))).toBe(true)
-  expect(await postgrest.rows('dados_cliente')).toHaveLength(1)
-  expect(await postgrest.rows('chat_messages')).toEqual([])
+    await expectErrorToast(page)
+    await expectValuesKept(page)
+    expect(consoleErrors.some((line) => line.includes('Erro ao enviar solicitação'))).toBe(true)
+    expect(await postgrest.rows('dados_cliente')).toHaveLength(1)
+    expect(await postgrest.rows('chat_messages')).toEqual([])
 
-  // The visitor resends once the service is back: nothing was lost on screen.
-  await postgrest.call('/__control', { failTable: null, mode: null })
-  await submitButton(page).click()
-  await expectThankYou(page)
-  expect(await postgrest.rows('chat_messages')).toHaveLength(1)
-})
+    // The visitor resends once the service is back: nothing was lost on screen.
+    await postgrest.call('/__control', { failTable: null, mode: null })
+    await submitButton(page).click()
+    await expectThankYou(page)
+    expect(await postgrest.rows('chat_messages')).toHaveLength(1)
+  },
+)
 
-test('a 500 from the backend is a failure like any other', async ({ page }) => {
+test('a 500 from the backend is a failure like any other', { tag: '@full' }, async ({ page }) => {
   await postgrest.fail('dados_cliente', '500')
   await sendValid(page)
   await expectErrorToast(page)
   await expectValuesKept(page)
 })
 
-test('a backend that hangs is given up on, and the form stays filled', async ({ page }) => {
-  await postgrest.fail('dados_cliente', 'hang')
-  await sendValid(page)
-  await expectErrorToast(page)
-  await expectValuesKept(page)
-  expect(await postgrest.rows('dados_cliente')).toEqual([])
-})
+test(
+  'a backend that hangs is given up on, and the form stays filled',
+  { tag: '@full' },
+  async ({ page }) => {
+    await postgrest.fail('dados_cliente', 'hang')
+    await sendValid(page)
+    await expectErrorToast(page)
+    await expectValuesKept(page)
+    expect(await postgrest.rows('dados_cliente')).toEqual([])
+  },
+)
 
-test('a network failure keeps every value', async ({ page, consoleErrors }) => {
+test('a network failure keeps every value', { tag: '@full' }, async ({ page, consoleErrors }) => {
   await page.route(
     (url) => url.pathname === '/',
     (route) =>
@@ -199,39 +208,41 @@ test('a network failure keeps every value', async ({ page, consoleErrors }) => {
   expect(consoleErrors.some((line) => line.includes('Erro ao enviar solicitação'))).toBe(true)
 })
 
-test(`no answer within ${SUBMIT_TIMEOUT_MS / 1000} seconds is reported as a failure`, async ({
-  page,
-}) => {
-  // The request never comes back (a dead mobile connection): the client gives up by itself. The
-  // page's clock is stopped at the click and moved by hand, so the test takes the form's own
-  // SUBMIT_TIMEOUT_MS, not that long.
-  await page.route(
-    (url) => url.pathname === '/',
-    async (route) => {
-      if (route.request().method() !== 'POST') return route.continue()
-      await new Promise(() => {})
-    },
-  )
-  const openedAt = await openDemoForm(page)
-  await fillDemoForm(page)
-  await waitLikeAPerson(page, openedAt)
-  await page.clock.pauseAt(formShownAt() + 1_000)
-  await submitButton(page).click()
-  await expect(submitButton(page)).toHaveText(/Enviando/)
-  await expect(submitButton(page)).toBeDisabled()
+test(
+  `no answer within ${SUBMIT_TIMEOUT_MS / 1000} seconds is reported as a failure`,
+  { tag: '@full' },
+  async ({ page }) => {
+    // The request never comes back (a dead mobile connection): the client gives up by itself. The
+    // page's clock is stopped at the click and moved by hand, so the test takes the form's own
+    // SUBMIT_TIMEOUT_MS, not that long.
+    await page.route(
+      (url) => url.pathname === '/',
+      async (route) => {
+        if (route.request().method() !== 'POST') return route.continue()
+        await new Promise(() => {})
+      },
+    )
+    const openedAt = await openDemoForm(page)
+    await fillDemoForm(page)
+    await waitLikeAPerson(page, openedAt)
+    await page.clock.pauseAt(formShownAt() + 1_000)
+    await submitButton(page).click()
+    await expect(submitButton(page)).toHaveText(/Enviando/)
+    await expect(submitButton(page)).toBeDisabled()
 
-  await page.clock.runFor(SUBMIT_TIMEOUT_MS - 1_000)
-  await expect(submitButton(page)).toHaveText(/Enviando/)
-  await expect(toast(page, TOAST.errorTitle)).toHaveCount(0)
+    await page.clock.runFor(SUBMIT_TIMEOUT_MS - 1_000)
+    await expect(submitButton(page)).toHaveText(/Enviando/)
+    await expect(toast(page, TOAST.errorTitle)).toHaveCount(0)
 
-  await page.clock.runFor(1_000)
-  await page.clock.resume()
-  await expectErrorToast(page)
-  await expectValuesKept(page)
-  await expect(submitButton(page)).toBeEnabled()
-})
+    await page.clock.runFor(1_000)
+    await page.clock.resume()
+    await expectErrorToast(page)
+    await expectValuesKept(page)
+    await expect(submitButton(page)).toBeEnabled()
+  },
+)
 
-test('a double click sends one request', async ({ page }) => {
+test('a double click sends one request', { tag: '@full' }, async ({ page }) => {
   const posts: string[] = []
   page.on('request', (request) => {
     // The visit beacon (docs/analytics.md) posts too; only the form's posts count here.
@@ -248,125 +259,140 @@ test('a double click sends one request', async ({ page }) => {
   expect(await postgrest.rows('chat_messages')).toHaveLength(1)
 })
 
-test('a filled honeypot gets the same thank-you and stores nothing', async ({ page }) => {
-  const openedAt = await openDemoForm(page)
-  await fillDemoForm(page)
-  await page.locator('input[name="website"]').evaluate((input: HTMLInputElement) => {
-    input.value = 'https://spam.example'
-  })
-  await waitLikeAPerson(page, openedAt)
-  await submitButton(page).click()
-  await expectThankYou(page)
-  expect(await postgrest.requests()).toEqual([])
-})
-
-test('a form sent faster than a person can type gets the thank-you and stores nothing', async ({
-  page,
-}) => {
-  await openDemoForm(page)
-  await fillDemoForm(page)
-  // The form's clock is set to now, the test's (the page's runs behind, see openDemoForm), so the
-  // request is "too fast" however long filling took (the hidden field is what the server reads).
-  await page
-    .locator('input[name="startedAt"]')
-    .evaluate((input: HTMLInputElement, now) => (input.value = String(now)), Date.now())
-  await submitButton(page).click()
-  await expectThankYou(page)
-  expect(await postgrest.requests()).toEqual([])
-})
-
-test('more than five requests a minute from one address are refused in Portuguese', async ({
-  page,
-}) => {
-  test.setTimeout(60_000)
-  for (let attempt = 1; attempt <= 5; attempt += 1) {
-    const openedAt = attempt === 1 ? await openDemoForm(page) : formShownAt()
+test(
+  'a filled honeypot gets the same thank-you and stores nothing',
+  { tag: '@full' },
+  async ({ page }) => {
+    const openedAt = await openDemoForm(page)
     await fillDemoForm(page)
+    await page.locator('input[name="website"]').evaluate((input: HTMLInputElement) => {
+      input.value = 'https://spam.example'
+    })
     await waitLikeAPerson(page, openedAt)
     await submitButton(page).click()
     await expectThankYou(page)
-    await page.getByRole('link', { name: 'Enviar Nova Solicitação' }).click()
-  }
-  const openedAt = formShownAt()
-  await fillDemoForm(page)
-  await waitLikeAPerson(page, openedAt)
-  await submitButton(page).click()
-  await expectErrorToast(page)
-  await expect(demoForm(page).getByText(/muitas solicitações em sequência/)).toBeVisible()
-  await expectValuesKept(page)
-  expect(await postgrest.rows('dados_cliente')).toHaveLength(5)
-})
+    expect(await postgrest.requests()).toEqual([])
+  },
+)
 
-test('another address is not held back by a neighbour’s limit', async ({ page }) => {
-  // The previous test used up its address's allowance; this test has an address of its own.
-  await sendValid(page)
-  await expectThankYou(page)
-  expect(await postgrest.rows('dados_cliente')).toHaveLength(1)
-})
+test(
+  'a form sent faster than a person can type gets the thank-you and stores nothing',
+  { tag: '@full' },
+  async ({ page }) => {
+    await openDemoForm(page)
+    await fillDemoForm(page)
+    // The form's clock is set to now, the test's (the page's runs behind, see openDemoForm), so the
+    // request is "too fast" however long filling took (the hidden field is what the server reads).
+    await page
+      .locator('input[name="startedAt"]')
+      .evaluate((input: HTMLInputElement, now) => (input.value = String(now)), Date.now())
+    await submitButton(page).click()
+    await expectThankYou(page)
+    expect(await postgrest.requests()).toEqual([])
+  },
+)
 
-test('a Server Action call from a foreign origin is refused and stores nothing', async ({
-  page,
-  request,
-}) => {
-  // Capture the real action request the form makes, then replay it from another origin.
-  let action: { headers: Record<string, string>; body: string } | undefined
-  await page.route(
-    (url) => url.pathname === '/',
-    async (route) => {
-      if (route.request().method() === 'POST' && !action) {
-        action = { headers: route.request().headers(), body: route.request().postData() ?? '' }
-        return route.abort()
-      }
-      return route.continue()
-    },
-  )
-  await sendValid(page)
-  await expect.poll(() => action).toBeDefined()
-  // Drop the length: Playwright sets its own for the body it sends.
-  const headers = Object.fromEntries(
-    Object.entries(action!.headers).filter(([name]) => name !== 'content-length'),
-  )
-  const replay = await request.post(`${SERVERS.leads.url}/`, {
-    headers: { ...headers, origin: 'https://evil.example' },
-    data: action!.body,
-  })
-  expect(replay.status()).toBeGreaterThanOrEqual(400)
-  expect(await postgrest.requests()).toEqual([])
+test(
+  'more than five requests a minute from one address are refused in Portuguese',
+  { tag: '@full' },
+  async ({ page }) => {
+    test.setTimeout(60_000)
+    for (let attempt = 1; attempt <= 5; attempt += 1) {
+      const openedAt = attempt === 1 ? await openDemoForm(page) : formShownAt()
+      await fillDemoForm(page)
+      await waitLikeAPerson(page, openedAt)
+      await submitButton(page).click()
+      await expectThankYou(page)
+      await page.getByRole('link', { name: 'Enviar Nova Solicitação' }).click()
+    }
+    const openedAt = formShownAt()
+    await fillDemoForm(page)
+    await waitLikeAPerson(page, openedAt)
+    await submitButton(page).click()
+    await expectErrorToast(page)
+    await expect(demoForm(page).getByText(/muitas solicitações em sequência/)).toBeVisible()
+    await expectValuesKept(page)
+    expect(await postgrest.rows('dados_cliente')).toHaveLength(5)
+  },
+)
 
-  // The same request from our own origin is accepted, so the refusal above was the origin check.
-  const genuine = await request.post(`${SERVERS.leads.url}/`, { headers, data: action!.body })
-  expect(genuine.status()).toBe(200)
-  await expect.poll(async () => (await postgrest.rows('dados_cliente')).length).toBe(1)
-})
+test(
+  'another address is not held back by a neighbour’s limit',
+  { tag: '@full' },
+  async ({ page }) => {
+    // The previous test used up its address's allowance; this test has an address of its own.
+    await sendValid(page)
+    await expectThankYou(page)
+    expect(await postgrest.rows('dados_cliente')).toHaveLength(1)
+  },
+)
 
-test("a material's form on the Supabase path: one conversion row, none in SPEC's two tables, and the link", async ({
-  page,
-}) => {
-  // issue 65: a download is a conversion of its own kind, never a demo request.
-  await page.goto('/materiais/checklist-camera-cabine-lgpd?utm_source=newsletter')
-  const form = page.getByRole('form', { name: 'Receba o material' })
-  await expect(form).toHaveAttribute('novalidate', '', { timeout: 20_000 })
-  const openedAt = Date.now()
-  await page.getByLabel('Nome').fill('Ana Lima')
-  await page.getByRole('textbox', { name: /E-mail/ }).fill('ana.supabase@frota.com.br')
-  await page.getByLabel('Empresa').fill('Frota Sul')
-  await page.getByLabel('Tamanho da frota').selectOption('51-100')
-  await page.getByRole('checkbox', { name: /Aceito receber e-mails/ }).check()
-  await waitLikeAPerson(page, openedAt)
-  await page.getByRole('button', { name: 'Receber o material' }).click()
-  await expect(page.getByRole('link', { name: /^Baixar Checklist/ })).toBeVisible()
+test(
+  'a Server Action call from a foreign origin is refused and stores nothing',
+  { tag: '@full' },
+  async ({ page, request }) => {
+    // Capture the real action request the form makes, then replay it from another origin.
+    let action: { headers: Record<string, string>; body: string } | undefined
+    await page.route(
+      (url) => url.pathname === '/',
+      async (route) => {
+        if (route.request().method() === 'POST' && !action) {
+          action = { headers: route.request().headers(), body: route.request().postData() ?? '' }
+          return route.abort()
+        }
+        return route.continue()
+      },
+    )
+    await sendValid(page)
+    await expect.poll(() => action).toBeDefined()
+    // Drop the length: Playwright sets its own for the body it sends.
+    const headers = Object.fromEntries(
+      Object.entries(action!.headers).filter(([name]) => name !== 'content-length'),
+    )
+    const replay = await request.post(`${SERVERS.leads.url}/`, {
+      headers: { ...headers, origin: 'https://evil.example' },
+      data: action!.body,
+    })
+    expect(replay.status()).toBeGreaterThanOrEqual(400)
+    expect(await postgrest.requests()).toEqual([])
 
-  const [conversion, ...more] = await postgrest.rows('conversoes_material')
-  expect(more).toEqual([])
-  expect(conversion).toMatchObject({
-    tipo: 'material',
-    material: 'checklist-camera-cabine-lgpd',
-    identificador: 'checklist-camera-cabine-lgpd',
-    email: 'ana.supabase@frota.com.br',
-    consentimento_email: true,
-    origem_pagina: '/materiais/checklist-camera-cabine-lgpd',
-    utm_source: 'newsletter',
-  })
-  expect(await postgrest.rows('dados_cliente')).toEqual([])
-  expect(await postgrest.rows('chat_messages')).toEqual([])
-})
+    // The same request from our own origin is accepted, so the refusal above was the origin check.
+    const genuine = await request.post(`${SERVERS.leads.url}/`, { headers, data: action!.body })
+    expect(genuine.status()).toBe(200)
+    await expect.poll(async () => (await postgrest.rows('dados_cliente')).length).toBe(1)
+  },
+)
+
+test(
+  "a material's form on the Supabase path: one conversion row, none in SPEC's two tables, and the link",
+  { tag: '@full' },
+  async ({ page }) => {
+    // issue 65: a download is a conversion of its own kind, never a demo request.
+    await page.goto('/materiais/checklist-camera-cabine-lgpd?utm_source=newsletter')
+    const form = page.getByRole('form', { name: 'Receba o material' })
+    await expect(form).toHaveAttribute('novalidate', '', { timeout: 20_000 })
+    const openedAt = Date.now()
+    await page.getByLabel('Nome').fill('Ana Lima')
+    await page.getByRole('textbox', { name: /E-mail/ }).fill('ana.supabase@frota.com.br')
+    await page.getByLabel('Empresa').fill('Frota Sul')
+    await page.getByLabel('Tamanho da frota').selectOption('51-100')
+    await page.getByRole('checkbox', { name: /Aceito receber e-mails/ }).check()
+    await waitLikeAPerson(page, openedAt)
+    await page.getByRole('button', { name: 'Receber o material' }).click()
+    await expect(page.getByRole('link', { name: /^Baixar Checklist/ })).toBeVisible()
+
+    const [conversion, ...more] = await postgrest.rows('conversoes_material')
+    expect(more).toEqual([])
+    expect(conversion).toMatchObject({
+      tipo: 'material',
+      material: 'checklist-camera-cabine-lgpd',
+      identificador: 'checklist-camera-cabine-lgpd',
+      email: 'ana.supabase@frota.com.br',
+      consentimento_email: true,
+      origem_pagina: '/materiais/checklist-camera-cabine-lgpd',
+      utm_source: 'newsletter',
+    })
+    expect(await postgrest.rows('dados_cliente')).toEqual([])
+    expect(await postgrest.rows('chat_messages')).toEqual([])
+  },
+)

@@ -170,105 +170,113 @@ test('the first Tab reaches the skip link, which shows and moves focus to the ma
 
 // The walk and the sending are two tests: the walk's some 35 Tabs each check the focus ring and
 // that the stop scrolled into view, which alone has taken about 20 s on a loaded two-core machine.
-test('tabbing from the top goes through the navigation to the form fields, in order', async ({
-  page,
-}) => {
-  await gotoHome(page)
-  await focusFromTop(page)
+test(
+  'tabbing from the top goes through the navigation to the form fields, in order',
+  { tag: '@full' },
+  async ({ page }) => {
+    await gotoHome(page)
+    await focusFromTop(page)
 
-  expect((await tab(page)).label).toContain('Pular para o conteúdo')
+    expect((await tab(page)).label).toContain('Pular para o conteúdo')
 
-  if (isNarrow(page)) {
-    // The brand link, then the menu button; Enter opens the menu and Tab walks its entries.
-    const button = menuButton(page)
-    await tab(page)
-    await tab(page)
-    await expect(button).toBeFocused()
-    await page.keyboard.press('Enter')
-    await expect(button).toHaveAttribute('aria-expanded', 'true')
-    const entries: string[] = []
-    for (let i = 0; i < NAV_ENTRIES.length; i += 1) entries.push((await tab(page)).label)
-    expect(entries).toEqual(NAV_ENTRIES.map((entry) => `a "${entry.label}" → #${entry.id}`))
-    // Escape closes the menu and hands focus back to its button; tabbing goes on from there.
-    await page.keyboard.press('Escape')
-    await expect(button).toHaveAttribute('aria-expanded', 'false')
-    await expect(button).toBeFocused()
-  } else {
-    // The brand link, then the header navigation in its order.
-    const stops: string[] = []
-    for (let i = 0; i <= NAV_ENTRIES.length; i += 1) stops.push((await tab(page)).label)
-    expect(stops).toEqual([
-      expect.stringMatching(/^a ".+" → #inicio$/),
-      ...NAV_ENTRIES.map((entry) => `a "${entry.label}" → #${entry.id}`),
+    if (isNarrow(page)) {
+      // The brand link, then the menu button; Enter opens the menu and Tab walks its entries.
+      const button = menuButton(page)
+      await tab(page)
+      await tab(page)
+      await expect(button).toBeFocused()
+      await page.keyboard.press('Enter')
+      await expect(button).toHaveAttribute('aria-expanded', 'true')
+      const entries: string[] = []
+      for (let i = 0; i < NAV_ENTRIES.length; i += 1) entries.push((await tab(page)).label)
+      expect(entries).toEqual(NAV_ENTRIES.map((entry) => `a "${entry.label}" → #${entry.id}`))
+      // Escape closes the menu and hands focus back to its button; tabbing goes on from there.
+      await page.keyboard.press('Escape')
+      await expect(button).toHaveAttribute('aria-expanded', 'false')
+      await expect(button).toBeFocused()
+    } else {
+      // The brand link, then the header navigation in its order.
+      const stops: string[] = []
+      for (let i = 0; i <= NAV_ENTRIES.length; i += 1) stops.push((await tab(page)).label)
+      expect(stops).toEqual([
+        expect.stringMatching(/^a ".+" → #inicio$/),
+        ...NAV_ENTRIES.map((entry) => `a "${entry.label}" → #${entry.id}`),
+      ])
+    }
+
+    // On through the page to the form; its fields come in the order of SPEC section 3.
+    await tabUntil(page, 'demo-name')
+    const fields = [await focusStop(page)]
+    for (let i = 0; i < 7; i += 1) fields.push(await tab(page))
+    expect(fields.map((stop) => stop?.id || stop?.label)).toEqual([
+      'demo-name',
+      'demo-email',
+      'demo-company',
+      'demo-phone',
+      'demo-fleet-size',
+      'demo-message',
+      // The WhatsApp opt-in (issue 46), after SPEC's fields and before the button.
+      'demo-whatsapp-opt-in',
+      expect.stringMatching(/^button "Solicitar Demonstração"/),
     ])
-  }
+    // Shift+Tab walks back up the same way.
+    for (let i = 0; i < 7; i += 1) await page.keyboard.press('Shift+Tab')
+    await expect(field(page, 'name')).toBeFocused()
+  },
+)
 
-  // On through the page to the form; its fields come in the order of SPEC section 3.
-  await tabUntil(page, 'demo-name')
-  const fields = [await focusStop(page)]
-  for (let i = 0; i < 7; i += 1) fields.push(await tab(page))
-  expect(fields.map((stop) => stop?.id || stop?.label)).toEqual([
-    'demo-name',
-    'demo-email',
-    'demo-company',
-    'demo-phone',
-    'demo-fleet-size',
-    'demo-message',
-    // The WhatsApp opt-in (issue 46), after SPEC's fields and before the button.
-    'demo-whatsapp-opt-in',
-    expect.stringMatching(/^button "Solicitar Demonstração"/),
-  ])
-  // Shift+Tab walks back up the same way.
-  for (let i = 0; i < 7; i += 1) await page.keyboard.press('Shift+Tab')
-  await expect(field(page, 'name')).toBeFocused()
-})
-
-test('the demo form is filled in and sent with the keyboard alone', async ({ page }) => {
-  // The form writes the time it was shown by the page's clock, run a fill time behind.
-  await runClockBehind(page)
-  await gotoHome(page)
-  // The previous test walks here with Tab; this one starts on the first field.
-  await scrollToSection(page, 'contato')
-  await field(page, 'name').focus()
-  await expect(field(page, 'name')).toBeFocused()
-  for (const key of ['name', 'email', 'company', 'phone'] as const) {
-    await page.keyboard.type(VALID[key])
+test(
+  'the demo form is filled in and sent with the keyboard alone',
+  { tag: '@full' },
+  async ({ page }) => {
+    // The form writes the time it was shown by the page's clock, run a fill time behind.
+    await runClockBehind(page)
+    await gotoHome(page)
+    // The previous test walks here with Tab; this one starts on the first field.
+    await scrollToSection(page, 'contato')
+    await field(page, 'name').focus()
+    await expect(field(page, 'name')).toBeFocused()
+    for (const key of ['name', 'email', 'company', 'phone'] as const) {
+      await page.keyboard.type(VALID[key])
+      await page.keyboard.press('Tab')
+    }
+    await expect(field(page, 'fleetSize')).toBeFocused()
+    // '' → 1-10 → 11-50 → 51-100: a closed select changes value with the arrow keys.
+    for (let i = 0; i < 3; i += 1) await page.keyboard.press('ArrowDown')
+    await expect(field(page, 'fleetSize')).toHaveValue(VALID.fleetSize)
     await page.keyboard.press('Tab')
-  }
-  await expect(field(page, 'fleetSize')).toBeFocused()
-  // '' → 1-10 → 11-50 → 51-100: a closed select changes value with the arrow keys.
-  for (let i = 0; i < 3; i += 1) await page.keyboard.press('ArrowDown')
-  await expect(field(page, 'fleetSize')).toHaveValue(VALID.fleetSize)
-  await page.keyboard.press('Tab')
-  await page.keyboard.type(VALID.message)
-  await page.keyboard.press('Tab')
-  for (const key of Object.keys(VALID) as Array<keyof typeof VALID>) {
-    await expect(field(page, key)).toHaveValue(VALID[key])
-  }
+    await page.keyboard.type(VALID.message)
+    await page.keyboard.press('Tab')
+    for (const key of Object.keys(VALID) as Array<keyof typeof VALID>) {
+      await expect(field(page, key)).toHaveValue(VALID[key])
+    }
 
-  await waitLikeAPerson(page, formShownAt())
-  await page.keyboard.press('Enter')
-  await expectSuccessToast(page)
-  await expectThankYou(page)
-  // Focus follows the answer, so a keyboard or screen-reader user is told and can go on.
-  await expect(page.getByRole('heading', { name: 'Obrigado pelo seu interesse!' })).toBeFocused()
-})
+    await waitLikeAPerson(page, formShownAt())
+    await page.keyboard.press('Enter')
+    await expectSuccessToast(page)
+    await expectThankYou(page)
+    // Focus follows the answer, so a keyboard or screen-reader user is told and can go on.
+    await expect(page.getByRole('heading', { name: 'Obrigado pelo seu interesse!' })).toBeFocused()
+  },
+)
 
-test('with reduced motion the page is axe clean, with no smooth scrolling or animation', async ({
-  page,
-}) => {
-  await page.emulateMedia({ reducedMotion: 'reduce' })
-  await page.goto('/')
-  await waitForHydration(page)
-  await expectNoAxeViolations(page)
-  // navigation.spec.ts checks scroll-behavior; here, that transitions are switched off too.
-  const transition = await page
-    .locator('.transition-colors')
-    .first()
-    .evaluate((element) => {
-      const style = getComputedStyle(element)
-      return { property: style.transitionProperty, duration: style.transitionDuration }
-    })
-  expect(transition.property).toContain('background-color')
-  expect(parseFloat(transition.duration)).toBeLessThanOrEqual(0.001)
-})
+test(
+  'with reduced motion the page is axe clean, with no smooth scrolling or animation',
+  { tag: '@full' },
+  async ({ page }) => {
+    await page.emulateMedia({ reducedMotion: 'reduce' })
+    await page.goto('/')
+    await waitForHydration(page)
+    await expectNoAxeViolations(page)
+    // navigation.spec.ts checks scroll-behavior; here, that transitions are switched off too.
+    const transition = await page
+      .locator('.transition-colors')
+      .first()
+      .evaluate((element) => {
+        const style = getComputedStyle(element)
+        return { property: style.transitionProperty, duration: style.transitionDuration }
+      })
+    expect(transition.property).toContain('background-color')
+    expect(parseFloat(transition.duration)).toBeLessThanOrEqual(0.001)
+  },
+)

@@ -64,44 +64,54 @@ test.describe('legal pages', () => {
     })
   }
 
-  test('the LGPD page names the controller and the encarregado, as the footer does', async ({
-    page,
-  }) => {
-    await page.goto('/lgpd')
-    const contacts = page.getByRole('region', { name: /controlador e encarregado/i })
-    await expect(contacts).toContainText('Vigia Tecnologia para Frotas Ltda.')
-    await expect(contacts).toContainText(/CNPJ \d{2}\.\d{3}\.\d{3}\/\d{4}-\d{2}/)
-    const email = contacts.getByRole('link', { name: /@/ })
-    await expect(email).toHaveAttribute('href', /^mailto:.+@/)
-    const footer = page.getByRole('contentinfo')
-    await expect(footer).toContainText('Vigia Tecnologia para Frotas Ltda.')
-    await expect(footer.getByRole('link', { name: (await email.textContent())! })).toBeVisible()
-  })
+  test(
+    'the LGPD page names the controller and the encarregado, as the footer does',
+    { tag: '@full' },
+    async ({ page }) => {
+      await page.goto('/lgpd')
+      const contacts = page.getByRole('region', { name: /controlador e encarregado/i })
+      await expect(contacts).toContainText('Vigia Tecnologia para Frotas Ltda.')
+      await expect(contacts).toContainText(/CNPJ \d{2}\.\d{3}\.\d{3}\/\d{4}-\d{2}/)
+      const email = contacts.getByRole('link', { name: /@/ })
+      await expect(email).toHaveAttribute('href', /^mailto:.+@/)
+      const footer = page.getByRole('contentinfo')
+      await expect(footer).toContainText('Vigia Tecnologia para Frotas Ltda.')
+      await expect(footer.getByRole('link', { name: (await email.textContent())! })).toBeVisible()
+    },
+  )
 
-  test("the header's links lead to the home page's sections", async ({ page }) => {
-    await page.goto('/privacidade')
-    const header = page.getByRole('banner')
-    await expect(header.getByRole('link', { name: /solicitar demo/i })).toHaveAttribute(
-      'href',
-      '/#contato',
-    )
-    const hrefs = await header
-      .getByRole('link')
-      .evaluateAll((links) => links.map((link) => link.getAttribute('href')))
-    for (const href of hrefs) expect(href === '/' || /^\/#[a-z-]+$/.test(href ?? '')).toBe(true)
-    for (const id of SECTION_IDS) {
-      await expect(page.getByRole('contentinfo').locator(`a[href="/#${id}"]`)).toHaveCount(1)
-    }
-    await header.getByRole('link', { name: /solicitar demo/i }).click()
-    await expect(page).toHaveURL(/\/#contato$/)
-    await expect(page.locator('section#contato')).toBeInViewport()
-  })
+  test(
+    "the header's links lead to the home page's sections",
+    { tag: '@full' },
+    async ({ page }) => {
+      await page.goto('/privacidade')
+      const header = page.getByRole('banner')
+      await expect(header.getByRole('link', { name: /solicitar demo/i })).toHaveAttribute(
+        'href',
+        '/#contato',
+      )
+      const hrefs = await header
+        .getByRole('link')
+        .evaluateAll((links) => links.map((link) => link.getAttribute('href')))
+      for (const href of hrefs) expect(href === '/' || /^\/#[a-z-]+$/.test(href ?? '')).toBe(true)
+      for (const id of SECTION_IDS) {
+        await expect(page.getByRole('contentinfo').locator(`a[href="/#${id}"]`)).toHaveCount(1)
+      }
+      await header.getByRole('link', { name: /solicitar demo/i }).click()
+      await expect(page).toHaveURL(/\/#contato$/)
+      await expect(page.locator('section#contato')).toBeInViewport()
+    },
+  )
 
-  test('an unknown path at that level is the 404 page, with status 404', async ({ page }) => {
-    const response = await page.goto('/politica-inexistente')
-    expect(response?.status()).toBe(404)
-    await expect(page.getByRole('heading', { level: 1, name: '404' })).toBeVisible()
-  })
+  test(
+    'an unknown path at that level is the 404 page, with status 404',
+    { tag: '@full' },
+    async ({ page }) => {
+      const response = await page.goto('/politica-inexistente')
+      expect(response?.status()).toBe(404)
+      await expect(page.getByRole('heading', { level: 1, name: '404' })).toBeVisible()
+    },
+  )
 
   test(
     'the pages ship no JavaScript of their own, only what the home page shares',
@@ -135,7 +145,7 @@ test.describe('legal pages', () => {
   })
 })
 
-test.describe('footer links', () => {
+test.describe('footer links', { tag: '@full' }, () => {
   test('every footer link resolves to a 200', async ({ page, request }) => {
     await gotoHome(page)
     const hrefs = await page

@@ -18,7 +18,7 @@ test.describe('mobile menu', () => {
     await gotoHome(page)
   })
 
-  test('is axe clean when open', async ({ page }) => {
+  test('is axe clean when open', { tag: '@full' }, async ({ page }) => {
     await openNavigation(page)
     await expectNoAxeViolations(page)
   })
@@ -54,15 +54,19 @@ test.describe('mobile menu', () => {
     await expect(panel).toBeHidden()
   })
 
-  test('choosing an entry scrolls to its section and closes the menu', async ({ page }) => {
-    const button = menuButton(page)
-    const panel = page.locator(`[id="${await button.getAttribute('aria-controls')}"]`)
-    await button.click()
-    await panel.getByRole('link', { name: 'Tecnologia', exact: true }).click()
-    await expect(button).toHaveAttribute('aria-expanded', 'false')
-    await expect(panel).toBeHidden()
-    await expectLandedOn(page, 'tecnologia')
-  })
+  test(
+    'choosing an entry scrolls to its section and closes the menu',
+    { tag: '@full' },
+    async ({ page }) => {
+      const button = menuButton(page)
+      const panel = page.locator(`[id="${await button.getAttribute('aria-controls')}"]`)
+      await button.click()
+      await panel.getByRole('link', { name: 'Tecnologia', exact: true }).click()
+      await expect(button).toHaveAttribute('aria-expanded', 'false')
+      await expect(panel).toBeHidden()
+      await expectLandedOn(page, 'tecnologia')
+    },
+  )
 
   test('Escape closes it and returns focus to the button', async ({ page }) => {
     const button = menuButton(page)
@@ -77,7 +81,7 @@ test.describe('mobile menu', () => {
     await expect(button).toBeFocused()
   })
 
-  test('can be used with the keyboard alone', async ({ page }) => {
+  test('can be used with the keyboard alone', { tag: '@full' }, async ({ page }) => {
     const button = menuButton(page)
     const panel = page.locator(`[id="${await button.getAttribute('aria-controls')}"]`)
     await button.focus()

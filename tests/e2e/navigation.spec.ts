@@ -14,7 +14,7 @@ import {
   waitForPageSettled,
 } from './fixtures'
 
-test.describe('navigation lands on its section', () => {
+test.describe('navigation lands on its section', { tag: '@full' }, () => {
   test.beforeEach(async ({ page }) => {
     await gotoHome(page)
   })
@@ -69,7 +69,7 @@ test.describe('navigation lands on its section', () => {
   })
 })
 
-test.describe('header at each width', () => {
+test.describe('header at each width', { tag: '@full' }, () => {
   test('wide screens show the navigation and no menu button; narrow ones the reverse', async ({
     page,
   }) => {
@@ -89,7 +89,7 @@ test.describe('header at each width', () => {
   })
 })
 
-test.describe('smooth scrolling', () => {
+test.describe('smooth scrolling', { tag: '@full' }, () => {
   test('is on by default', async ({ page }) => {
     await page.emulateMedia({ reducedMotion: 'no-preference' })
     await page.goto('/')

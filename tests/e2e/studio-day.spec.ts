@@ -242,6 +242,40 @@ test('a claim edited and published from the Studio’s button is live on the hom
   await shot(page, testInfo, 'studio-claim-published-1280')
 })
 
+test('a campaign page duplicated, renamed and published from the Studio is live within the publish promise', async ({
+  page,
+  request,
+}, testInfo) => {
+  test.setTimeout(180_000)
+  await openStudio(page)
+  await page.goto(`${site.url}/studio/structure/campaignPage;campaignPage-onibus-rodoviarios`)
+  await expect(page.getByRole('textbox', { name: 'Endereço (slug)' })).toBeEditable({
+    timeout: 60_000,
+  })
+  await page.getByRole('button', { name: 'Abrir ações do documento' }).click()
+  await page.getByRole('menuitem', { name: /Duplicar/ }).click()
+  // The copy, a draft only, opens with the original's fields (the stand-in reads drafts as the
+  // member sees them; the double applies the Studio's create and edits in order).
+  await expect(page).not.toHaveURL(/campaignPage-onibus-rodoviarios/, { timeout: 30_000 })
+  const id = /campaignPage;([^;/?]+)/.exec(page.url())?.[1]
+  expect(id).toBeTruthy()
+  const title = page.getByRole('textbox', { name: /^Título/ })
+  await expect(title).toHaveValue(/.+/, { timeout: 30_000 })
+  await title.fill('Ônibus executivos')
+  await page.getByRole('textbox', { name: 'Endereço (slug)' }).fill('onibus-executivos')
+  const publish = page.getByRole('button', { name: 'Publicar', exact: true })
+  await expect(publish).toBeEnabled({ timeout: 30_000 })
+  await publish.click()
+  await expect(publish).toBeDisabled({ timeout: 30_000 })
+  const delivery = await webhookFor(request, id!)
+  expect(delivery).toMatchObject({ operation: 'create', status: 200 })
+  await reachedBy(
+    publishDeadline(delivery.sentAt),
+    async () => (await request.get(`${site.url}/p/onibus-executivos`)).status() === 200,
+  )
+  await shot(page, testInfo, 'studio-page-duplicated-1280')
+})
+
 test('renaming a campaign page’s slug and publishing it redirects its old address', async ({
   page,
   request,
