@@ -164,8 +164,8 @@ describe('content lake double: writes', () => {
       _rev: 'tx-new',
     })
     // The same create again fails the whole request; with ifExists "ignore" it is left alone.
-    const create = (ifExists: string) => ({
-      actionType: 'sanity.action.document.create',
+    const create = (ifExists: 'fail' | 'ignore') => ({
+      actionType: 'sanity.action.document.create' as const,
       publishedId: 'page-b',
       attributes: { _id: 'drafts.page-b', _type: 'campaignPage', title: 'Outra' },
       ifExists,
