@@ -17,7 +17,9 @@ let lake: Awaited<ReturnType<typeof startContentLakeDouble>>
 beforeAll(async () => {
   lake = await startContentLakeDouble({
     port: 0,
+    // An editor's token: it reads drafts and writes (the double's read token alone gets 403).
     token: TOKEN,
+    writeToken: TOKEN,
     documents: [
       {
         _id: 'campaignPage-frotas',

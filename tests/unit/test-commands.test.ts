@@ -15,7 +15,7 @@ type Project = {
   testMatch?: RegExp | RegExp[]
   testIgnore?: RegExp | RegExp[]
   grep?: RegExp
-  grepInvert?: RegExp
+  grepInvert?: RegExp | RegExp[]
 }
 
 const e2e = path.resolve(__dirname, '..', 'e2e')
@@ -71,8 +71,31 @@ describe('the test commands', () => {
     const http = byName.get('http')
     expect(http?.grep?.test('a title @http')).toBe(true)
     expect(http?.metadata?.quick).toBe(true)
-    for (const name of ['mobile', 'desktop'])
-      expect(byName.get(name)?.grepInvert?.source, name).toBe(http!.grep!.source)
+    for (const name of ['mobile', 'mobile-full', 'desktop'])
+      expect(
+        list(byName.get(name)?.grepInvert).map((re) => re.source),
+        name,
+      ).toContain(http!.grep!.source)
+  })
+
+  it('tests tagged @full leave npm test for the full suite, at the same width', () => {
+    const byName = new Map(projects.map((project) => [project.name, project]))
+    for (const [quick, full] of [
+      ['mobile', 'mobile-full'],
+      ['leads', 'leads-full'],
+    ] as const) {
+      const [q, f] = [byName.get(quick)!, byName.get(full)!]
+      expect(q.metadata?.quick, quick).toBe(true)
+      expect(f.metadata?.quick, full).toBeFalsy()
+      expect(
+        list(q.grepInvert).some((re) => re.test('a title @full')),
+        quick,
+      ).toBe(true)
+      expect(f.grep?.test('a title @full'), full).toBe(true)
+      expect(f.grep?.test('a title'), full).toBe(false)
+      expect((f as { use?: unknown }).use, full).toEqual((q as { use?: unknown }).use)
+      expect(list(f.testMatch).map(String), full).toEqual(list(q.testMatch).map(String))
+    }
   })
 
   it('every spec runs in some project (npm run test:all runs them all)', () => {
