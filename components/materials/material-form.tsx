@@ -214,7 +214,7 @@ export function MaterialForm({
           <a
             href={done.downloadHref}
             download
-            className="mt-6 inline-flex items-center gap-2 rounded-lg bg-brand-700 px-5 py-3 font-semibold text-white transition-colors hover:bg-brand-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 [&_svg]:size-5 [&_svg]:shrink-0"
+            className="mt-6 inline-flex items-center gap-2 rounded-lg bg-brand-700 px-5 py-3 font-semibold text-white transition-colors hover:bg-brand-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 [&_.icon]:size-5"
           >
             <Icon name="download" />
             Baixar {done.title}

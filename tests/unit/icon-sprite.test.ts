@@ -10,11 +10,11 @@ import { renderSprite } from '../../scripts/build-icon-sprite.mjs'
 const spritePath = path.join(__dirname, '..', '..', 'components', 'icons', 'sprite.svg')
 
 describe('icon sprite', () => {
-  it('has a symbol for every icon an editor can pick', () => {
+  it('has a cell for every icon an editor can pick', () => {
     const sprite = readFileSync(spritePath, 'utf8')
     for (const name of ICON_NAMES) {
       expect(Object.keys(SPRITE_ICONS)).toContain(name)
-      expect(sprite).toContain(`<symbol id="${name}" `)
+      expect(sprite).toContain(`<view id="${name}" `)
     }
   })
 
@@ -25,7 +25,7 @@ describe('icon sprite', () => {
 
   it('draws every icon with lucide’s stroke defaults and nothing executable', () => {
     const sprite = readFileSync(spritePath, 'utf8')
-    expect(sprite.match(/<symbol /g)).toHaveLength(Object.keys(SPRITE_ICONS).length)
+    expect(sprite.match(/<view /g)).toHaveLength(Object.keys(SPRITE_ICONS).length)
     expect(sprite).not.toMatch(/<script|on\w+=|href=/i)
   })
 })
