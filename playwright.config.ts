@@ -283,8 +283,9 @@ export default defineConfig({
     {
       // The tests tagged @http (HTTP_ONLY): plain requests, headers and bodies, which no width
       // changes, so once against the site server, not once per width; no page is ever opened.
+      // No browser test, so not in `npm test` (issue 68): test:all runs them.
       name: 'http',
-      metadata: needs({ builds: ['site'], quick: true }),
+      metadata: needs({ builds: ['site'] }),
       testIgnore: SERVER_BOUND_SPECS,
       grep: HTTP_ONLY,
     },

@@ -13,7 +13,7 @@ test.describe('accessibility (axe, WCAG 2.2 AA)', () => {
     await expectNoAxeViolations(page)
   })
 
-  test('not-found page', async ({ page }) => {
+  test('not-found page', { tag: '@full' }, async ({ page }) => {
     await page.goto('/pagina-que-nao-existe')
     await expectNoAxeViolations(page)
   })

@@ -41,41 +41,42 @@ test(
   },
 )
 
-test('the home page loads nothing from another origin, before or after touching the form', async ({
-  page,
-  baseURL,
-}) => {
-  const origin = new URL(baseURL ?? SERVERS.site.url).origin
-  const foreign: string[] = []
-  page.on('request', (request) => {
-    const url = new URL(request.url())
-    if (url.protocol === 'data:' || url.protocol === 'blob:') return
-    if (url.origin !== origin) foreign.push(`${request.resourceType()} ${request.url()}`)
-  })
-  await gotoHome(page)
-  // The HTML itself names only our own origin for scripts, styles, fonts and icons.
-  const referenced = await page.evaluate(() =>
-    [
-      ...Array.from(document.querySelectorAll('script[src]'), (element) =>
-        element.getAttribute('src'),
-      ),
-      ...Array.from(document.querySelectorAll('link[href]'), (element) =>
-        element.getAttribute('rel') === 'canonical' ? null : element.getAttribute('href'),
-      ),
-    ].flatMap((value) => (value ? [new URL(value, document.baseURI).href] : [])),
-  )
-  expect(referenced.length).toBeGreaterThan(0)
-  expect(referenced.filter((url) => new URL(url).origin !== origin)).toEqual([])
+test(
+  'the home page loads nothing from another origin, before or after touching the form',
+  { tag: '@full' },
+  async ({ page, baseURL }) => {
+    const origin = new URL(baseURL ?? SERVERS.site.url).origin
+    const foreign: string[] = []
+    page.on('request', (request) => {
+      const url = new URL(request.url())
+      if (url.protocol === 'data:' || url.protocol === 'blob:') return
+      if (url.origin !== origin) foreign.push(`${request.resourceType()} ${request.url()}`)
+    })
+    await gotoHome(page)
+    // The HTML itself names only our own origin for scripts, styles, fonts and icons.
+    const referenced = await page.evaluate(() =>
+      [
+        ...Array.from(document.querySelectorAll('script[src]'), (element) =>
+          element.getAttribute('src'),
+        ),
+        ...Array.from(document.querySelectorAll('link[href]'), (element) =>
+          element.getAttribute('rel') === 'canonical' ? null : element.getAttribute('href'),
+        ),
+      ].flatMap((value) => (value ? [new URL(value, document.baseURI).href] : [])),
+    )
+    expect(referenced.length).toBeGreaterThan(0)
+    expect(referenced.filter((url) => new URL(url).origin !== origin)).toEqual([])
 
-  // Focusing the form loads its code, validation and toasts: those chunks must be ours as well.
-  const lazyChunks = page.waitForResponse((response) => response.url().endsWith('.js'))
-  await scrollToSection(page, 'contato')
-  await field(page, 'name').focus()
-  await lazyChunks
-  await expect(demoForm(page)).toBeVisible()
-  await page.waitForLoadState('networkidle')
-  expect(foreign).toEqual([])
-})
+    // Focusing the form loads its code, validation and toasts: those chunks must be ours as well.
+    const lazyChunks = page.waitForResponse((response) => response.url().endsWith('.js'))
+    await scrollToSection(page, 'contato')
+    await field(page, 'name').focus()
+    await lazyChunks
+    await expect(demoForm(page)).toBeVisible()
+    await page.waitForLoadState('networkidle')
+    expect(foreign).toEqual([])
+  },
+)
 
 test(
   'the standalone server ships what runs, not the project around it',

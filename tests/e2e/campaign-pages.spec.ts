@@ -46,27 +46,29 @@ async function scriptsOf(request: APIRequestContext, url: string): Promise<strin
 }
 
 test.describe('the example campaign page', () => {
-  test('answers 200 with its own title, description, canonical URL and social image', async ({
-    page,
-  }) => {
-    const response = await page.goto(PATH)
-    expect(response?.status()).toBe(200)
-    await expect(page).toHaveTitle(`${example.page.title} | Vigia`)
-    await expect(page.locator('meta[name="description"]')).toHaveAttribute(
-      'content',
-      example.page.seo.description,
-    )
-    await expect(page.locator('link[rel="canonical"]')).toHaveAttribute(
-      'href',
-      new RegExp(`${PATH}$`),
-    )
-    // No image of its own: the site's social card.
-    await expect(page.locator('meta[property="og:image"]')).toHaveAttribute(
-      'content',
-      /\/opengraph-image$/,
-    )
-    await expect(page.locator('meta[name="robots"]')).toHaveCount(0)
-  })
+  test(
+    'answers 200 with its own title, description, canonical URL and social image',
+    { tag: '@full' },
+    async ({ page }) => {
+      const response = await page.goto(PATH)
+      expect(response?.status()).toBe(200)
+      await expect(page).toHaveTitle(`${example.page.title} | Vigia`)
+      await expect(page.locator('meta[name="description"]')).toHaveAttribute(
+        'content',
+        example.page.seo.description,
+      )
+      await expect(page.locator('link[rel="canonical"]')).toHaveAttribute(
+        'href',
+        new RegExp(`${PATH}$`),
+      )
+      // No image of its own: the site's social card.
+      await expect(page.locator('meta[property="og:image"]')).toHaveAttribute(
+        'content',
+        /\/opengraph-image$/,
+      )
+      await expect(page.locator('meta[name="robots"]')).toHaveCount(0)
+    },
+  )
 
   test('renders every block with its copy, in the editor’s order', async ({ page }) => {
     await page.goto(PATH)
@@ -147,47 +149,53 @@ test.describe('the example campaign page', () => {
     ])
   })
 
-  test('publishes FAQPage structured data that matches the visible questions', async ({ page }) => {
-    await page.goto(PATH)
-    const scripts = await page.locator('script[type="application/ld+json"]').allTextContents()
-    const faqs = scripts
-      .map((text) => JSON.parse(text))
-      .filter((data) => data['@type'] === 'FAQPage')
-    expect(faqs).toHaveLength(1)
-    const faq = page.locator('section').filter({
-      has: page.getByRole('heading', {
-        level: 2,
-        name: example.block('faqBlock').heading as string,
-      }),
-    })
-    const visible = await faq.getByRole('heading', { level: 3 }).evaluateAll((questions) =>
-      questions.map((question) => ({
-        '@type': 'Question',
-        name: question.textContent,
-        acceptedAnswer: { '@type': 'Answer', text: question.nextElementSibling?.textContent },
-      })),
-    )
-    expect(visible.length).toBe((example.block('faqBlock').items as unknown[]).length)
-    expect(faqs[0].mainEntity).toEqual(visible)
-  })
+  test(
+    'publishes FAQPage structured data that matches the visible questions',
+    { tag: '@full' },
+    async ({ page }) => {
+      await page.goto(PATH)
+      const scripts = await page.locator('script[type="application/ld+json"]').allTextContents()
+      const faqs = scripts
+        .map((text) => JSON.parse(text))
+        .filter((data) => data['@type'] === 'FAQPage')
+      expect(faqs).toHaveLength(1)
+      const faq = page.locator('section').filter({
+        has: page.getByRole('heading', {
+          level: 2,
+          name: example.block('faqBlock').heading as string,
+        }),
+      })
+      const visible = await faq.getByRole('heading', { level: 3 }).evaluateAll((questions) =>
+        questions.map((question) => ({
+          '@type': 'Question',
+          name: question.textContent,
+          acceptedAnswer: { '@type': 'Answer', text: question.nextElementSibling?.textContent },
+        })),
+      )
+      expect(visible.length).toBe((example.block('faqBlock').items as unknown[]).length)
+      expect(faqs[0].mainEntity).toEqual(visible)
+    },
+  )
 
-  test("the header's call to action and the hero's button lead to this page's form", async ({
-    page,
-  }) => {
-    await page.goto(PATH)
-    await expect(
-      page.getByRole('banner').getByRole('link', { name: /solicitar demo/i }),
-    ).toHaveAttribute('href', '#contato')
-    await page
-      .getByRole('main')
-      .getByRole('link', { name: 'Solicitar Demonstração' })
-      .first()
-      .click()
-    await expect(page).toHaveURL(new RegExp(`${PATH}#contato$`))
-    await expect(page.locator('section#contato')).toBeInViewport()
-  })
+  test(
+    "the header's call to action and the hero's button lead to this page's form",
+    { tag: '@full' },
+    async ({ page }) => {
+      await page.goto(PATH)
+      await expect(
+        page.getByRole('banner').getByRole('link', { name: /solicitar demo/i }),
+      ).toHaveAttribute('href', '#contato')
+      await page
+        .getByRole('main')
+        .getByRole('link', { name: 'Solicitar Demonstração' })
+        .first()
+        .click()
+      await expect(page).toHaveURL(new RegExp(`${PATH}#contato$`))
+      await expect(page.locator('section#contato')).toBeInViewport()
+    },
+  )
 
-  test('has no axe violations', async ({ page }) => {
+  test('has no axe violations', { tag: '@full' }, async ({ page }) => {
     await page.goto(PATH)
     await expectNoAxeViolations(page)
   })
@@ -228,7 +236,7 @@ test.describe('the example campaign page', () => {
  * latest articles, the calculator): every block has a sample (tests/unit/block-registry.test.ts).
  * It repeats the home page's sections, so it stays out of search.
  */
-test.describe('the example page of the other blocks', () => {
+test.describe('the example page of the other blocks', { tag: '@full' }, () => {
   const OTHER = '/p/seguranca-de-frotas'
   const other = example.documents.find((doc) => doc._id === 'campaignPage-seguranca-de-frotas') as
     (Record<string, unknown> & { blocks: Block[] }) | undefined
@@ -312,21 +320,25 @@ test.describe('the example page of the other blocks', () => {
 })
 
 test.describe('redirects and unknown pages', () => {
-  test('the bundled redirect answers 308 to the example page', async ({ request, page }) => {
-    const response = await request.get('/onibus', { maxRedirects: 0 })
-    expect(response.status()).toBe(308)
-    // Answered by proxy.ts from the redirect map, before any page or cache: one Location.
-    const locations = response
-      .headersArray()
-      .filter((header) => header.name.toLowerCase() === 'location')
-      .map((header) => new URL(header.value, 'http://x').pathname)
-    expect(locations).toEqual([PATH])
-    await page.goto('/onibus')
-    await expect(page).toHaveURL(new RegExp(`${PATH}$`))
-  })
+  test(
+    'the bundled redirect answers 308 to the example page',
+    { tag: '@full' },
+    async ({ request, page }) => {
+      const response = await request.get('/onibus', { maxRedirects: 0 })
+      expect(response.status()).toBe(308)
+      // Answered by proxy.ts from the redirect map, before any page or cache: one Location.
+      const locations = response
+        .headersArray()
+        .filter((header) => header.name.toLowerCase() === 'location')
+        .map((header) => new URL(header.value, 'http://x').pathname)
+      expect(locations).toEqual([PATH])
+      await page.goto('/onibus')
+      await expect(page).toHaveURL(new RegExp(`${PATH}$`))
+    },
+  )
 
   for (const unknown of ['/p/pagina-que-nao-existe', '/p/Onibus', '/campanha-inexistente']) {
-    test(`${unknown} answers 404 with the not-found page`, async ({ page }) => {
+    test(`${unknown} answers 404 with the not-found page`, { tag: '@full' }, async ({ page }) => {
       const response = await page.goto(unknown)
       expect(response?.status()).toBe(404)
       await expect(page.getByRole('heading', { level: 1, name: '404' })).toBeVisible()

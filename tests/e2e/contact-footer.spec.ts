@@ -34,7 +34,7 @@ test.describe('contact section', () => {
   })
 })
 
-test.describe('footer', () => {
+test.describe('footer', { tag: '@full' }, () => {
   test.beforeEach(async ({ page }) => {
     await gotoHome(page)
   })

@@ -49,37 +49,39 @@ async function sendValid(page: import('@playwright/test').Page, path = '/') {
   await submitButton(page).click()
 }
 
-test('a request from a campaign page lands in both tables with the page it came from', async ({
-  page,
-}) => {
-  await sendValid(page, '/p/onibus-rodoviarios?utm_source=google&utm_campaign=onibus')
+test(
+  'a request from a campaign page lands in both tables with the page it came from',
+  { tag: '@full' },
+  async ({ page }) => {
+    await sendValid(page, '/p/onibus-rodoviarios?utm_source=google&utm_campaign=onibus')
 
-  await expectSuccessToast(page)
-  await expectThankYou(page)
+    await expectSuccessToast(page)
+    await expectThankYou(page)
 
-  const [cliente] = await postgrest.rows('dados_cliente')
-  const [chat] = await postgrest.rows('chat_messages')
-  const origin = 'Origem: pagina=onibus-rodoviarios, utm_source=«google», utm_campaign=«onibus»'
-  expect(cliente).toMatchObject({
-    // The WhatsApp opt-in, unticked by default (issue 46).
-    whatsapp_opt_in: false,
-    nomewpp: 'Maria Souza',
-    telefone: '5511999998888',
-    pagina: 'onibus-rodoviarios',
-    atendimento_ia: expect.stringMatching(
-      /^Dados do formulário do site \(.*\) \| Empresa: «Transportadora Horizonte» \| .* \| Origem: /,
-    ),
-  })
-  expect(String(cliente?.atendimento_ia).endsWith(origin)).toBe(true)
-  expect(chat).toMatchObject({ nomewpp: 'Maria Souza', message_type: 'contact_form' })
-  expect(String(chat?.user_message).endsWith(origin)).toBe(true)
-  // The same two inserts as on the home page, nothing more.
-  const requests = await postgrest.requests()
-  expect(requests.map((r) => [r.method, r.table, r.outcome])).toEqual([
-    ['POST', 'dados_cliente', 'inserted'],
-    ['POST', 'chat_messages', 'inserted'],
-  ])
-})
+    const [cliente] = await postgrest.rows('dados_cliente')
+    const [chat] = await postgrest.rows('chat_messages')
+    const origin = 'Origem: pagina=onibus-rodoviarios, utm_source=«google», utm_campaign=«onibus»'
+    expect(cliente).toMatchObject({
+      // The WhatsApp opt-in, unticked by default (issue 46).
+      whatsapp_opt_in: false,
+      nomewpp: 'Maria Souza',
+      telefone: '5511999998888',
+      pagina: 'onibus-rodoviarios',
+      atendimento_ia: expect.stringMatching(
+        /^Dados do formulário do site \(.*\) \| Empresa: «Transportadora Horizonte» \| .* \| Origem: /,
+      ),
+    })
+    expect(String(cliente?.atendimento_ia).endsWith(origin)).toBe(true)
+    expect(chat).toMatchObject({ nomewpp: 'Maria Souza', message_type: 'contact_form' })
+    expect(String(chat?.user_message).endsWith(origin)).toBe(true)
+    // The same two inserts as on the home page, nothing more.
+    const requests = await postgrest.requests()
+    expect(requests.map((r) => [r.method, r.table, r.outcome])).toEqual([
+      ['POST', 'dados_cliente', 'inserted'],
+      ['POST', 'chat_messages', 'inserted'],
+    ])
+  },
+)
 
 test('a valid request lands in both tables exactly as specified', async ({ page }) => {
   await sendValid(page, '/?utm_source=google&utm_medium=cpc&utm_campaign=frotas-2026')
@@ -139,22 +141,23 @@ test(
   },
 )
 
-test('the first insert failing: error toast, console error, values kept, no second insert', async ({
-  page,
-  consoleErrors,
-}) => {
-  await postgrest.fail('dados_cliente', 'error')
-  await sendValid(page)
+test(
+  'the first insert failing: error toast, console error, values kept, no second insert',
+  { tag: '@full' },
+  async ({ page, consoleErrors }) => {
+    await postgrest.fail('dados_cliente', 'error')
+    await sendValid(page)
 
-  await expectErrorToast(page)
-  await expectValuesKept(page)
-  await expect(demoForm(page)).toBeVisible()
-  expect(consoleErrors.some((line) => line.includes('Erro ao enviar solicitação'))).toBe(true)
-  const requests = await postgrest.requests()
-  expect(requests.map((r) => r.table)).toEqual(['dados_cliente'])
-  expect(await postgrest.rows('dados_cliente')).toEqual([])
-  expect(await postgrest.rows('chat_messages')).toEqual([])
-})
+    await expectErrorToast(page)
+    await expectValuesKept(page)
+    await expect(demoForm(page)).toBeVisible()
+    expect(consoleErrors.some((line) => line.includes('Erro ao enviar solicitação'))).toBe(true)
+    const requests = await postgrest.requests()
+    expect(requests.map((r) => r.table)).toEqual(['dados_cliente'])
+    expect(await postgrest.rows('dados_cliente')).toEqual([])
+    expect(await postgrest.rows('chat_messages')).toEqual([])
+  },
+)
 
 test(
   'the second insert failing keeps the first row and the visitor’s values',

@@ -137,7 +137,7 @@ test('the home page hydrates and sends the form with zero CSP violations', async
   expect(await violations()).toEqual([])
 })
 
-test('the not-found page loads with zero CSP violations', async ({ page }) => {
+test('the not-found page loads with zero CSP violations', { tag: '@full' }, async ({ page }) => {
   const violations = await watchCspViolations(page)
   const response = await page.goto(ROUTES.notFound)
   expect(response?.status()).toBe(404)

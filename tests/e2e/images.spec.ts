@@ -74,74 +74,80 @@ test.describe('images', () => {
     expect(consoleErrors).toEqual([])
   })
 
-  test('images cause no layout shift while the page loads and scrolls', async ({ page }) => {
-    await page.addInitScript(() => {
-      const w = window as unknown as { __imageShifts: string[]; __cls: number }
-      w.__imageShifts = []
-      w.__cls = 0
-      new PerformanceObserver((list) => {
-        for (const entry of list.getEntries() as unknown as Array<{
-          value: number
-          hadRecentInput: boolean
-          sources?: Array<{ node?: Node | null }>
-        }>) {
-          if (entry.hadRecentInput) continue
-          w.__cls += entry.value
-          for (const source of entry.sources ?? []) {
-            const node = source.node
-            const element = node instanceof Element ? node : null
-            if (element && (element.matches('img') || element.querySelector('img'))) {
-              w.__imageShifts.push(element.outerHTML.slice(0, 120))
+  test(
+    'images cause no layout shift while the page loads and scrolls',
+    { tag: '@full' },
+    async ({ page }) => {
+      await page.addInitScript(() => {
+        const w = window as unknown as { __imageShifts: string[]; __cls: number }
+        w.__imageShifts = []
+        w.__cls = 0
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries() as unknown as Array<{
+            value: number
+            hadRecentInput: boolean
+            sources?: Array<{ node?: Node | null }>
+          }>) {
+            if (entry.hadRecentInput) continue
+            w.__cls += entry.value
+            for (const source of entry.sources ?? []) {
+              const node = source.node
+              const element = node instanceof Element ? node : null
+              if (element && (element.matches('img') || element.querySelector('img'))) {
+                w.__imageShifts.push(element.outerHTML.slice(0, 120))
+              }
             }
           }
-        }
-      }).observe({ type: 'layout-shift', buffered: true })
-    })
-    await gotoHome(page)
-    await scrollThrough(page)
-    // Every image has arrived (and moved whatever it was going to), and the page has settled.
-    await expect
-      .poll(() =>
-        page
-          .locator('img')
-          .evaluateAll((images) => (images as HTMLImageElement[]).every((img) => img.complete)),
-      )
-      .toBe(true)
-    await waitForPageSettled(page)
-    const { imageShifts, cls } = await page.evaluate(() => {
-      const w = window as unknown as { __imageShifts: string[]; __cls: number }
-      return { imageShifts: w.__imageShifts, cls: w.__cls }
-    })
-    expect(imageShifts, 'layout shifts caused by images').toEqual([])
-    expect(cls, 'cumulative layout shift').toBeLessThan(0.01)
-  })
+        }).observe({ type: 'layout-shift', buffered: true })
+      })
+      await gotoHome(page)
+      await scrollThrough(page)
+      // Every image has arrived (and moved whatever it was going to), and the page has settled.
+      await expect
+        .poll(() =>
+          page
+            .locator('img')
+            .evaluateAll((images) => (images as HTMLImageElement[]).every((img) => img.complete)),
+        )
+        .toBe(true)
+      await waitForPageSettled(page)
+      const { imageShifts, cls } = await page.evaluate(() => {
+        const w = window as unknown as { __imageShifts: string[]; __cls: number }
+        return { imageShifts: w.__imageShifts, cls: w.__cls }
+      })
+      expect(imageShifts, 'layout shifts caused by images').toEqual([])
+      expect(cls, 'cumulative layout shift').toBeLessThan(0.01)
+    },
+  )
 
-  test('the hero visual shows the product: beside the headline on desktop, after it on a phone', async ({
-    page,
-  }) => {
-    await gotoHome(page)
-    const visual = page.getByRole('img', { name: heroAlt() })
-    const headline = page.getByRole('heading', { level: 1 })
-    await expect(visual).toHaveCount(1)
-    const h1 = (await headline.boundingBox())!
-    if (isNarrow(page)) {
-      // Below the headline (and its figures), so it never competes with it for the first paint.
-      await visual.scrollIntoViewIfNeeded()
-      await expect(visual).toBeInViewport()
-      const box = (await visual.boundingBox())!
-      const top = await visual.evaluate((el) => el.getBoundingClientRect().top + window.scrollY)
-      expect(top).toBeGreaterThan(h1.y + h1.height)
-      expect(box.width).toBeGreaterThan(300)
-    } else {
-      await expect(visual).toBeInViewport({ ratio: 0.6 })
-      const box = (await visual.boundingBox())!
-      expect(box.x, 'to the right of the headline').toBeGreaterThanOrEqual(h1.x + h1.width)
-      // Side by side: their vertical extents overlap.
-      expect(box.y).toBeLessThan(h1.y + h1.height)
-      expect(box.y + box.height).toBeGreaterThan(h1.y)
-      expect(box.width).toBeGreaterThan(380)
-    }
-  })
+  test(
+    'the hero visual shows the product: beside the headline on desktop, after it on a phone',
+    { tag: '@full' },
+    async ({ page }) => {
+      await gotoHome(page)
+      const visual = page.getByRole('img', { name: heroAlt() })
+      const headline = page.getByRole('heading', { level: 1 })
+      await expect(visual).toHaveCount(1)
+      const h1 = (await headline.boundingBox())!
+      if (isNarrow(page)) {
+        // Below the headline (and its figures), so it never competes with it for the first paint.
+        await visual.scrollIntoViewIfNeeded()
+        await expect(visual).toBeInViewport()
+        const box = (await visual.boundingBox())!
+        const top = await visual.evaluate((el) => el.getBoundingClientRect().top + window.scrollY)
+        expect(top).toBeGreaterThan(h1.y + h1.height)
+        expect(box.width).toBeGreaterThan(300)
+      } else {
+        await expect(visual).toBeInViewport({ ratio: 0.6 })
+        const box = (await visual.boundingBox())!
+        expect(box.x, 'to the right of the headline').toBeGreaterThanOrEqual(h1.x + h1.width)
+        // Side by side: their vertical extents overlap.
+        expect(box.y).toBeLessThan(h1.y + h1.height)
+        expect(box.y + box.height).toBeGreaterThan(h1.y)
+        expect(box.width).toBeGreaterThan(380)
+      }
+    },
+  )
 
   test(
     'the hero visual is preloaded only where it is above the fold',

@@ -148,25 +148,27 @@ async function focusFromTop(page: Page) {
   })
 }
 
-test('the first Tab reaches the skip link, which shows and moves focus to the main content', async ({
-  page,
-}) => {
-  await gotoHome(page)
-  await focusFromTop(page)
-  const skipLink = page.getByRole('link', { name: 'Pular para o conteúdo' })
-  await tab(page)
-  await expect(skipLink).toBeFocused()
-  await expect(skipLink).toBeInViewport()
-  const box = await skipLink.boundingBox()
-  expect(box?.width ?? 0).toBeGreaterThan(40)
-  expect(box?.height ?? 0).toBeGreaterThan(20)
+test(
+  'the first Tab reaches the skip link, which shows and moves focus to the main content',
+  { tag: '@full' },
+  async ({ page }) => {
+    await gotoHome(page)
+    await focusFromTop(page)
+    const skipLink = page.getByRole('link', { name: 'Pular para o conteúdo' })
+    await tab(page)
+    await expect(skipLink).toBeFocused()
+    await expect(skipLink).toBeInViewport()
+    const box = await skipLink.boundingBox()
+    expect(box?.width ?? 0).toBeGreaterThan(40)
+    expect(box?.height ?? 0).toBeGreaterThan(20)
 
-  await page.keyboard.press('Enter')
-  await expect(page.locator('main#conteudo')).toBeFocused()
-  // The next stop is inside the main content: the header was skipped.
-  await tab(page)
-  expect(await page.evaluate(() => document.activeElement?.closest('main')?.id)).toBe('conteudo')
-})
+    await page.keyboard.press('Enter')
+    await expect(page.locator('main#conteudo')).toBeFocused()
+    // The next stop is inside the main content: the header was skipped.
+    await tab(page)
+    expect(await page.evaluate(() => document.activeElement?.closest('main')?.id)).toBe('conteudo')
+  },
+)
 
 // The walk and the sending are two tests: the walk's some 35 Tabs each check the focus ring and
 // that the stop scrolled into view, which alone has taken about 20 s on a loaded two-core machine.

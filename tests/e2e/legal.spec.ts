@@ -35,33 +35,36 @@ async function visit(page: Page, path: string): Promise<URL[]> {
 }
 
 test.describe('legal pages', () => {
+  // npm test visits one legal page (they share one template); test:all visits all four.
   for (const legal of LEGAL_PAGES) {
-    test(`${legal.path} answers 200 with its title, date, a way home, and no axe violation`, async ({
-      page,
-    }) => {
-      const response = await page.goto(legal.path)
-      expect(response?.status()).toBe(200)
-      await expect(page).toHaveTitle(`${legal.title} | Vigia`)
-      await expect(page.getByRole('heading', { level: 1, name: legal.title })).toBeVisible()
-      await expect(
-        page.getByText(/^Última atualização: \d{1,2} de \p{L}+ de \d{4}$/u),
-      ).toBeVisible()
-      await expect(page.locator('time[datetime]')).toHaveAttribute(
-        'datetime',
-        /^\d{4}-\d{2}-\d{2}$/,
-      )
-      await expect(page.getByRole('link', { name: 'Voltar para o início' })).toHaveAttribute(
-        'href',
-        '/',
-      )
-      // The page's own description and canonical address.
-      await expect(page.locator('meta[name="description"]')).toHaveAttribute('content', /.{40,}/)
-      await expect(page.locator('link[rel="canonical"]')).toHaveAttribute(
-        'href',
-        new RegExp(`${legal.path}$`),
-      )
-      await expectNoAxeViolations(page)
-    })
+    test(
+      `${legal.path} answers 200 with its title, date, a way home, and no axe violation`,
+      { tag: legal === LEGAL_PAGES[0] ? [] : '@full' },
+      async ({ page }) => {
+        const response = await page.goto(legal.path)
+        expect(response?.status()).toBe(200)
+        await expect(page).toHaveTitle(`${legal.title} | Vigia`)
+        await expect(page.getByRole('heading', { level: 1, name: legal.title })).toBeVisible()
+        await expect(
+          page.getByText(/^Última atualização: \d{1,2} de \p{L}+ de \d{4}$/u),
+        ).toBeVisible()
+        await expect(page.locator('time[datetime]')).toHaveAttribute(
+          'datetime',
+          /^\d{4}-\d{2}-\d{2}$/,
+        )
+        await expect(page.getByRole('link', { name: 'Voltar para o início' })).toHaveAttribute(
+          'href',
+          '/',
+        )
+        // The page's own description and canonical address.
+        await expect(page.locator('meta[name="description"]')).toHaveAttribute('content', /.{40,}/)
+        await expect(page.locator('link[rel="canonical"]')).toHaveAttribute(
+          'href',
+          new RegExp(`${legal.path}$`),
+        )
+        await expectNoAxeViolations(page)
+      },
+    )
   }
 
   test(
@@ -162,7 +165,7 @@ test.describe('footer links', { tag: '@full' }, () => {
   })
 })
 
-test.describe('privacy notice at the form', () => {
+test.describe('privacy notice at the form', { tag: '@full' }, () => {
   test('says what the data is for and links to the policy in a new tab', async ({
     page,
     context,
@@ -210,18 +213,21 @@ test.describe('no cookies, no third parties', () => {
     }
   })
 
+  // npm test: the home page; test:all: every public route.
   for (const path of PUBLIC_ROUTES) {
-    test(`${path}: the browser keeps no cookie and asks no other origin`, async ({
-      page,
-      context,
-      baseURL,
-    }) => {
-      const requests = await visit(page, path)
-      const origin = new URL(baseURL!).origin
-      const elsewhere = requests.filter((url) => url.protocol !== 'data:' && url.origin !== origin)
-      expect(elsewhere.map((url) => url.href)).toEqual([])
-      expect(await context.cookies()).toEqual([])
-      expect(await page.evaluate(() => document.cookie)).toBe('')
-    })
+    test(
+      `${path}: the browser keeps no cookie and asks no other origin`,
+      { tag: path === '/' ? [] : '@full' },
+      async ({ page, context, baseURL }) => {
+        const requests = await visit(page, path)
+        const origin = new URL(baseURL!).origin
+        const elsewhere = requests.filter(
+          (url) => url.protocol !== 'data:' && url.origin !== origin,
+        )
+        expect(elsewhere.map((url) => url.href)).toEqual([])
+        expect(await context.cookies()).toEqual([])
+        expect(await page.evaluate(() => document.cookie)).toBe('')
+      },
+    )
   }
 })

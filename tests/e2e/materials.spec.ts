@@ -38,30 +38,31 @@ function signedKey(slug: string, expiresSeconds: number): string {
   return `${expiresSeconds}.${signature}`
 }
 
-test('the page shows the material and a short form, and its HTML holds no address of the file', async ({
-  page,
-  request,
-}) => {
-  await page.goto(PAGE)
-  await expect(page.getByRole('heading', { level: 1, name: TITLE })).toBeVisible()
-  await expect(page.getByRole('heading', { name: 'O que você vai aprender' })).toBeVisible()
-  await expect(page.getByRole('img', { name: /Capa do checklist/ })).toBeVisible()
-  for (const name of ['Nome', 'Empresa'])
-    await expect(page.getByRole('textbox', { name })).toHaveAttribute('required', '')
-  await expect(page.getByRole('combobox', { name: 'Tamanho da frota' })).toHaveAttribute(
-    'required',
-    '',
-  )
-  await expect(page.getByRole('combobox', { name: /Segmento/ })).not.toHaveAttribute(
-    'required',
-    /.*/,
-  )
-  // Never ticked for the visitor.
-  await expect(page.getByRole('checkbox', { name: /Aceito receber e-mails/ })).not.toBeChecked()
-  const html = await (await request.get(PAGE)).text()
-  expect(html).not.toMatch(/\.pdf|bundled-file:|\/baixar|cdn\.sanity\.io\/files/)
-  await expectNoAxeViolations(page)
-})
+test(
+  'the page shows the material and a short form, and its HTML holds no address of the file',
+  { tag: '@full' },
+  async ({ page, request }) => {
+    await page.goto(PAGE)
+    await expect(page.getByRole('heading', { level: 1, name: TITLE })).toBeVisible()
+    await expect(page.getByRole('heading', { name: 'O que você vai aprender' })).toBeVisible()
+    await expect(page.getByRole('img', { name: /Capa do checklist/ })).toBeVisible()
+    for (const name of ['Nome', 'Empresa'])
+      await expect(page.getByRole('textbox', { name })).toHaveAttribute('required', '')
+    await expect(page.getByRole('combobox', { name: 'Tamanho da frota' })).toHaveAttribute(
+      'required',
+      '',
+    )
+    await expect(page.getByRole('combobox', { name: /Segmento/ })).not.toHaveAttribute(
+      'required',
+      /.*/,
+    )
+    // Never ticked for the visitor.
+    await expect(page.getByRole('checkbox', { name: /Aceito receber e-mails/ })).not.toBeChecked()
+    const html = await (await request.get(PAGE)).text()
+    expect(html).not.toMatch(/\.pdf|bundled-file:|\/baixar|cdn\.sanity\.io\/files/)
+    await expectNoAxeViolations(page)
+  },
+)
 
 test('a valid form hands out the link, and the link downloads the PDF from the site, privately', async ({
   page,
@@ -92,23 +93,25 @@ test('a valid form hands out the link, and the link downloads the PDF from the s
   await expectNoAxeViolations(page)
 })
 
-test('a refused field gets its message in Portuguese, and everything typed stays', async ({
-  page,
-}) => {
-  await page.goto(PAGE)
-  await expectIslandHydrated(form(page))
-  await page.getByLabel('Nome').fill('Ana Lima')
-  await page.getByLabel('Empresa').fill('Frota Sul')
-  await submit(page).click()
-  await expect(page.getByRole('textbox', { name: /E-mail/ }).first()).toHaveAccessibleDescription(
-    'Informe seu e-mail.',
-  )
-  await expect(
-    page.getByRole('combobox', { name: 'Tamanho da frota' }),
-  ).toHaveAccessibleDescription('Escolha o tamanho da frota.')
-  await expect(page.getByLabel('Nome')).toHaveValue('Ana Lima')
-  await expect(page.getByRole('link', { name: /^Baixar/ })).toHaveCount(0)
-})
+test(
+  'a refused field gets its message in Portuguese, and everything typed stays',
+  { tag: '@full' },
+  async ({ page }) => {
+    await page.goto(PAGE)
+    await expectIslandHydrated(form(page))
+    await page.getByLabel('Nome').fill('Ana Lima')
+    await page.getByLabel('Empresa').fill('Frota Sul')
+    await submit(page).click()
+    await expect(page.getByRole('textbox', { name: /E-mail/ }).first()).toHaveAccessibleDescription(
+      'Informe seu e-mail.',
+    )
+    await expect(
+      page.getByRole('combobox', { name: 'Tamanho da frota' }),
+    ).toHaveAccessibleDescription('Escolha o tamanho da frota.')
+    await expect(page.getByLabel('Nome')).toHaveValue('Ana Lima')
+    await expect(page.getByRole('link', { name: /^Baixar/ })).toHaveCount(0)
+  },
+)
 
 test(
   'an altered or expired link answers with a Portuguese page, never the file',
@@ -157,7 +160,7 @@ test(
   },
 )
 
-test('the list and the featured block lead to the material', async ({ page }) => {
+test('the list and the featured block lead to the material', { tag: '@full' }, async ({ page }) => {
   await page.goto('/materiais')
   await page.getByRole('link', { name: 'Quero o material' }).first().click()
   await expect(page).toHaveURL(new RegExp(`${PAGE}$`))
@@ -168,7 +171,7 @@ test('the list and the featured block lead to the material', async ({ page }) =>
   await expect(page).toHaveURL(new RegExp(`${PAGE}$`))
 })
 
-test.describe('with JavaScript disabled', () => {
+test.describe('with JavaScript disabled', { tag: '@full' }, () => {
   test.use({ javaScriptEnabled: false })
 
   test('the form posts to the Server Action and the answer page carries the link', async ({

@@ -23,7 +23,7 @@ test.describe('mobile menu', () => {
     await expectNoAxeViolations(page)
   })
 
-  test('starts closed, its panel not drawn until opened', async ({ page }) => {
+  test('starts closed, its panel not drawn until opened', { tag: '@full' }, async ({ page }) => {
     const button = menuButton(page)
     await expect(button).toBeVisible()
     await expect(button).toHaveAttribute('aria-expanded', 'false')
@@ -68,7 +68,7 @@ test.describe('mobile menu', () => {
     },
   )
 
-  test('Escape closes it and returns focus to the button', async ({ page }) => {
+  test('Escape closes it and returns focus to the button', { tag: '@full' }, async ({ page }) => {
     const button = menuButton(page)
     const panel = page.locator(`[id="${await button.getAttribute('aria-controls')}"]`)
     await button.click()

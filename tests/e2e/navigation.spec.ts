@@ -146,31 +146,35 @@ test.describe('rendering below the fold', () => {
   // Focus scrolls smoothly too, and would land short of a field below blocks that render on the
   // way (tests/e2e/keyboard.spec.ts checks every tab stop ends on screen). A pointer gives a button
   // focus without that: its tap must not lay out the whole page.
-  test('a tap keeps the lazy layout; the first Tab lays out every section', async ({ page }) => {
-    await gotoHome(page)
-    const lazy = () =>
-      page.evaluate(
-        (ids) =>
-          [...ids.map((id) => document.getElementById(id)), document.querySelector('footer')].map(
-            (element) => (element ? getComputedStyle(element).contentVisibility : 'missing'),
-          ),
-        SECTION_IDS,
-      )
-    const button = page.locator('#inicio').getByRole('link', { name: 'Como Funciona' })
-    await button.evaluate((element) => {
-      // Focus as a pointer gives it: no focus ring, so :focus-visible does not match.
-      element.addEventListener('click', (event) => event.preventDefault(), { once: true })
-    })
-    await button.click()
-    await expect(button).toBeFocused()
-    expect(new Set(await lazy())).toEqual(new Set(['auto']))
+  test(
+    'a tap keeps the lazy layout; the first Tab lays out every section',
+    { tag: '@full' },
+    async ({ page }) => {
+      await gotoHome(page)
+      const lazy = () =>
+        page.evaluate(
+          (ids) =>
+            [...ids.map((id) => document.getElementById(id)), document.querySelector('footer')].map(
+              (element) => (element ? getComputedStyle(element).contentVisibility : 'missing'),
+            ),
+          SECTION_IDS,
+        )
+      const button = page.locator('#inicio').getByRole('link', { name: 'Como Funciona' })
+      await button.evaluate((element) => {
+        // Focus as a pointer gives it: no focus ring, so :focus-visible does not match.
+        element.addEventListener('click', (event) => event.preventDefault(), { once: true })
+      })
+      await button.click()
+      await expect(button).toBeFocused()
+      expect(new Set(await lazy())).toEqual(new Set(['auto']))
 
-    await page.keyboard.press('Tab')
-    expect(new Set(await lazy())).toEqual(new Set(['visible']))
-  })
+      await page.keyboard.press('Tab')
+      expect(new Set(await lazy())).toEqual(new Set(['visible']))
+    },
+  )
 })
 
-test.describe('what a page has is in its document when it opens', () => {
+test.describe('what a page has is in its document when it opens', { tag: '@full' }, () => {
   // Lazy blocks skip rendering (content-visibility), never leave the document: a screen reader's
   // headings and form-controls lists, find-in-page and any tool that reads the page find all of
   // them before the visitor scrolls (docs/speed.md).

@@ -25,14 +25,15 @@ test.describe('not-found page', () => {
     await expect(page.getByRole('heading', { level: 1 })).not.toHaveText('404')
   })
 
-  test('logs an error with the missing path to the browser console', async ({
-    page,
-    consoleErrors,
-  }) => {
-    const path = MISSING_PATHS[1]!
-    await page.goto(path)
-    await expect
-      .poll(() => consoleErrors.filter((message) => message.includes(path)))
-      .toEqual([expect.stringMatching(/404/)])
-  })
+  test(
+    'logs an error with the missing path to the browser console',
+    { tag: '@full' },
+    async ({ page, consoleErrors }) => {
+      const path = MISSING_PATHS[1]!
+      await page.goto(path)
+      await expect
+        .poll(() => consoleErrors.filter((message) => message.includes(path)))
+        .toEqual([expect.stringMatching(/404/)])
+    },
+  )
 })

@@ -5,18 +5,22 @@ test.describe('home page structure', () => {
     await gotoHome(page)
   })
 
-  test('is in Brazilian Portuguese, has one h1 and a favicon', async ({ page, request }) => {
-    await expect(page.locator('html')).toHaveAttribute('lang', 'pt-BR')
-    await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1)
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText(content.headline)
+  test(
+    'is in Brazilian Portuguese, has one h1 and a favicon',
+    { tag: '@full' },
+    async ({ page, request }) => {
+      await expect(page.locator('html')).toHaveAttribute('lang', 'pt-BR')
+      await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1)
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(content.headline)
 
-    const icon = page.locator('head link[rel~="icon"]').first()
-    const href = await icon.getAttribute('href')
-    expect(href, 'favicon link').toBeTruthy()
-    const response = await request.get(href!)
-    expect(response.status()).toBe(200)
-    expect(response.headers()['content-type']).toMatch(/^image\//)
-  })
+      const icon = page.locator('head link[rel~="icon"]').first()
+      const href = await icon.getAttribute('href')
+      expect(href, 'favicon link').toBeTruthy()
+      const response = await request.get(href!)
+      expect(response.status()).toBe(200)
+      expect(response.headers()['content-type']).toMatch(/^image\//)
+    },
+  )
 
   test('has the header, hero, the five sections in order, and the footer', async ({ page }) => {
     for (const id of SECTION_IDS) {
@@ -50,34 +54,42 @@ test.describe('home page structure', () => {
     expect(new Set(rest).size).toBe(rest.length)
   })
 
-  test('the header carries the brand tagline and stays fixed while scrolling', async ({ page }) => {
-    const header = page.getByRole('banner')
-    await expect(header.getByText('Fleet Safety Technology', { exact: true })).toBeVisible()
-    await page.evaluate(() => window.scrollTo({ top: 2000, behavior: 'instant' }))
-    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(1000)
-    const box = await header.boundingBox()
-    expect(box?.y).toBe(0)
-    await expect(header.getByText('Fleet Safety Technology', { exact: true })).toBeInViewport()
-  })
+  test(
+    'the header carries the brand tagline and stays fixed while scrolling',
+    { tag: '@full' },
+    async ({ page }) => {
+      const header = page.getByRole('banner')
+      await expect(header.getByText('Fleet Safety Technology', { exact: true })).toBeVisible()
+      await page.evaluate(() => window.scrollTo({ top: 2000, behavior: 'instant' }))
+      await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(1000)
+      const box = await header.boundingBox()
+      expect(box?.y).toBe(0)
+      await expect(header.getByText('Fleet Safety Technology', { exact: true })).toBeInViewport()
+    },
+  )
 
-  test('the hero has its two calls to action and the three statistics', async ({ page }) => {
-    const hero = page.getByRole('region', { name: content.headline })
-    await expect(hero.getByRole('link', { name: 'Solicitar Demonstração' })).toHaveAttribute(
-      'href',
-      '#contato',
-    )
-    await expect(hero.getByRole('link', { name: 'Como Funciona', exact: true })).toHaveAttribute(
-      'href',
-      '#como-funciona',
-    )
-    // Each statistic is a term (its label) with the figure as its first definition.
-    await expect(hero.getByRole('term')).toHaveText([/acidentes/i, /monitoramento/i, /LGPD/])
-    for (const value of ['90%', '24/7', '100%']) {
-      await expect(
-        hero.getByRole('definition').filter({ hasText: new RegExp(`^${value}$`) }),
-      ).toBeVisible()
-    }
-  })
+  test(
+    'the hero has its two calls to action and the three statistics',
+    { tag: '@full' },
+    async ({ page }) => {
+      const hero = page.getByRole('region', { name: content.headline })
+      await expect(hero.getByRole('link', { name: 'Solicitar Demonstração' })).toHaveAttribute(
+        'href',
+        '#contato',
+      )
+      await expect(hero.getByRole('link', { name: 'Como Funciona', exact: true })).toHaveAttribute(
+        'href',
+        '#como-funciona',
+      )
+      // Each statistic is a term (its label) with the figure as its first definition.
+      await expect(hero.getByRole('term')).toHaveText([/acidentes/i, /monitoramento/i, /LGPD/])
+      for (const value of ['90%', '24/7', '100%']) {
+        await expect(
+          hero.getByRole('definition').filter({ hasText: new RegExp(`^${value}$`) }),
+        ).toBeVisible()
+      }
+    },
+  )
 
   test('every section shows its content', async ({ page }) => {
     await expect(section(page, 'sobre').getByRole('heading', { level: 3 })).toHaveText([
@@ -146,7 +158,7 @@ test.describe('home page structure', () => {
     }
   })
 
-  test('fits the viewport without horizontal scrolling', async ({ page }) => {
+  test('fits the viewport without horizontal scrolling', { tag: '@full' }, async ({ page }) => {
     const { scrollWidth, clientWidth } = await page.evaluate(() => ({
       scrollWidth: document.documentElement.scrollWidth,
       clientWidth: document.documentElement.clientWidth,

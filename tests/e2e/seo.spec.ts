@@ -35,7 +35,7 @@ test.describe('metadata of the home page', () => {
     await page.goto('/')
   })
 
-  test('title and description come from the site settings', async ({ page }) => {
+  test('title and description come from the site settings', { tag: '@full' }, async ({ page }) => {
     await expect(page).toHaveTitle(settings.title)
     await expect(page.locator('meta[name="description"]')).toHaveAttribute(
       'content',
@@ -43,16 +43,18 @@ test.describe('metadata of the home page', () => {
     )
   })
 
-  test('the canonical URL is absolute and names the home page of the site URL', async ({
-    page,
-  }) => {
-    const canonical = page.locator('link[rel="canonical"]')
-    await expect(canonical).toHaveCount(1)
-    const href = (await canonical.getAttribute('href')) ?? ''
-    expect(href).toMatch(/^https?:\/\//)
-    // Next writes the origin alone for the root path; as a URL it is the same page as "…/".
-    expect(new URL(href).href).toBe(SITE_URL)
-  })
+  test(
+    'the canonical URL is absolute and names the home page of the site URL',
+    { tag: '@full' },
+    async ({ page }) => {
+      const canonical = page.locator('link[rel="canonical"]')
+      await expect(canonical).toHaveCount(1)
+      const href = (await canonical.getAttribute('href')) ?? ''
+      expect(href).toMatch(/^https?:\/\//)
+      // Next writes the origin alone for the root path; as a URL it is the same page as "…/".
+      expect(new URL(href).href).toBe(SITE_URL)
+    },
+  )
 
   test('OpenGraph and Twitter cards carry the title, description and the social image', async ({
     page,
@@ -78,34 +80,38 @@ test.describe('metadata of the home page', () => {
     await expect(meta('name', 'twitter:image')).toHaveAttribute('content', image)
   })
 
-  test('declares a theme colour for the browser UI', async ({ page }) => {
+  test('declares a theme colour for the browser UI', { tag: '@full' }, async ({ page }) => {
     await expect(page.locator('meta[name="theme-color"]')).toHaveAttribute(
       'content',
       /^#[0-9a-f]{6}$/i,
     )
   })
 
-  test('JSON-LD describes the Organization and its ContactPoint', async ({ page }) => {
-    const scripts = await page.locator('script[type="application/ld+json"]').allTextContents()
-    expect(scripts).toHaveLength(1)
-    const data = JSON.parse(scripts[0] ?? '')
-    expect(data['@context']).toBe('https://schema.org')
-    expect(data['@type']).toBe('Organization')
-    expect(data.name).toBe(settings.brandName)
-    expect(new URL(data.url).href).toBe(SITE_URL)
+  test(
+    'JSON-LD describes the Organization and its ContactPoint',
+    { tag: '@full' },
+    async ({ page }) => {
+      const scripts = await page.locator('script[type="application/ld+json"]').allTextContents()
+      expect(scripts).toHaveLength(1)
+      const data = JSON.parse(scripts[0] ?? '')
+      expect(data['@context']).toBe('https://schema.org')
+      expect(data['@type']).toBe('Organization')
+      expect(data.name).toBe(settings.brandName)
+      expect(new URL(data.url).href).toBe(SITE_URL)
 
-    const contact = data.contactPoint
-    expect(contact['@type']).toBe('ContactPoint')
-    expect(contact.telephone.replace(/\D/g, '')).toBe(`55${settings.phone.replace(/\D/g, '')}`)
-    expect(contact.email).toBe(settings.email)
-    expect(contact.areaServed).toBe('BR')
-    expect(contact.hoursAvailable).toEqual({
-      '@type': 'OpeningHoursSpecification',
-      dayOfWeek: ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'],
-      opens: '08:00',
-      closes: '18:00',
-    })
-  })
+      const contact = data.contactPoint
+      expect(contact['@type']).toBe('ContactPoint')
+      expect(contact.telephone.replace(/\D/g, '')).toBe(`55${settings.phone.replace(/\D/g, '')}`)
+      expect(contact.email).toBe(settings.email)
+      expect(contact.areaServed).toBe('BR')
+      expect(contact.hoursAvailable).toEqual({
+        '@type': 'OpeningHoursSpecification',
+        dayOfWeek: ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'],
+        opens: '08:00',
+        closes: '18:00',
+      })
+    },
+  )
 })
 
 test(
