@@ -106,6 +106,9 @@ const nextConfig: NextConfig = {
     // into the inline RSC payload, unread; we patch nothing to remove them (docs/upgrading-next.md).
     // https://nextjs.org/docs/app/api-reference/config/next-config-js/inlineCss
     inlineCss: true,
+    // A clean CI checkout never reads the build cache back, and writing it took over a minute of
+    // each test build there.
+    turbopackFileSystemCacheForBuild: !process.env.CI,
   },
   // Widths next/image offers for the bundled images (Content Lake images get Sanity's CDN URLs
   // instead): the bundled visuals are at most 1200 px wide, and each wider candidate only repeated
