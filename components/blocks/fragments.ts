@@ -28,9 +28,7 @@ export const blockFragments = /* groq */ `
     secondaryCta{${linkProjection}},
     "stats": stats[]->{${claimProjection}},
     "visual": coalesce(visual, *[_type == "landingPage" && _id == "landingPage"][0].hero.visual){${imageProjection}},
-    "experimentVariants": experimentVariants[]{${variantEntryProjection}, "values": {
-      ${heroVariantValuesProjection}, "primaryCta": {"label": ctaLabel}
-    }}
+    "experimentVariants": experimentVariants[]{${variantEntryProjection}, "values": {${heroVariantValuesProjection}, "primaryCta": {"label": ctaLabel}}}
   },
   _type == "stepsBlock" => {
     eyebrow, heading, intro,
@@ -54,9 +52,7 @@ export const blockFragments = /* groq */ `
     heading, text,
     primaryCta{${linkProjection}},
     secondaryCta{${linkProjection}},
-    "experimentVariants": experimentVariants[]{${variantEntryProjection}, "values": {
-      "primaryCta": {"label": ctaLabel, "href": ctaHref}
-    }}
+    "experimentVariants": experimentVariants[]{${variantEntryProjection}, "values": {"primaryCta": {"label": ctaLabel, "href": ctaHref}}}
   },
   _type == "demoFormBlock" => {
     eyebrow, heading, intro, formTitle, detailsTitle, offerTitle, offers, whatsappCta

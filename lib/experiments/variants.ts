@@ -5,20 +5,14 @@
 
 import { CONTROL, parseVariantId } from './ids'
 
-type Entry = { experiment?: string | null; variant?: string | null; values?: unknown }
-
 /** `over` on `base`, leaf by leaf; an empty value (null, '') keeps the default. */
 function merge(base: unknown, over: unknown): unknown {
   if (over == null || over === '') return base
   if (typeof over !== 'object' || Array.isArray(over) || !base || typeof base !== 'object')
     return over
-  const record = base as Record<string, unknown>
-  return {
-    ...record,
-    ...Object.fromEntries(
-      Object.entries(over).map(([key, value]) => [key, merge(record[key], value)]),
-    ),
-  }
+  const merged: Record<string, unknown> = { ...base }
+  for (const [key, value] of Object.entries(over)) merged[key] = merge(merged[key], value)
+  return merged
 }
 
 /**
@@ -30,9 +24,8 @@ export function withVariant<T extends object>(
   experiment: string | undefined,
   variant: string,
 ): T {
-  const { experimentVariants: entries, ...rest } = owner as T & {
-    experimentVariants?: Entry[] | null
-  }
+  type Entry = { experiment?: string | null; variant?: string | null; values?: unknown }
+  const { experimentVariants: entries, ...rest } = owner as { experimentVariants?: Entry[] | null }
   const entry =
     experiment && variant !== CONTROL
       ? (entries ?? []).find((item) => item.experiment === experiment && item.variant === variant)

@@ -22,17 +22,11 @@ export type ExperimentDoc = {
   visibleUntil?: string | null
 } & Record<string, unknown>
 
-type VariantEntry = {
-  _key: string
-  experiment?: Reference
-  variant?: string
-} & Record<string, unknown>
-
-type Owner = {
-  _key?: string
-  _type?: string
-  experimentVariants?: VariantEntry[] | null
-} & Record<string, unknown>
+type Entry = { _key: string; experiment?: Reference; variant?: string } & Record<string, unknown>
+type Owner = { _key?: string; _type?: string; experimentVariants?: Entry[] | null } & Record<
+  string,
+  unknown
+>
 
 export type PageDoc = {
   _id: string

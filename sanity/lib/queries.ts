@@ -64,9 +64,7 @@ export const LANDING_PAGE_QUERY = defineQuery(`
       eyebrow, headline, description, primaryCta, secondaryCta,
       visual{${imageProjection}},
       "stats": stats[]->{${claimProjection}},
-      "experimentVariants": experimentVariants[]{${variantEntryProjection}, "values": {
-        ${heroVariantValuesProjection}, "primaryCta": ctaLabel
-      }}
+      "experimentVariants": experimentVariants[]{${variantEntryProjection}, "values": {${heroVariantValuesProjection}, "primaryCta": ctaLabel}}
     },
     sobre{${sectionIntroProjection}, points[]{${cardProjection}}},
     comoFunciona{${sectionIntroProjection}, steps[]{${cardProjection}}},

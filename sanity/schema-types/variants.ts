@@ -48,13 +48,7 @@ export function variantsField(type: string, title: string, fields: VariantField[
           }),
           ...fields,
         ],
-        preview: {
-          select: { variant: 'variant', experiment: 'experiment.title', value: fields[0]!.name },
-          prepare: ({ variant, experiment, value }) => ({
-            title: typeof value === 'string' ? value : '(original)',
-            subtitle: `${experiment ?? 'Experimento'} · ${variant ?? '?'}`,
-          }),
-        },
+        preview: { select: { title: 'variant', subtitle: 'experiment.title' } },
       }),
     ],
     validation: (rule) =>
@@ -71,38 +65,27 @@ export function variantsField(type: string, title: string, fields: VariantField[
   })
 }
 
-/** A variant's label for a button (the hero's, the CTA band's), at `path` on its owner. */
-export const ctaLabelVariant = (path: string): VariantField => ({
-  ...defineField({
-    name: 'ctaLabel',
-    title: 'Texto do botão principal (vazio: o original)',
-    type: 'string',
-    validation: (rule) => rule.max(32),
-  }),
+/** A variant's text (empty: the default), replacing the owner's field at `path`. */
+export const variantText = (
+  name: string,
+  title: string,
+  max: number,
+  path = name,
+  type: 'string' | 'text' = 'string',
+  pattern = /^/,
+): VariantField => ({
+  ...defineField({ name, title, type, validation: (rule) => rule.max(max).regex(pattern) }),
   path,
 })
 
+/** A button's label (the hero's, the CTA band's). */
+export const ctaLabelVariant = (path: string) =>
+  variantText('ctaLabel', 'Texto do botão principal (vazio: o original)', 32, path)
+
 /** The hero's variant-able fields; the home page's hero keeps its button's label as a string. */
 export const heroVariantFields = (ctaPath: string): VariantField[] => [
-  {
-    ...defineField({
-      name: 'headline',
-      title: 'Título principal (vazio: o original)',
-      type: 'string',
-      validation: (rule) => rule.max(90),
-    }),
-    path: 'headline',
-  },
-  {
-    ...defineField({
-      name: 'description',
-      title: 'Descrição (vazio: a original)',
-      type: 'text',
-      rows: 3,
-      validation: (rule) => rule.max(320),
-    }),
-    path: 'description',
-  },
+  variantText('headline', 'Título principal (vazio: o original)', 90),
+  variantText('description', 'Descrição (vazio: a original)', 320, 'description', 'text'),
   ctaLabelVariant(ctaPath),
   { ...imageField('visual', 'Imagem (vazio: a original)'), path: 'visual' },
 ]

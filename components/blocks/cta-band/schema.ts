@@ -1,7 +1,7 @@
-import { defineField, defineType } from 'sanity'
+import { defineType } from 'sanity'
 
 import { ctaButtonFields, ctaTextFields } from '../../../sanity/schema-types/objects'
-import { ctaLabelVariant, variantsField } from '../../../sanity/schema-types/variants'
+import { ctaLabelVariant, variantsField, variantText } from '../../../sanity/schema-types/variants'
 import { blockPreview } from '../shared-schema'
 
 export const ctaBandBlockType = defineType({
@@ -14,16 +14,15 @@ export const ctaBandBlockType = defineType({
     ...ctaButtonFields,
     variantsField('ctaBandVariant', 'Variante da faixa', [
       ctaLabelVariant('primaryCta.label'),
-      {
-        ...defineField({
-          name: 'ctaHref',
-          title: 'Endereço do botão principal (vazio: o original)',
-          type: 'string',
-          validation: (rule) =>
-            rule.max(300).regex(/^(https?:\/\/|\/|#|mailto:)/, { name: 'link' }),
-        }),
-        path: 'primaryCta.href',
-      },
+      // A link as the link type allows it.
+      variantText(
+        'ctaHref',
+        'Endereço do botão (vazio: o original)',
+        300,
+        'primaryCta.href',
+        'string',
+        /^(https?:\/\/|\/|#|mailto:)/,
+      ),
     ]),
   ],
   preview: blockPreview('Faixa de chamada'),
