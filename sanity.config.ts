@@ -8,7 +8,7 @@ import { structureTool } from 'sanity/structure'
 
 import { apiVersion, dataset, projectId } from './sanity/env'
 import { variantId } from './lib/experiments/ids'
-import { PREVIEW_VARIANT_PARAM } from './lib/experiments/hero'
+import { PREVIEW_VARIANT_PARAM } from './lib/experiments/variants'
 import { documentPath, ROUTED_TYPE_LIST, routedPath } from './sanity/lib/routed-type-rules'
 import { performanceTool } from './sanity/performance'
 import { schemaTypes } from './sanity/schema-types'

@@ -13,7 +13,7 @@ import { HowItWorks } from '@/components/sections/how-it-works'
 import { Technology } from '@/components/sections/technology'
 import { getLandingPage, getRoiCalculator, getSiteSettings } from '@/lib/content'
 import { CONTROL } from '@/lib/experiments/ids'
-import { withHeroVariant } from '@/lib/experiments/hero'
+import { withVariant } from '@/lib/experiments/variants'
 import { jsonLdScript, organizationJsonLd } from '@/lib/site-metadata'
 
 /**
@@ -32,7 +32,7 @@ export async function HomePageView({
     getLandingPage(),
     getRoiCalculator(),
   ])
-  const hero = page?.hero ? withHeroVariant(page.hero, experiment, variant) : null
+  const hero = page?.hero ? withVariant(page.hero, experiment, variant) : null
   return (
     <>
       <script

@@ -31,6 +31,15 @@ export type Visual = {
   _type: 'image'
 }
 
+export type HeroVariantVisual = {
+  asset?: SanityImageAssetReference
+  media?: unknown // Unable to locate the referenced type "visual.media" in schema
+  hotspot?: SanityImageHotspot
+  crop?: SanityImageCrop
+  alt?: string
+  _type: 'image'
+}
+
 export type MaterialReference = {
   _ref: string
   _type: 'reference'
@@ -127,12 +136,27 @@ export type DemoFormBlock = {
   whatsappCta?: string
 }
 
+export type ExperimentReference = {
+  _ref: string
+  _type: 'reference'
+  _weak?: boolean
+  [internalGroqTypeReferenceTo]?: 'experiment'
+}
+
 export type CtaBandBlock = {
   _type: 'ctaBandBlock'
   heading?: string
   text?: string
   primaryCta?: Link
   secondaryCta?: Link
+  experimentVariants?: Array<{
+    experiment?: ExperimentReference
+    variant?: string
+    ctaLabel?: string
+    ctaHref?: string
+    _type: 'ctaBandVariant'
+    _key: string
+  }>
 }
 
 export type ClaimReference = {
@@ -217,11 +241,16 @@ export type HeroBlock = {
     alt?: string
     _type: 'image'
   }
-  experimentVariants?: Array<
-    {
-      _key: string
-    } & HeroVariant
-  >
+  experimentVariants?: Array<{
+    experiment?: ExperimentReference
+    variant?: string
+    headline?: string
+    description?: string
+    ctaLabel?: string
+    visual?: HeroVariantVisual
+    _type: 'heroVariant'
+    _key: string
+  }>
 }
 
 export type Link = {
@@ -290,30 +319,6 @@ export type FeatureCard = {
   claim?: ClaimReference
 }
 
-export type ExperimentReference = {
-  _ref: string
-  _type: 'reference'
-  _weak?: boolean
-  [internalGroqTypeReferenceTo]?: 'experiment'
-}
-
-export type HeroVariant = {
-  _type: 'heroVariant'
-  experiment?: ExperimentReference
-  variant?: string
-  headline?: string
-  description?: string
-  ctaLabel?: string
-  visual?: {
-    asset?: SanityImageAssetReference
-    media?: unknown
-    hotspot?: SanityImageHotspot
-    crop?: SanityImageCrop
-    alt?: string
-    _type: 'image'
-  }
-}
-
 export type ClaimFigure = {
   _type: 'claimFigure'
   claim?: ClaimReference
@@ -343,39 +348,11 @@ export type Slug = {
   source?: string
 }
 
-export type LandingPageReference = {
-  _ref: string
-  _type: 'reference'
-  _weak?: boolean
-  [internalGroqTypeReferenceTo]?: 'landingPage'
-}
-
 export type CampaignPageReference = {
   _ref: string
   _type: 'reference'
   _weak?: boolean
   [internalGroqTypeReferenceTo]?: 'campaignPage'
-}
-
-export type Experiment = {
-  _id: string
-  _type: 'experiment'
-  _createdAt: string
-  _updatedAt: string
-  _rev: string
-  title?: string
-  key?: Slug
-  page?: LandingPageReference | CampaignPageReference
-  goal?: 'leads' | 'contacts'
-  visibleFrom?: string
-  visibleUntil?: string
-  variants?: Array<{
-    key?: string
-    label?: string
-    weight?: number
-    _type: 'experimentVariant'
-    _key: string
-  }>
 }
 
 export type ArticleReference = {
@@ -605,67 +582,6 @@ export type Redirect = {
   permanent?: boolean
 }
 
-export type CampaignPage = {
-  _id: string
-  _type: 'campaignPage'
-  _createdAt: string
-  _updatedAt: string
-  _rev: string
-  title?: string
-  slug?: Slug
-  blocks?: Array<
-    | ({
-        _key: string
-      } & HeroBlock)
-    | ({
-        _key: string
-      } & StepsBlock)
-    | ({
-        _key: string
-      } & CardGridBlock)
-    | ({
-        _key: string
-      } & BenefitsBlock)
-    | ({
-        _key: string
-      } & CtaBandBlock)
-    | ({
-        _key: string
-      } & DemoFormBlock)
-    | ({
-        _key: string
-      } & FaqBlock)
-    | ({
-        _key: string
-      } & RichTextBlock)
-    | ({
-        _key: string
-      } & LatestArticlesBlock)
-    | ({
-        _key: string
-      } & RoiCalculatorBlock)
-    | ({
-        _key: string
-      } & MaterialFeatureBlock)
-  >
-  seo?: {
-    title?: string
-    description?: string
-    shareImage?: {
-      asset?: SanityImageAssetReference
-      media?: unknown
-      hotspot?: SanityImageHotspot
-      crop?: SanityImageCrop
-      alt?: string
-      _type: 'image'
-    }
-    noindex?: boolean
-  }
-  visibleFrom?: string
-  visibleUntil?: string
-  hiddenRedirect?: string
-}
-
 export type LegalPage = {
   _id: string
   _type: 'legalPage'
@@ -833,11 +749,23 @@ export type LandingPage = {
         _key: string
       } & ClaimReference
     >
-    experimentVariants?: Array<
-      {
-        _key: string
-      } & HeroVariant
-    >
+    experimentVariants?: Array<{
+      experiment?: ExperimentReference
+      variant?: string
+      headline?: string
+      description?: string
+      ctaLabel?: string
+      visual?: {
+        asset?: SanityImageAssetReference
+        media?: unknown
+        hotspot?: SanityImageHotspot
+        crop?: SanityImageCrop
+        alt?: string
+        _type: 'image'
+      }
+      _type: 'heroVariant'
+      _key: string
+    }>
   }
   sobre?: {
     eyebrow?: string
@@ -913,6 +841,95 @@ export type LandingPage = {
     offers?: Array<string>
     whatsappCta?: string
   }
+}
+
+export type LandingPageReference = {
+  _ref: string
+  _type: 'reference'
+  _weak?: boolean
+  [internalGroqTypeReferenceTo]?: 'landingPage'
+}
+
+export type Experiment = {
+  _id: string
+  _type: 'experiment'
+  _createdAt: string
+  _updatedAt: string
+  _rev: string
+  title?: string
+  key?: Slug
+  page?: LandingPageReference | CampaignPageReference
+  goal?: 'leads' | 'contacts'
+  visibleFrom?: string
+  visibleUntil?: string
+  variants?: Array<{
+    key?: string
+    label?: string
+    weight?: number
+    _type: 'experimentVariant'
+    _key: string
+  }>
+}
+
+export type CampaignPage = {
+  _id: string
+  _type: 'campaignPage'
+  _createdAt: string
+  _updatedAt: string
+  _rev: string
+  title?: string
+  slug?: Slug
+  blocks?: Array<
+    | ({
+        _key: string
+      } & HeroBlock)
+    | ({
+        _key: string
+      } & StepsBlock)
+    | ({
+        _key: string
+      } & CardGridBlock)
+    | ({
+        _key: string
+      } & BenefitsBlock)
+    | ({
+        _key: string
+      } & CtaBandBlock)
+    | ({
+        _key: string
+      } & DemoFormBlock)
+    | ({
+        _key: string
+      } & FaqBlock)
+    | ({
+        _key: string
+      } & RichTextBlock)
+    | ({
+        _key: string
+      } & LatestArticlesBlock)
+    | ({
+        _key: string
+      } & RoiCalculatorBlock)
+    | ({
+        _key: string
+      } & MaterialFeatureBlock)
+  >
+  seo?: {
+    title?: string
+    description?: string
+    shareImage?: {
+      asset?: SanityImageAssetReference
+      media?: unknown
+      hotspot?: SanityImageHotspot
+      crop?: SanityImageCrop
+      alt?: string
+      _type: 'image'
+    }
+    noindex?: boolean
+  }
+  visibleFrom?: string
+  visibleUntil?: string
+  hiddenRedirect?: string
 }
 
 export type SanityImagePaletteSwatch = {
@@ -1015,6 +1032,7 @@ export type Geopoint = {
 export type AllSanitySchemaTypes =
   | SanityImageAssetReference
   | Visual
+  | HeroVariantVisual
   | MaterialReference
   | MaterialFeatureBlock
   | RoiCalculatorBlock
@@ -1023,6 +1041,7 @@ export type AllSanitySchemaTypes =
   | RichTextBlock
   | FaqBlock
   | DemoFormBlock
+  | ExperimentReference
   | CtaBandBlock
   | ClaimReference
   | BenefitsBlock
@@ -1032,15 +1051,11 @@ export type AllSanitySchemaTypes =
   | Link
   | Market
   | FeatureCard
-  | ExperimentReference
-  | HeroVariant
   | ClaimFigure
   | ArticleCta
   | Category
   | Slug
-  | LandingPageReference
   | CampaignPageReference
-  | Experiment
   | ArticleReference
   | ReviewLink
   | AuthorReference
@@ -1052,12 +1067,14 @@ export type AllSanitySchemaTypes =
   | Author
   | Announcement
   | Redirect
-  | CampaignPage
   | LegalPage
   | RoiCalculator
   | Claim
   | SiteSettings
   | LandingPage
+  | LandingPageReference
+  | Experiment
+  | CampaignPage
   | SanityImagePaletteSwatch
   | SanityImagePalette
   | SanityImageDimensions
@@ -1191,7 +1208,7 @@ export type LEGAL_PAGE_SLUGS_QUERY_RESULT = Array<{
 
 // Source: sanity/lib/queries.ts
 // Variable: LANDING_PAGE_QUERY
-// Query: *[_type == "landingPage" && _id == "landingPage"][0]{    hero{      eyebrow, headline, description, primaryCta, secondaryCta,      visual{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},      "stats": stats[]->{_id, value, label, sourceNote},      "experimentVariants": experimentVariants[]{_key, "experiment": experiment->key.current, variant, headline, description, ctaLabel, visual{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}}    },    sobre{eyebrow, heading, intro, visual{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}, points[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}},    comoFunciona{eyebrow, heading, intro, visual{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}, steps[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}},    tecnologia{      eyebrow, heading, intro, visual{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},      cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},      specTitle,      "specs": specs[]->{_id, value, label, sourceNote}    },    beneficios{      eyebrow, heading, intro, visual{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},      cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},      roiTitle, roiDescription,      "roiFigures": roiFigures[]->{_id, value, label, sourceNote},      marketsTitle,      markets[]{_key, icon, name, description, badge}    },    contato{eyebrow, heading, intro, visual{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}, formTitle, detailsTitle, offerTitle, offers, whatsappCta}  }
+// Query: *[_type == "landingPage" && _id == "landingPage"][0]{    hero{      eyebrow, headline, description, primaryCta, secondaryCta,      visual{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},      "stats": stats[]->{_id, value, label, sourceNote},      "experimentVariants": experimentVariants[]{_key, "experiment": experiment->key.current, variant, "values": {headline, description, "visual": select(defined(visual.asset) => visual{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}), "primaryCta": ctaLabel}}    },    sobre{eyebrow, heading, intro, visual{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}, points[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}},    comoFunciona{eyebrow, heading, intro, visual{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}, steps[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}},    tecnologia{      eyebrow, heading, intro, visual{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},      cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},      specTitle,      "specs": specs[]->{_id, value, label, sourceNote}    },    beneficios{      eyebrow, heading, intro, visual{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},      cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},      roiTitle, roiDescription,      "roiFigures": roiFigures[]->{_id, value, label, sourceNote},      marketsTitle,      markets[]{_key, icon, name, description, badge}    },    contato{eyebrow, heading, intro, visual{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}, formTitle, detailsTitle, offerTitle, offers, whatsappCta}  }
 export type LANDING_PAGE_QUERY_RESULT = {
   hero: {
     eyebrow: string | null
@@ -1227,27 +1244,29 @@ export type LANDING_PAGE_QUERY_RESULT = {
       _key: string
       experiment: string | null
       variant: string | null
-      headline: string | null
-      description: string | null
-      ctaLabel: string | null
-      visual: {
-        alt: string | null
-        crop: SanityImageCrop | null
-        hotspot: SanityImageHotspot | null
-        asset: {
-          _id: string
-          url: string | null
-          extension: string | null
-          metadata: {
-            lqip: string | null
-            hasAlpha: boolean | null
-            dimensions: {
-              width: number | null
-              height: number | null
+      values: {
+        headline: string | null
+        description: string | null
+        visual: {
+          alt: string | null
+          crop: SanityImageCrop | null
+          hotspot: SanityImageHotspot | null
+          asset: {
+            _id: string
+            url: string | null
+            extension: string | null
+            metadata: {
+              lqip: string | null
+              hasAlpha: boolean | null
+              dimensions: {
+                width: number | null
+                height: number | null
+              } | null
             } | null
-          } | null
-        } | null
-      } | null
+          }
+        }
+        primaryCta: string | null
+      }
     }> | null
   } | null
   sobre: {
@@ -1586,7 +1605,7 @@ export type ROI_CALCULATOR_QUERY_RESULT = {
 
 // Source: sanity/lib/queries.ts
 // Variable: CAMPAIGN_PAGE_QUERY
-// Query: *[_type == "campaignPage" && slug.current == $slug][0]{    _id,    title,    "slug": slug.current,    visibleFrom, visibleUntil, hiddenRedirect,    seo{title, description, noindex, shareImage{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}},    blocks[]{      _key,      _type,        _type == "heroBlock" => {    eyebrow, headline, description,    primaryCta{label, href},    secondaryCta{label, href},    "stats": stats[]->{_id, value, label, sourceNote},    "visual": coalesce(visual, *[_type == "landingPage" && _id == "landingPage"][0].hero.visual){  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},    "experimentVariants": experimentVariants[]{_key, "experiment": experiment->key.current, variant, headline, description, ctaLabel, visual{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}}  },  _type == "stepsBlock" => {    eyebrow, heading, intro,    steps[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}  },  _type == "cardGridBlock" => {    eyebrow, heading, intro,    cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},    specTitle,    "specs": specs[]->{_id, value, label, sourceNote}  },  _type == "benefitsBlock" => {    eyebrow, heading, intro,    cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},    roiTitle, roiDescription,    "roiFigures": roiFigures[]->{_id, value, label, sourceNote},    marketsTitle,    markets[]{_key, icon, name, description, badge}  },  _type == "ctaBandBlock" => {    heading, text,    primaryCta{label, href},    secondaryCta{label, href}  },  _type == "demoFormBlock" => {    eyebrow, heading, intro, formTitle, detailsTitle, offerTitle, offers, whatsappCta  },  _type == "faqBlock" => {    eyebrow, heading, intro,    items[]{_key, question, answer}  },  _type == "richTextBlock" => {    heading,    body[]{      ...,      _type == "image" => {_type, _key,   alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}    }  },  _type == "latestArticlesBlock" => {    eyebrow, heading, intro, count,    "category": category->{title, "slug": slug.current},    "articles": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && (!defined(^.category) || references(^.category._ref))]      | order(publishedAt desc, _id asc)[0...12]{  _id, title, "slug": slug.current, description, publishedAt, visibleFrom, visibleUntil,  cover{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},  "categories": categories[]->{_id, title, "slug": slug.current}}  },  _type == "roiCalculatorBlock" => {    eyebrow, heading, intro,    "calculator": *[_type == "roiCalculator" && _id == "roiCalculator"][0]{  title, intro, disclaimer, referenceFleet,  costPerVehicle{value, note},  incidentsPerVehicle{value, note},  incidentCost{value, note},  avoidedPercent{value, note}}  },  _type == "materialFeatureBlock" => {    eyebrow, buttonLabel,    "material": material->{  _id, title, "slug": slug.current, description, visibleFrom, visibleUntil,  cover{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}}  }    }}
+// Query: *[_type == "campaignPage" && slug.current == $slug][0]{    _id,    title,    "slug": slug.current,    visibleFrom, visibleUntil, hiddenRedirect,    seo{title, description, noindex, shareImage{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}},    blocks[]{      _key,      _type,        _type == "heroBlock" => {    eyebrow, headline, description,    primaryCta{label, href},    secondaryCta{label, href},    "stats": stats[]->{_id, value, label, sourceNote},    "visual": coalesce(visual, *[_type == "landingPage" && _id == "landingPage"][0].hero.visual){  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},    "experimentVariants": experimentVariants[]{_key, "experiment": experiment->key.current, variant, "values": {headline, description, "visual": select(defined(visual.asset) => visual{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}), "primaryCta": {"label": ctaLabel}}}  },  _type == "stepsBlock" => {    eyebrow, heading, intro,    steps[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}  },  _type == "cardGridBlock" => {    eyebrow, heading, intro,    cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},    specTitle,    "specs": specs[]->{_id, value, label, sourceNote}  },  _type == "benefitsBlock" => {    eyebrow, heading, intro,    cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},    roiTitle, roiDescription,    "roiFigures": roiFigures[]->{_id, value, label, sourceNote},    marketsTitle,    markets[]{_key, icon, name, description, badge}  },  _type == "ctaBandBlock" => {    heading, text,    primaryCta{label, href},    secondaryCta{label, href},    "experimentVariants": experimentVariants[]{_key, "experiment": experiment->key.current, variant, "values": {"primaryCta": {"label": ctaLabel, "href": ctaHref}}}  },  _type == "demoFormBlock" => {    eyebrow, heading, intro, formTitle, detailsTitle, offerTitle, offers, whatsappCta  },  _type == "faqBlock" => {    eyebrow, heading, intro,    items[]{_key, question, answer}  },  _type == "richTextBlock" => {    heading,    body[]{      ...,      _type == "image" => {_type, _key,   alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}    }  },  _type == "latestArticlesBlock" => {    eyebrow, heading, intro, count,    "category": category->{title, "slug": slug.current},    "articles": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && (!defined(^.category) || references(^.category._ref))]      | order(publishedAt desc, _id asc)[0...12]{  _id, title, "slug": slug.current, description, publishedAt, visibleFrom, visibleUntil,  cover{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},  "categories": categories[]->{_id, title, "slug": slug.current}}  },  _type == "roiCalculatorBlock" => {    eyebrow, heading, intro,    "calculator": *[_type == "roiCalculator" && _id == "roiCalculator"][0]{  title, intro, disclaimer, referenceFleet,  costPerVehicle{value, note},  incidentsPerVehicle{value, note},  incidentCost{value, note},  avoidedPercent{value, note}}  },  _type == "materialFeatureBlock" => {    eyebrow, buttonLabel,    "material": material->{  _id, title, "slug": slug.current, description, visibleFrom, visibleUntil,  cover{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}}  }    }}
 export type CAMPAIGN_PAGE_QUERY_RESULT = {
   _id: string
   title: string | null
@@ -1761,6 +1780,17 @@ export type CAMPAIGN_PAGE_QUERY_RESULT = {
           label: string | null
           href: string | null
         } | null
+        experimentVariants: Array<{
+          _key: string
+          experiment: string | null
+          variant: string | null
+          values: {
+            primaryCta: {
+              label: string | null
+              href: string | null
+            }
+          }
+        }> | null
       }
     | {
         _key: string
@@ -1828,27 +1858,31 @@ export type CAMPAIGN_PAGE_QUERY_RESULT = {
           _key: string
           experiment: string | null
           variant: string | null
-          headline: string | null
-          description: string | null
-          ctaLabel: string | null
-          visual: {
-            alt: string | null
-            crop: SanityImageCrop | null
-            hotspot: SanityImageHotspot | null
-            asset: {
-              _id: string
-              url: string | null
-              extension: string | null
-              metadata: {
-                lqip: string | null
-                hasAlpha: boolean | null
-                dimensions: {
-                  width: number | null
-                  height: number | null
+          values: {
+            headline: string | null
+            description: string | null
+            visual: {
+              alt: string | null
+              crop: SanityImageCrop | null
+              hotspot: SanityImageHotspot | null
+              asset: {
+                _id: string
+                url: string | null
+                extension: string | null
+                metadata: {
+                  lqip: string | null
+                  hasAlpha: boolean | null
+                  dimensions: {
+                    width: number | null
+                    height: number | null
+                  } | null
                 } | null
               } | null
             } | null
-          } | null
+            primaryCta: {
+              label: string | null
+            }
+          }
         }> | null
       }
     | {
@@ -2127,7 +2161,7 @@ export type REVIEW_LINK_QUERY_RESULT = {
 
 // Source: sanity/lib/queries.ts
 // Variable: REVIEW_PAGE_QUERY
-// Query: coalesce(    *[_type == "campaignPage" && _id == "drafts." + $id][0],    *[_type == "campaignPage" && _id == $id][0]  ){    _id,    title,    "slug": slug.current,    visibleFrom, visibleUntil, hiddenRedirect,    seo{title, description, noindex, shareImage{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}},    blocks[]{      _key,      _type,        _type == "heroBlock" => {    eyebrow, headline, description,    primaryCta{label, href},    secondaryCta{label, href},    "stats": stats[]->{_id, value, label, sourceNote},    "visual": coalesce(visual, *[_type == "landingPage" && _id == "landingPage"][0].hero.visual){  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},    "experimentVariants": experimentVariants[]{_key, "experiment": experiment->key.current, variant, headline, description, ctaLabel, visual{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}}  },  _type == "stepsBlock" => {    eyebrow, heading, intro,    steps[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}  },  _type == "cardGridBlock" => {    eyebrow, heading, intro,    cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},    specTitle,    "specs": specs[]->{_id, value, label, sourceNote}  },  _type == "benefitsBlock" => {    eyebrow, heading, intro,    cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},    roiTitle, roiDescription,    "roiFigures": roiFigures[]->{_id, value, label, sourceNote},    marketsTitle,    markets[]{_key, icon, name, description, badge}  },  _type == "ctaBandBlock" => {    heading, text,    primaryCta{label, href},    secondaryCta{label, href}  },  _type == "demoFormBlock" => {    eyebrow, heading, intro, formTitle, detailsTitle, offerTitle, offers, whatsappCta  },  _type == "faqBlock" => {    eyebrow, heading, intro,    items[]{_key, question, answer}  },  _type == "richTextBlock" => {    heading,    body[]{      ...,      _type == "image" => {_type, _key,   alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}    }  },  _type == "latestArticlesBlock" => {    eyebrow, heading, intro, count,    "category": category->{title, "slug": slug.current},    "articles": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && (!defined(^.category) || references(^.category._ref))]      | order(publishedAt desc, _id asc)[0...12]{  _id, title, "slug": slug.current, description, publishedAt, visibleFrom, visibleUntil,  cover{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},  "categories": categories[]->{_id, title, "slug": slug.current}}  },  _type == "roiCalculatorBlock" => {    eyebrow, heading, intro,    "calculator": *[_type == "roiCalculator" && _id == "roiCalculator"][0]{  title, intro, disclaimer, referenceFleet,  costPerVehicle{value, note},  incidentsPerVehicle{value, note},  incidentCost{value, note},  avoidedPercent{value, note}}  },  _type == "materialFeatureBlock" => {    eyebrow, buttonLabel,    "material": material->{  _id, title, "slug": slug.current, description, visibleFrom, visibleUntil,  cover{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}}  }    }}
+// Query: coalesce(    *[_type == "campaignPage" && _id == "drafts." + $id][0],    *[_type == "campaignPage" && _id == $id][0]  ){    _id,    title,    "slug": slug.current,    visibleFrom, visibleUntil, hiddenRedirect,    seo{title, description, noindex, shareImage{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}},    blocks[]{      _key,      _type,        _type == "heroBlock" => {    eyebrow, headline, description,    primaryCta{label, href},    secondaryCta{label, href},    "stats": stats[]->{_id, value, label, sourceNote},    "visual": coalesce(visual, *[_type == "landingPage" && _id == "landingPage"][0].hero.visual){  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},    "experimentVariants": experimentVariants[]{_key, "experiment": experiment->key.current, variant, "values": {headline, description, "visual": select(defined(visual.asset) => visual{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}), "primaryCta": {"label": ctaLabel}}}  },  _type == "stepsBlock" => {    eyebrow, heading, intro,    steps[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}  },  _type == "cardGridBlock" => {    eyebrow, heading, intro,    cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},    specTitle,    "specs": specs[]->{_id, value, label, sourceNote}  },  _type == "benefitsBlock" => {    eyebrow, heading, intro,    cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},    roiTitle, roiDescription,    "roiFigures": roiFigures[]->{_id, value, label, sourceNote},    marketsTitle,    markets[]{_key, icon, name, description, badge}  },  _type == "ctaBandBlock" => {    heading, text,    primaryCta{label, href},    secondaryCta{label, href},    "experimentVariants": experimentVariants[]{_key, "experiment": experiment->key.current, variant, "values": {"primaryCta": {"label": ctaLabel, "href": ctaHref}}}  },  _type == "demoFormBlock" => {    eyebrow, heading, intro, formTitle, detailsTitle, offerTitle, offers, whatsappCta  },  _type == "faqBlock" => {    eyebrow, heading, intro,    items[]{_key, question, answer}  },  _type == "richTextBlock" => {    heading,    body[]{      ...,      _type == "image" => {_type, _key,   alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}    }  },  _type == "latestArticlesBlock" => {    eyebrow, heading, intro, count,    "category": category->{title, "slug": slug.current},    "articles": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && (!defined(^.category) || references(^.category._ref))]      | order(publishedAt desc, _id asc)[0...12]{  _id, title, "slug": slug.current, description, publishedAt, visibleFrom, visibleUntil,  cover{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}},  "categories": categories[]->{_id, title, "slug": slug.current}}  },  _type == "roiCalculatorBlock" => {    eyebrow, heading, intro,    "calculator": *[_type == "roiCalculator" && _id == "roiCalculator"][0]{  title, intro, disclaimer, referenceFleet,  costPerVehicle{value, note},  incidentsPerVehicle{value, note},  incidentCost{value, note},  avoidedPercent{value, note}}  },  _type == "materialFeatureBlock" => {    eyebrow, buttonLabel,    "material": material->{  _id, title, "slug": slug.current, description, visibleFrom, visibleUntil,  cover{  alt, crop, hotspot,  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}}}  }    }}
 export type REVIEW_PAGE_QUERY_RESULT = {
   _id: string
   title: string | null
@@ -2302,6 +2336,17 @@ export type REVIEW_PAGE_QUERY_RESULT = {
           label: string | null
           href: string | null
         } | null
+        experimentVariants: Array<{
+          _key: string
+          experiment: string | null
+          variant: string | null
+          values: {
+            primaryCta: {
+              label: string | null
+              href: string | null
+            }
+          }
+        }> | null
       }
     | {
         _key: string
@@ -2369,27 +2414,31 @@ export type REVIEW_PAGE_QUERY_RESULT = {
           _key: string
           experiment: string | null
           variant: string | null
-          headline: string | null
-          description: string | null
-          ctaLabel: string | null
-          visual: {
-            alt: string | null
-            crop: SanityImageCrop | null
-            hotspot: SanityImageHotspot | null
-            asset: {
-              _id: string
-              url: string | null
-              extension: string | null
-              metadata: {
-                lqip: string | null
-                hasAlpha: boolean | null
-                dimensions: {
-                  width: number | null
-                  height: number | null
+          values: {
+            headline: string | null
+            description: string | null
+            visual: {
+              alt: string | null
+              crop: SanityImageCrop | null
+              hotspot: SanityImageHotspot | null
+              asset: {
+                _id: string
+                url: string | null
+                extension: string | null
+                metadata: {
+                  lqip: string | null
+                  hasAlpha: boolean | null
+                  dimensions: {
+                    width: number | null
+                    height: number | null
+                  } | null
                 } | null
               } | null
             } | null
-          } | null
+            primaryCta: {
+              label: string | null
+            }
+          }
         }> | null
       }
     | {
@@ -3367,16 +3416,16 @@ declare module '@sanity/client' {
     '\n  *[_type == "siteSettings" && _id == "siteSettings"][0]{\n    brandName,\n    tagline,\n    logo{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n    navigation[]{_key, label, anchor},\n    headerCta,\n    contact{email, phone, hours, whatsappNumber, whatsappGreeting, location, coverage},\n    footer{\n      description,\n      legalLinks[]{_key, label, href},\n      socialLinks[]{_key, platform, href}\n    },\n    seo{title, description, shareImage{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n    controller{legalName, cnpj},\n    dataProtectionOfficer{name, email}\n  }\n': SITE_SETTINGS_QUERY_RESULT
     '\n  *[_type == "legalPage" && slug.current == $slug][0]{\n    title,\n    "slug": slug.current,\n    summary,\n    updatedAt,\n    body,\n    showDataProtectionContacts,\n    seoDescription\n  }\n': LEGAL_PAGE_QUERY_RESULT
     '\n  *[_type == "legalPage" && defined(slug.current)] | order(slug.current asc){\n    "slug": slug.current,\n    updatedAt\n  }\n': LEGAL_PAGE_SLUGS_QUERY_RESULT
-    '\n  *[_type == "landingPage" && _id == "landingPage"][0]{\n    hero{\n      eyebrow, headline, description, primaryCta, secondaryCta,\n      visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n      "stats": stats[]->{_id, value, label, sourceNote},\n      "experimentVariants": experimentVariants[]{_key, "experiment": experiment->key.current, variant, headline, description, ctaLabel, visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}}\n    },\n    sobre{eyebrow, heading, intro, visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}, points[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}},\n    comoFunciona{eyebrow, heading, intro, visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}, steps[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}},\n    tecnologia{\n      eyebrow, heading, intro, visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n      cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n      specTitle,\n      "specs": specs[]->{_id, value, label, sourceNote}\n    },\n    beneficios{\n      eyebrow, heading, intro, visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n      cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n      roiTitle, roiDescription,\n      "roiFigures": roiFigures[]->{_id, value, label, sourceNote},\n      marketsTitle,\n      markets[]{_key, icon, name, description, badge}\n    },\n    contato{eyebrow, heading, intro, visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}, formTitle, detailsTitle, offerTitle, offers, whatsappCta}\n  }\n': LANDING_PAGE_QUERY_RESULT
+    '\n  *[_type == "landingPage" && _id == "landingPage"][0]{\n    hero{\n      eyebrow, headline, description, primaryCta, secondaryCta,\n      visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n      "stats": stats[]->{_id, value, label, sourceNote},\n      "experimentVariants": experimentVariants[]{_key, "experiment": experiment->key.current, variant, "values": {headline, description, "visual": select(defined(visual.asset) => visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}), "primaryCta": ctaLabel}}\n    },\n    sobre{eyebrow, heading, intro, visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}, points[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}},\n    comoFunciona{eyebrow, heading, intro, visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}, steps[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}},\n    tecnologia{\n      eyebrow, heading, intro, visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n      cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n      specTitle,\n      "specs": specs[]->{_id, value, label, sourceNote}\n    },\n    beneficios{\n      eyebrow, heading, intro, visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n      cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n      roiTitle, roiDescription,\n      "roiFigures": roiFigures[]->{_id, value, label, sourceNote},\n      marketsTitle,\n      markets[]{_key, icon, name, description, badge}\n    },\n    contato{eyebrow, heading, intro, visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}, formTitle, detailsTitle, offerTitle, offers, whatsappCta}\n  }\n': LANDING_PAGE_QUERY_RESULT
     '\n  *[_type == "roiCalculator" && _id == "roiCalculator"][0]{\n  title, intro, disclaimer, referenceFleet,\n  costPerVehicle{value, note},\n  incidentsPerVehicle{value, note},\n  incidentCost{value, note},\n  avoidedPercent{value, note}\n}\n': ROI_CALCULATOR_QUERY_RESULT
-    '\n  *[_type == "campaignPage" && slug.current == $slug][0]{\n    _id,\n    title,\n    "slug": slug.current,\n    visibleFrom, visibleUntil, hiddenRedirect,\n    seo{title, description, noindex, shareImage{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n    blocks[]{\n      _key,\n      _type,\n      \n  _type == "heroBlock" => {\n    eyebrow, headline, description,\n    primaryCta{label, href},\n    secondaryCta{label, href},\n    "stats": stats[]->{_id, value, label, sourceNote},\n    "visual": coalesce(visual, *[_type == "landingPage" && _id == "landingPage"][0].hero.visual){\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n    "experimentVariants": experimentVariants[]{_key, "experiment": experiment->key.current, variant, headline, description, ctaLabel, visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}}\n  },\n  _type == "stepsBlock" => {\n    eyebrow, heading, intro,\n    steps[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}\n  },\n  _type == "cardGridBlock" => {\n    eyebrow, heading, intro,\n    cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n    specTitle,\n    "specs": specs[]->{_id, value, label, sourceNote}\n  },\n  _type == "benefitsBlock" => {\n    eyebrow, heading, intro,\n    cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n    roiTitle, roiDescription,\n    "roiFigures": roiFigures[]->{_id, value, label, sourceNote},\n    marketsTitle,\n    markets[]{_key, icon, name, description, badge}\n  },\n  _type == "ctaBandBlock" => {\n    heading, text,\n    primaryCta{label, href},\n    secondaryCta{label, href}\n  },\n  _type == "demoFormBlock" => {\n    eyebrow, heading, intro, formTitle, detailsTitle, offerTitle, offers, whatsappCta\n  },\n  _type == "faqBlock" => {\n    eyebrow, heading, intro,\n    items[]{_key, question, answer}\n  },\n  _type == "richTextBlock" => {\n    heading,\n    body[]{\n      ...,\n      _type == "image" => {_type, _key, \n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}\n    }\n  },\n  _type == "latestArticlesBlock" => {\n    eyebrow, heading, intro, count,\n    "category": category->{title, "slug": slug.current},\n    "articles": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && (!defined(^.category) || references(^.category._ref))]\n      | order(publishedAt desc, _id asc)[0...12]{\n  _id, title, "slug": slug.current, description, publishedAt, visibleFrom, visibleUntil,\n  cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n  "categories": categories[]->{_id, title, "slug": slug.current}\n}\n  },\n  _type == "roiCalculatorBlock" => {\n    eyebrow, heading, intro,\n    "calculator": *[_type == "roiCalculator" && _id == "roiCalculator"][0]{\n  title, intro, disclaimer, referenceFleet,\n  costPerVehicle{value, note},\n  incidentsPerVehicle{value, note},\n  incidentCost{value, note},\n  avoidedPercent{value, note}\n}\n  },\n  _type == "materialFeatureBlock" => {\n    eyebrow, buttonLabel,\n    "material": material->{\n  _id, title, "slug": slug.current, description, visibleFrom, visibleUntil,\n  cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}\n}\n  }\n\n    }\n}\n': CAMPAIGN_PAGE_QUERY_RESULT
+    '\n  *[_type == "campaignPage" && slug.current == $slug][0]{\n    _id,\n    title,\n    "slug": slug.current,\n    visibleFrom, visibleUntil, hiddenRedirect,\n    seo{title, description, noindex, shareImage{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n    blocks[]{\n      _key,\n      _type,\n      \n  _type == "heroBlock" => {\n    eyebrow, headline, description,\n    primaryCta{label, href},\n    secondaryCta{label, href},\n    "stats": stats[]->{_id, value, label, sourceNote},\n    "visual": coalesce(visual, *[_type == "landingPage" && _id == "landingPage"][0].hero.visual){\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n    "experimentVariants": experimentVariants[]{_key, "experiment": experiment->key.current, variant, "values": {headline, description, "visual": select(defined(visual.asset) => visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}), "primaryCta": {"label": ctaLabel}}}\n  },\n  _type == "stepsBlock" => {\n    eyebrow, heading, intro,\n    steps[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}\n  },\n  _type == "cardGridBlock" => {\n    eyebrow, heading, intro,\n    cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n    specTitle,\n    "specs": specs[]->{_id, value, label, sourceNote}\n  },\n  _type == "benefitsBlock" => {\n    eyebrow, heading, intro,\n    cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n    roiTitle, roiDescription,\n    "roiFigures": roiFigures[]->{_id, value, label, sourceNote},\n    marketsTitle,\n    markets[]{_key, icon, name, description, badge}\n  },\n  _type == "ctaBandBlock" => {\n    heading, text,\n    primaryCta{label, href},\n    secondaryCta{label, href},\n    "experimentVariants": experimentVariants[]{_key, "experiment": experiment->key.current, variant, "values": {"primaryCta": {"label": ctaLabel, "href": ctaHref}}}\n  },\n  _type == "demoFormBlock" => {\n    eyebrow, heading, intro, formTitle, detailsTitle, offerTitle, offers, whatsappCta\n  },\n  _type == "faqBlock" => {\n    eyebrow, heading, intro,\n    items[]{_key, question, answer}\n  },\n  _type == "richTextBlock" => {\n    heading,\n    body[]{\n      ...,\n      _type == "image" => {_type, _key, \n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}\n    }\n  },\n  _type == "latestArticlesBlock" => {\n    eyebrow, heading, intro, count,\n    "category": category->{title, "slug": slug.current},\n    "articles": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && (!defined(^.category) || references(^.category._ref))]\n      | order(publishedAt desc, _id asc)[0...12]{\n  _id, title, "slug": slug.current, description, publishedAt, visibleFrom, visibleUntil,\n  cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n  "categories": categories[]->{_id, title, "slug": slug.current}\n}\n  },\n  _type == "roiCalculatorBlock" => {\n    eyebrow, heading, intro,\n    "calculator": *[_type == "roiCalculator" && _id == "roiCalculator"][0]{\n  title, intro, disclaimer, referenceFleet,\n  costPerVehicle{value, note},\n  incidentsPerVehicle{value, note},\n  incidentCost{value, note},\n  avoidedPercent{value, note}\n}\n  },\n  _type == "materialFeatureBlock" => {\n    eyebrow, buttonLabel,\n    "material": material->{\n  _id, title, "slug": slug.current, description, visibleFrom, visibleUntil,\n  cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}\n}\n  }\n\n    }\n}\n': CAMPAIGN_PAGE_QUERY_RESULT
     '\n  *[_type == "campaignPage" && defined(slug.current)] | order(slug.current asc){\n    "slug": slug.current,\n    "noindex": coalesce(seo.noindex, false),\n    _updatedAt,\n    visibleFrom, visibleUntil, hiddenRedirect\n  }\n': CAMPAIGN_PAGE_SLUGS_QUERY_RESULT
     '\n  *[_type == "experiment" && defined(key.current) && defined(page._ref)] | order(key.current asc){\n    "key": key.current,\n    title,\n    goal,\n    visibleFrom, visibleUntil,\n    "page": page->{_type, "slug": slug.current},\n    variants[]{key, label, weight}\n  }\n': EXPERIMENTS_QUERY_RESULT
     '\n  *[_type == "redirect" && defined(from) && defined(to)] | order(from asc){from, to, permanent}\n': REDIRECTS_QUERY_RESULT
     '\n  *[_type == "redirect" && defined(from)] | order(from asc).from\n': REDIRECT_PATHS_QUERY_RESULT
     '\n  *[_type == "announcement" && _id == "announcement"][0]{\n    _id,\n    _rev,\n    text,\n    tone,\n    link{label, href},\n    visibleFrom, visibleUntil\n  }\n': ANNOUNCEMENT_QUERY_RESULT
     '\n  *[_type == "reviewLink" && tokenHash == $hash && _id in path("review-links.**")][0]{\n    "pageId": page._ref,\n    expiresAt,\n    revoked,\n    // When the Content Lake made it (not the editor\'s browser): the 30-day ceiling counts from it.\n    "createdAt": coalesce(_createdAt, _updatedAt)\n  }\n': REVIEW_LINK_QUERY_RESULT
-    '\n  coalesce(\n    *[_type == "campaignPage" && _id == "drafts." + $id][0],\n    *[_type == "campaignPage" && _id == $id][0]\n  ){\n    _id,\n    title,\n    "slug": slug.current,\n    visibleFrom, visibleUntil, hiddenRedirect,\n    seo{title, description, noindex, shareImage{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n    blocks[]{\n      _key,\n      _type,\n      \n  _type == "heroBlock" => {\n    eyebrow, headline, description,\n    primaryCta{label, href},\n    secondaryCta{label, href},\n    "stats": stats[]->{_id, value, label, sourceNote},\n    "visual": coalesce(visual, *[_type == "landingPage" && _id == "landingPage"][0].hero.visual){\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n    "experimentVariants": experimentVariants[]{_key, "experiment": experiment->key.current, variant, headline, description, ctaLabel, visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}}\n  },\n  _type == "stepsBlock" => {\n    eyebrow, heading, intro,\n    steps[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}\n  },\n  _type == "cardGridBlock" => {\n    eyebrow, heading, intro,\n    cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n    specTitle,\n    "specs": specs[]->{_id, value, label, sourceNote}\n  },\n  _type == "benefitsBlock" => {\n    eyebrow, heading, intro,\n    cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n    roiTitle, roiDescription,\n    "roiFigures": roiFigures[]->{_id, value, label, sourceNote},\n    marketsTitle,\n    markets[]{_key, icon, name, description, badge}\n  },\n  _type == "ctaBandBlock" => {\n    heading, text,\n    primaryCta{label, href},\n    secondaryCta{label, href}\n  },\n  _type == "demoFormBlock" => {\n    eyebrow, heading, intro, formTitle, detailsTitle, offerTitle, offers, whatsappCta\n  },\n  _type == "faqBlock" => {\n    eyebrow, heading, intro,\n    items[]{_key, question, answer}\n  },\n  _type == "richTextBlock" => {\n    heading,\n    body[]{\n      ...,\n      _type == "image" => {_type, _key, \n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}\n    }\n  },\n  _type == "latestArticlesBlock" => {\n    eyebrow, heading, intro, count,\n    "category": category->{title, "slug": slug.current},\n    "articles": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && (!defined(^.category) || references(^.category._ref))]\n      | order(publishedAt desc, _id asc)[0...12]{\n  _id, title, "slug": slug.current, description, publishedAt, visibleFrom, visibleUntil,\n  cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n  "categories": categories[]->{_id, title, "slug": slug.current}\n}\n  },\n  _type == "roiCalculatorBlock" => {\n    eyebrow, heading, intro,\n    "calculator": *[_type == "roiCalculator" && _id == "roiCalculator"][0]{\n  title, intro, disclaimer, referenceFleet,\n  costPerVehicle{value, note},\n  incidentsPerVehicle{value, note},\n  incidentCost{value, note},\n  avoidedPercent{value, note}\n}\n  },\n  _type == "materialFeatureBlock" => {\n    eyebrow, buttonLabel,\n    "material": material->{\n  _id, title, "slug": slug.current, description, visibleFrom, visibleUntil,\n  cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}\n}\n  }\n\n    }\n}\n': REVIEW_PAGE_QUERY_RESULT
+    '\n  coalesce(\n    *[_type == "campaignPage" && _id == "drafts." + $id][0],\n    *[_type == "campaignPage" && _id == $id][0]\n  ){\n    _id,\n    title,\n    "slug": slug.current,\n    visibleFrom, visibleUntil, hiddenRedirect,\n    seo{title, description, noindex, shareImage{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n    blocks[]{\n      _key,\n      _type,\n      \n  _type == "heroBlock" => {\n    eyebrow, headline, description,\n    primaryCta{label, href},\n    secondaryCta{label, href},\n    "stats": stats[]->{_id, value, label, sourceNote},\n    "visual": coalesce(visual, *[_type == "landingPage" && _id == "landingPage"][0].hero.visual){\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n    "experimentVariants": experimentVariants[]{_key, "experiment": experiment->key.current, variant, "values": {headline, description, "visual": select(defined(visual.asset) => visual{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}), "primaryCta": {"label": ctaLabel}}}\n  },\n  _type == "stepsBlock" => {\n    eyebrow, heading, intro,\n    steps[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}}\n  },\n  _type == "cardGridBlock" => {\n    eyebrow, heading, intro,\n    cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n    specTitle,\n    "specs": specs[]->{_id, value, label, sourceNote}\n  },\n  _type == "benefitsBlock" => {\n    eyebrow, heading, intro,\n    cards[]{_key, icon, title, description, "claim": claim->{_id, value, label, sourceNote}},\n    roiTitle, roiDescription,\n    "roiFigures": roiFigures[]->{_id, value, label, sourceNote},\n    marketsTitle,\n    markets[]{_key, icon, name, description, badge}\n  },\n  _type == "ctaBandBlock" => {\n    heading, text,\n    primaryCta{label, href},\n    secondaryCta{label, href},\n    "experimentVariants": experimentVariants[]{_key, "experiment": experiment->key.current, variant, "values": {"primaryCta": {"label": ctaLabel, "href": ctaHref}}}\n  },\n  _type == "demoFormBlock" => {\n    eyebrow, heading, intro, formTitle, detailsTitle, offerTitle, offers, whatsappCta\n  },\n  _type == "faqBlock" => {\n    eyebrow, heading, intro,\n    items[]{_key, question, answer}\n  },\n  _type == "richTextBlock" => {\n    heading,\n    body[]{\n      ...,\n      _type == "image" => {_type, _key, \n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}\n    }\n  },\n  _type == "latestArticlesBlock" => {\n    eyebrow, heading, intro, count,\n    "category": category->{title, "slug": slug.current},\n    "articles": *[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && (!defined(^.category) || references(^.category._ref))]\n      | order(publishedAt desc, _id asc)[0...12]{\n  _id, title, "slug": slug.current, description, publishedAt, visibleFrom, visibleUntil,\n  cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n  "categories": categories[]->{_id, title, "slug": slug.current}\n}\n  },\n  _type == "roiCalculatorBlock" => {\n    eyebrow, heading, intro,\n    "calculator": *[_type == "roiCalculator" && _id == "roiCalculator"][0]{\n  title, intro, disclaimer, referenceFleet,\n  costPerVehicle{value, note},\n  incidentsPerVehicle{value, note},\n  incidentCost{value, note},\n  avoidedPercent{value, note}\n}\n  },\n  _type == "materialFeatureBlock" => {\n    eyebrow, buttonLabel,\n    "material": material->{\n  _id, title, "slug": slug.current, description, visibleFrom, visibleUntil,\n  cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}\n}\n  }\n\n    }\n}\n': REVIEW_PAGE_QUERY_RESULT
     '\n  coalesce(\n    *[_type == "material" && _id == "drafts." + $id][0],\n    *[_type == "material" && _id == $id][0]\n  ){\n  _id, title, "slug": slug.current, description, _updatedAt,\n  cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n  learnings,\n  "formFields": formFields[]{field, "required": coalesce(required, false)},\n  "conversionIdentifier": coalesce(conversionIdentifier, slug.current),\n  "notifySales": coalesce(notifySales, false),\n  confirmation,\n  seo{title, description, noindex, shareImage{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n  visibleFrom, visibleUntil, hiddenRedirect\n}\n': REVIEW_MATERIAL_QUERY_RESULT
     '\n  *[_type == "article" && slug.current == $slug][0]{\n    _id,\n    _updatedAt,\n    title,\n    "slug": slug.current,\n    description,\n    publishedAt,\n    visibleFrom, visibleUntil, hiddenRedirect,\n    cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n    "categories": categories[]->{_id, title, "slug": slug.current},\n    author->{name, kind, role, bio, photo{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n    seo{title, description, noindex, shareImage{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}},\n    "material": material->{\n  _id, title, "slug": slug.current, description, visibleFrom, visibleUntil,\n  cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n}\n},\n    body[]{\n      ...,\n      _type == "image" => {_type, _key, caption, \n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n      _type == "claimFigure" => {_type, _key, "claim": claim->{_id, value, label, sourceNote}},\n      _type == "faqBlock" => {_type, _key, eyebrow, heading, intro, items[]{_key, question, answer}},\n      _type == "articleCta" => {_type, _key, heading, text, label}\n    }\n  }\n': ARTICLE_QUERY_RESULT
     '*[_type == "article" && defined(slug.current) && defined(publishedAt) && !(_id in path("drafts.**")) && !(_id in path("versions.**")) && _id != $id && "drafts." + _id != $id\n      && references($categories)]\n      | order(publishedAt desc, _id asc)[0...12]{\n  _id, title, "slug": slug.current, description, publishedAt, visibleFrom, visibleUntil,\n  cover{\n  alt, crop, hotspot,\n  "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}\n},\n  "categories": categories[]->{_id, title, "slug": slug.current}\n}': RELATED_ARTICLES_QUERY_RESULT

@@ -3,7 +3,7 @@ import { draftMode } from 'next/headers'
 import { redirect } from 'next/navigation'
 
 import { HomePageView } from '@/components/home-page-view'
-import { PREVIEW_VARIANT_PARAM, previewVariant } from '@/lib/experiments/hero'
+import { PREVIEW_VARIANT_PARAM, previewVariant } from '@/lib/experiments/variants'
 
 import { DraftModeOverlay } from './draft-mode-overlay'
 

@@ -3,11 +3,12 @@ import {
   articleFilter,
   cardProjection,
   claimProjection,
-  heroVariantsProjection,
+  heroVariantValuesProjection,
   imageProjection,
   linkProjection,
   materialCardProjection,
   roiCalculatorDocument,
+  variantEntryProjection,
 } from '../../sanity/lib/fragments'
 
 /**
@@ -27,7 +28,7 @@ export const blockFragments = /* groq */ `
     secondaryCta{${linkProjection}},
     "stats": stats[]->{${claimProjection}},
     "visual": coalesce(visual, *[_type == "landingPage" && _id == "landingPage"][0].hero.visual){${imageProjection}},
-    ${heroVariantsProjection}
+    "experimentVariants": experimentVariants[]{${variantEntryProjection}, "values": {${heroVariantValuesProjection}, "primaryCta": {"label": ctaLabel}}}
   },
   _type == "stepsBlock" => {
     eyebrow, heading, intro,
@@ -50,7 +51,8 @@ export const blockFragments = /* groq */ `
   _type == "ctaBandBlock" => {
     heading, text,
     primaryCta{${linkProjection}},
-    secondaryCta{${linkProjection}}
+    secondaryCta{${linkProjection}},
+    "experimentVariants": experimentVariants[]{${variantEntryProjection}, "values": {"primaryCta": {"label": ctaLabel, "href": ctaHref}}}
   },
   _type == "demoFormBlock" => {
     eyebrow, heading, intro, formTitle, detailsTitle, offerTitle, offers, whatsappCta

@@ -7,7 +7,7 @@ import type { LandingPage } from '@/lib/content'
 
 type Props = {
   hero:
-    | (Omit<NonNullable<LandingPage['hero']>, 'visual'> & {
+    | (Omit<NonNullable<LandingPage['hero']>, 'visual' | 'experimentVariants'> & {
         visual: NonNullable<LandingPage['hero']>['visual'] | null
       })
     | null

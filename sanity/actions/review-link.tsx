@@ -13,7 +13,7 @@ import {
 } from '../../lib/review-token'
 import { siteDateTime } from '../../lib/site-time.mjs'
 import { variantId } from '../../lib/experiments/ids'
-import { PREVIEW_VARIANT_PARAM } from '../../lib/experiments/hero'
+import { PREVIEW_VARIANT_PARAM } from '../../lib/experiments/variants'
 
 type ExistingLink = {
   _id: string
@@ -24,9 +24,9 @@ type ExistingLink = {
   expired?: boolean
 }
 
-/** A page's experiment variants (its hero's, draft first): one review link each, as the page shows it. */
-const REVIEW_VARIANTS_QUERY = `coalesce(*[_id == "drafts." + $id][0], *[_id == $id][0])
-  .blocks[_type == "heroBlock"][0].experimentVariants[]{
+/** A page's experiment variants (on any of its blocks, draft first): one review link each. */
+export const REVIEW_VARIANTS_QUERY = `coalesce(*[_id == "drafts." + $id][0], *[_id == $id][0])
+  .blocks[defined(experimentVariants)].experimentVariants[]{
     variant, "experiment": experiment->{"key": key.current, variants[]{key, label}}
   }`
 
@@ -36,8 +36,8 @@ type ReviewVariant = {
 }
 
 /** The variant links beside a review link: `?variante=<experiment>/<variant>`, with their labels. */
-function variantLinks(url: string, variants: ReviewVariant[] | null) {
-  return (variants ?? []).flatMap(({ variant, experiment }) =>
+export function variantLinks(url: string, variants: ReviewVariant[] | null) {
+  const links = (variants ?? []).flatMap(({ variant, experiment }) =>
     variant && experiment?.key
       ? [
           {
@@ -47,6 +47,8 @@ function variantLinks(url: string, variants: ReviewVariant[] | null) {
         ]
       : [],
   )
+  // A variant of two blocks is one link.
+  return links.filter((link, index) => links.findIndex(({ href }) => href === link.href) === index)
 }
 
 /**

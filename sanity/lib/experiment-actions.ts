@@ -5,7 +5,9 @@
 // transaction writes is pinned to the state the action read, so a concurrent edit makes it fail
 // (409) rather than be overwritten or, as a draft published later, undo it.
 
+import { BLOCK_SCHEMA_TYPES } from '../../components/blocks/schemas'
 import { CONTROL } from '../../lib/experiments/ids'
+import { landingPageType } from '../schema-types/landing-page'
 
 type Reference = { _ref?: string }
 type Image = { asset?: Reference | null } & Record<string, unknown>
@@ -20,29 +22,18 @@ export type ExperimentDoc = {
   visibleUntil?: string | null
 } & Record<string, unknown>
 
-type HeroVariantEntry = {
-  _key: string
-  experiment?: Reference
-  variant?: string
-  headline?: string | null
-  description?: string | null
-  ctaLabel?: string | null
-  visual?: Image | null
-}
-
-type Hero = {
-  _key?: string
-  _type?: string
-  primaryCta?: string | ({ label?: string } & Record<string, unknown>) | null
-  experimentVariants?: HeroVariantEntry[] | null
-} & Record<string, unknown>
+type Entry = { _key: string; experiment?: Reference; variant?: string } & Record<string, unknown>
+type Owner = { _key?: string; _type?: string; experimentVariants?: Entry[] | null } & Record<
+  string,
+  unknown
+>
 
 export type PageDoc = {
   _id: string
   _type: 'landingPage' | 'campaignPage' | string
   _rev?: string
-  hero?: Hero
-  blocks?: Hero[]
+  hero?: Owner
+  blocks?: Owner[]
 } & Record<string, unknown>
 
 export type Mutation =
@@ -149,16 +140,36 @@ export function endExperimentMutations(
   ]
 }
 
-/** Where the page's hero is, as a patch path: the home page's `hero`, a campaign page's block. */
-function heroOf(page: PageDoc): { path: string; hero: Hero } | undefined {
-  if (page._type === 'landingPage') return page.hero ? { path: 'hero', hero: page.hero } : undefined
-  const block = page.blocks?.find((entry) => entry._type === 'heroBlock')
-  return block?._key ? { path: `blocks[_key=="${block._key}"]`, hero: block } : undefined
+/** Entry field → owner field, as the schema declares them (sanity/schema-types/variants.ts). */
+type Paths = Record<string, string>
+const declared = (fields: readonly unknown[] | undefined): Paths | undefined =>
+  (fields as { variantPaths?: Paths }[] | undefined)?.find((field) => field.variantPaths)
+    ?.variantPaths
+const BLOCK_PATHS = new Map<string, Paths | undefined>(
+  BLOCK_SCHEMA_TYPES.map((type) => [type.name, declared(type.fields)]),
+)
+const HOME_HERO_PATHS = declared(
+  (landingPageType.fields.find((field) => field.name === 'hero') as { fields?: unknown[] }).fields,
+)
+
+/** The page's owners of variant-able fields, as patch paths: the home page's hero, its blocks. */
+function variantOwners(page: PageDoc): { path: string; owner: Owner; paths: Paths }[] {
+  if (page._type === 'landingPage')
+    return page.hero && HOME_HERO_PATHS
+      ? [{ path: 'hero', owner: page.hero, paths: HOME_HERO_PATHS }]
+      : []
+  return (page.blocks ?? []).flatMap((owner) => {
+    const paths = BLOCK_PATHS.get(owner._type ?? '')
+    return paths && owner._key ? [{ path: `blocks[_key=="${owner._key}"]`, owner, paths }] : []
+  })
 }
 
+const isSet = (value: unknown) =>
+  typeof value === 'string' ? value !== '' : Boolean((value as Image | null)?.asset?._ref)
+
 /**
- * Making a variant the default: its values (only the fields it sets) become the hero's own, this
- * experiment's variant entries leave the hero (they show nothing once it ended), and the
+ * Making a variant the default: its values (only the fields it sets) become its owners' own, this
+ * experiment's variant entries leave them (they show nothing once it ended), and the
  * experiment ends. Refused with a Portuguese reason when the page has an unpublished draft (the
  * published page would change under the editor's draft, and that draft, published later, would
  * undo the choice), the variant is the default already, or the page has no values for it. The
@@ -183,32 +194,24 @@ export function promoteVariantMutations({
     return { problem: 'A versão "controle" já é a página como está: use "Encerrar experimento".' }
   if (!page) return { problem: 'A página deste experimento não está publicada.' }
   if (pageDraft) return { problem: PAGE_DRAFT_PROBLEM }
-  const found = heroOf(page)
-  if (!found) return { problem: 'A página não tem um destaque (hero) para receber a versão.' }
-  const { path, hero } = found
   const experimentId = publishedId(experiment._id)
-  const entries = hero.experimentVariants ?? []
-  const entry = entries.find(
-    (candidate) => candidate.experiment?._ref === experimentId && candidate.variant === variant,
-  )
-  if (!entry)
+  const set: Record<string, unknown> = {}
+  const unset: string[] = []
+  let found = false
+  for (const { path, owner, paths } of variantOwners(page)) {
+    const ours = (owner.experimentVariants ?? []).filter(
+      (entry) => entry.experiment?._ref === experimentId,
+    )
+    const entry = ours.find((candidate) => candidate.variant === variant)
+    found ||= Boolean(entry)
+    for (const [field, target] of Object.entries(paths))
+      if (entry && isSet(entry[field])) set[`${path}.${target}`] = entry[field]
+    unset.push(...ours.map((candidate) => `${path}.experimentVariants[_key=="${candidate._key}"]`))
+  }
+  if (!found)
     return {
       problem: `A página não tem os textos da versão "${variant}": nada a copiar. Encerre o experimento.`,
     }
-
-  const set: Record<string, unknown> = {}
-  if (entry.headline) set[`${path}.headline`] = entry.headline
-  if (entry.description) set[`${path}.description`] = entry.description
-  if (entry.ctaLabel)
-    set[
-      typeof hero.primaryCta === 'object' && hero.primaryCta
-        ? `${path}.primaryCta.label`
-        : `${path}.primaryCta`
-    ] = entry.ctaLabel
-  if (entry.visual?.asset?._ref) set[`${path}.visual`] = entry.visual
-  const unset = entries
-    .filter((candidate) => candidate.experiment?._ref === experimentId)
-    .map((candidate) => `${path}.experimentVariants[_key=="${candidate._key}"]`)
 
   return {
     mutations: [

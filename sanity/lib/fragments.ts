@@ -13,9 +13,11 @@ export const imageProjection = /* groq */ `
   "asset": asset->{_id, url, extension, metadata{lqip, hasAlpha, dimensions{width, height}}}
 `
 
-// A hero's experiment variants (sanity/schema-types/hero-variants.ts), keyed by the experiment's
-// key; lib/experiments/hero.ts puts the served variant's values over the defaults.
-export const heroVariantsProjection = /* groq */ `"experimentVariants": experimentVariants[]{_key, "experiment": experiment->key.current, variant, headline, description, ctaLabel, visual{${imageProjection}}}`
+// An experiment variant's entry (sanity/schema-types/variants.ts); each owner's fragment adds its
+// `values` in its own shape, which lib/experiments/variants.ts puts over the defaults.
+export const variantEntryProjection = /* groq */ `_key, "experiment": experiment->key.current, variant`
+
+export const heroVariantValuesProjection = /* groq */ `headline, description, "visual": select(defined(visual.asset) => visual{${imageProjection}})`
 
 export const sectionIntroProjection = /* groq */ `eyebrow, heading, intro, visual{${imageProjection}}`
 

@@ -7,7 +7,7 @@ import {
   liveAtNowFilter,
   cardProjection,
   claimProjection,
-  heroVariantsProjection,
+  heroVariantValuesProjection,
   imageProjection,
   linkProjection,
   materialCardProjection,
@@ -15,6 +15,7 @@ import {
   pageVisibilityProjection,
   roiCalculatorProjection,
   sectionIntroProjection,
+  variantEntryProjection,
   windowProjection,
 } from './fragments'
 
@@ -63,7 +64,7 @@ export const LANDING_PAGE_QUERY = defineQuery(`
       eyebrow, headline, description, primaryCta, secondaryCta,
       visual{${imageProjection}},
       "stats": stats[]->{${claimProjection}},
-      ${heroVariantsProjection}
+      "experimentVariants": experimentVariants[]{${variantEntryProjection}, "values": {${heroVariantValuesProjection}, "primaryCta": ctaLabel}}
     },
     sobre{${sectionIntroProjection}, points[]{${cardProjection}}},
     comoFunciona{${sectionIntroProjection}, steps[]{${cardProjection}}},

@@ -12,9 +12,9 @@ import { apiVersion } from '../env'
 import { SLUG_PATTERN } from '../lib/paths'
 import { windowFields } from './visibility'
 
-// An experiment (docs/experiments.md): two or three variants of the hero of one page (the home
-// page or a campaign page), served to visitors by their weights while its window is open. The
-// variants' texts and image sit on the page, beside each field's default (the hero's
+// An experiment (docs/experiments.md): two or three variants of one page's variant-able fields
+// (the home page or a campaign page), served to visitors by their weights while its window is
+// open. The variants' values sit on the page, beside each field's default (the blocks'
 // `experimentVariants`); this document says which page, which variants, how much traffic each
 // gets, when, and what counts as a win.
 
@@ -47,7 +47,7 @@ export const experimentType = defineType({
   title: 'Experimento',
   type: 'document',
   description:
-    'Testa duas ou três versões do destaque de uma página (título, subtítulo, botão, imagem) e mostra qual traz mais leads.',
+    'Testa duas ou três versões de uma página (o destaque, o botão de uma faixa de chamada) e mostra qual traz mais leads.',
   validation: (rule) => [
     rule.custom(async (value, context) => {
       if (!value) return true
@@ -114,7 +114,7 @@ export const experimentType = defineType({
     defineField({
       name: 'variants',
       title: 'Variantes',
-      description: `Duas ou três. A primeira é sempre "${CONTROL}": a página como está. Os textos e a imagem de cada variante ficam na própria página, no destaque, em "Variantes de experimento". O peso é a fatia dos visitantes (1 e 1 = metade para cada).`,
+      description: `Duas ou três. A primeira é sempre "${CONTROL}": a página como está. Os valores de cada variante ficam na própria página, nos blocos que os aceitam, em "Variantes de experimento". O peso é a fatia dos visitantes (1 e 1 = metade para cada).`,
       type: 'array',
       of: [
         defineArrayMember({

@@ -7,7 +7,6 @@ import { authorType } from './author'
 import { campaignPageType } from './campaign-page'
 import { categoryType } from './category'
 import { experimentType } from './experiment'
-import { heroVariantType } from './hero-variants'
 import { claimType } from './claim'
 import { landingPageType } from './landing-page'
 import { legalPageType } from './legal-page'
@@ -35,7 +34,6 @@ export const schemaTypes: SchemaTypeDefinition[] = [
   authorType,
   articleCtaType,
   claimFigureType,
-  heroVariantType,
   featureCardType,
   marketType,
   linkType,

@@ -6,7 +6,7 @@ import {
   requiredString as string,
   requiredText as text,
 } from './objects'
-import { heroVariantsField } from './hero-variants'
+import { heroVariantFields, variantsField } from './variants'
 
 // Every section opens the same way: a small eyebrow, the heading and an introduction.
 const sectionIntro = [
@@ -60,7 +60,7 @@ export const landingPageType = defineType({
           ...claimListField('stats', 'Números em destaque', 3),
           validation: (rule) => rule.required().length(3).unique(),
         },
-        heroVariantsField,
+        variantsField('heroVariant', 'Variante do destaque', heroVariantFields('primaryCta')),
       ],
     }),
     defineField({

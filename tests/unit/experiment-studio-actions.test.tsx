@@ -31,6 +31,10 @@ let validatedRevision: string | undefined
 const permissionChecks: Array<{ id: string; type: string; permission: string }> = []
 
 vi.mock('sanity', () => ({
+  // The schema's helpers, identities as in sanity (the actions read the blocks' declarations).
+  defineArrayMember: (value: unknown) => value,
+  defineField: (value: unknown) => value,
+  defineType: (value: unknown) => value,
   useClient: () => client,
   useDocumentPairPermissions: (options: { id: string; type: string; permission: string }) => {
     permissionChecks.push(options)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 
-import { withHeroVariant } from '@/lib/experiments/hero'
+import { withVariant } from '@/lib/experiments/variants'
 import {
   experimentOverlapMessage,
   runningChangesWarning,
@@ -87,7 +87,7 @@ describe('editing a running experiment', () => {
   })
 })
 
-describe('a hero as a variant shows it', () => {
+describe('a variant-able block as a variant shows it (its fragment projects `values` in its shape)', () => {
   const visual = { asset: { _id: 'image-default' }, alt: 'Painel' }
   const other = { asset: { _id: 'image-b' }, alt: 'Outro' }
   const hero = {
@@ -99,17 +99,19 @@ describe('a hero as a variant shows it', () => {
       {
         experiment: 'titulo-onibus',
         variant: 'fadiga',
-        headline: 'Fadiga',
-        description: null,
-        ctaLabel: 'Ver como funciona',
-        visual: other,
+        values: {
+          headline: 'Fadiga',
+          description: null,
+          primaryCta: { label: 'Ver como funciona' },
+          visual: other,
+        },
       },
-      { experiment: 'outro', variant: 'fadiga', headline: 'De outro experimento' },
+      { experiment: 'outro', variant: 'fadiga', values: { headline: 'De outro experimento' } },
     ],
   }
 
   it('puts the variant values over the defaults, and keeps a default for an empty value', () => {
-    expect(withHeroVariant(hero, 'titulo-onibus', 'fadiga')).toEqual({
+    expect(withVariant(hero, 'titulo-onibus', 'fadiga')).toEqual({
       headline: 'Fadiga',
       description: 'Descrição original',
       primaryCta: { label: 'Ver como funciona', href: '#contato' },
@@ -124,13 +126,19 @@ describe('a hero as a variant shows it', () => {
       primaryCta: hero.primaryCta,
       visual,
     }
-    expect(withHeroVariant(hero, 'titulo-onibus', 'controle')).toEqual(defaults)
-    expect(withHeroVariant(hero, 'titulo-onibus', 'acidentes')).toEqual(defaults)
-    expect(withHeroVariant(hero, undefined, 'fadiga')).toEqual(defaults)
+    expect(withVariant(hero, 'titulo-onibus', 'controle')).toEqual(defaults)
+    expect(withVariant(hero, 'titulo-onibus', 'acidentes')).toEqual(defaults)
+    expect(withVariant(hero, undefined, 'fadiga')).toEqual(defaults)
   })
 
-  it('replaces a string call to action (the home page)', () => {
-    const home = { ...hero, primaryCta: 'Agendar' }
-    expect(withHeroVariant(home, 'titulo-onibus', 'fadiga').primaryCta).toBe('Ver como funciona')
+  it('replaces a string call to action (the home page projects its label as one)', () => {
+    const entry = {
+      experiment: 'x',
+      variant: 'fadiga',
+      values: { primaryCta: 'Ver como funciona' },
+    }
+    const home = { primaryCta: 'Agendar', experimentVariants: [entry] }
+    expect(withVariant(home, 'x', 'fadiga')).toEqual({ primaryCta: 'Ver como funciona' })
+    expect(withVariant(home, 'x', 'controle')).toEqual({ primaryCta: 'Agendar' })
   })
 })

@@ -3,7 +3,7 @@ import { notFound } from 'next/navigation'
 
 import { CampaignPageView } from '@/components/campaign-page-view'
 import { getCampaignPage, getPageExperiment, getSiteSettings } from '@/lib/content'
-import { blocksWithHeroVariant } from '@/lib/experiments/hero'
+import { blocksWithVariant } from '@/lib/experiments/variants'
 import { variantMetadata } from '@/lib/experiments/metadata'
 import { campaignMetadata } from '@/lib/campaign-metadata'
 import { staticParams } from '@/lib/routed-type-plans'
@@ -47,7 +47,7 @@ export default async function CampaignPageRoute({ params }: Props) {
   if (!page) notFound()
   return (
     <CampaignPageView
-      page={{ ...page, blocks: blocksWithHeroVariant(page.blocks, undefined) }}
+      page={{ ...page, blocks: blocksWithVariant(page.blocks, undefined) }}
       settings={settings}
     />
   )

@@ -7,10 +7,10 @@ import { MaterialPageView } from '@/components/materials/material-page-view'
 import { getReviewPage, getSiteSettings } from '@/lib/content'
 import { formatSiteTime } from '@/lib/content/visibility'
 import {
-  blocksWithHeroVariant,
+  blocksWithVariant,
   PREVIEW_VARIANT_PARAM,
   previewVariant,
-} from '@/lib/experiments/hero'
+} from '@/lib/experiments/variants'
 
 // A review link (Studio: "Criar link de revisão" on a campaign page, an article or a material): its
 // draft, read-only, whatever its visibility window,
@@ -52,7 +52,7 @@ export default async function ReviewPage({ params, searchParams }: Props) {
         <CampaignPageView
           page={{
             ...review.page,
-            blocks: blocksWithHeroVariant(review.page.blocks, experiment, variant),
+            blocks: blocksWithVariant(review.page.blocks, experiment, variant),
           }}
           settings={settings}
         />

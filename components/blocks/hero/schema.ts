@@ -6,7 +6,7 @@ import {
   imageField,
   requiredString,
 } from '../../../sanity/schema-types/objects'
-import { heroVariantsField } from '../../../sanity/schema-types/hero-variants'
+import { heroVariantFields, variantsField } from '../../../sanity/schema-types/variants'
 import { blockPreview } from '../shared-schema'
 
 export const heroBlockType = defineType({
@@ -38,7 +38,7 @@ export const heroBlockType = defineType({
       description:
         'Ao lado do título no computador. Sem imagem, o bloco mostra a imagem do produto da página inicial.',
     }),
-    heroVariantsField,
+    variantsField('heroVariant', 'Variante do destaque', heroVariantFields('primaryCta.label')),
   ],
   preview: blockPreview('Destaque', 'headline'),
 })

@@ -5,10 +5,10 @@ import { notFound, redirect } from 'next/navigation'
 import { CampaignPageView } from '@/components/campaign-page-view'
 import { getCampaignPage, getSiteSettings } from '@/lib/content'
 import {
-  blocksWithHeroVariant,
+  blocksWithVariant,
   PREVIEW_VARIANT_PARAM,
   previewVariant,
-} from '@/lib/experiments/hero'
+} from '@/lib/experiments/variants'
 import { campaignPath } from '@/sanity/lib/paths'
 
 import { DraftModeOverlay } from '../../draft-mode-overlay'
@@ -37,7 +37,7 @@ export default async function CampaignPagePreview({ params, searchParams }: Prop
   return (
     <>
       <CampaignPageView
-        page={{ ...page, blocks: blocksWithHeroVariant(page.blocks, experiment, variant) }}
+        page={{ ...page, blocks: blocksWithVariant(page.blocks, experiment, variant) }}
         settings={settings}
       />
       <DraftModeOverlay />

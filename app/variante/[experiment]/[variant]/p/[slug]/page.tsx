@@ -4,7 +4,7 @@ import { notFound } from 'next/navigation'
 import { CampaignPageView } from '@/components/campaign-page-view'
 import { campaignMetadata } from '@/lib/campaign-metadata'
 import { getCampaignPage, getExperiments, getServedVariant, getSiteSettings } from '@/lib/content'
-import { blocksWithHeroVariant } from '@/lib/experiments/hero'
+import { blocksWithVariant } from '@/lib/experiments/variants'
 import { variantMetadata } from '@/lib/experiments/metadata'
 import { variantParams } from '@/lib/experiments/params'
 import { campaignPath } from '@/sanity/lib/paths'
@@ -44,7 +44,7 @@ export default async function CampaignVariantPage({ params }: Props) {
   const { running, variant, page, settings } = loaded
   return (
     <CampaignPageView
-      page={{ ...page, blocks: blocksWithHeroVariant(page.blocks, running.key, variant) }}
+      page={{ ...page, blocks: blocksWithVariant(page.blocks, running.key, variant) }}
       settings={settings}
     />
   )
