@@ -14,10 +14,10 @@ import { siteDay } from '@/lib/site-time.mjs'
 import {
   CONTACT_CHANNELS,
   DIMENSION_SPECS,
+  dimensionKeys,
   MEMORY_VALUES_PER_DAY,
   OTHER_KEY,
   READ_SECONDS_PER_DAY,
-  type Visit,
 } from './measures.mjs'
 import type { ReadingLedger } from './reading-ledger'
 import { VITAL_SPECS, vitalBucket, type VitalName } from './vitals.mjs'
@@ -247,10 +247,11 @@ export function viewKeys(
   pageKey: string,
   ownHost?: string,
   landingKey = pageKey,
+  userAgent?: string,
 ): Record<Dimension, string> {
   let referrer = cleanHost(body.referrer)
   if (referrer && ownHost && referrer === ownHost) referrer = undefined
-  const visit: Visit = {
+  return dimensionKeys({
     page: pageKey,
     landing: landingKey,
     campaign: cleanValue(body.utm_campaign),
@@ -259,11 +260,8 @@ export function viewKeys(
     referrer,
     // Checked against the running experiments before (record): here only cleaned.
     variant: cleanVariant(body.variant),
-  }
-  return Object.fromEntries(DIMENSION_SPECS.map((spec) => [spec.name, spec.key(visit)])) as Record<
-    Dimension,
-    string
-  >
+    userAgent,
+  }) as Record<Dimension, string>
 }
 
 type Entry = {
@@ -547,7 +545,7 @@ export function createCollector(options: CollectorOptions) {
       forgetOldDays(saoPauloDay(time - 86_400_000))
 
       const landingKey = body.landing ? await known(body.landing) : pageKey
-      const keys = viewKeys(counted, pageKey, ownHost, landingKey)
+      const keys = viewKeys(counted, pageKey, ownHost, landingKey, input.userAgent!)
 
       if (event === 'read') {
         // The end of a view (Plausible's engagement), credited like the view itself: its page,
