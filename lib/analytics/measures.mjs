@@ -168,9 +168,9 @@ export function conversionVisit(columns, userAgent) {
 
 /**
  * The report's groupings of conversions alone, no view being counted under them (docs/analytics.md,
- * "Materials"): a by=<report> row per value of the column of that name of
- * analytics.material_counts, with no visits, visitors nor leads, so only `measures` are shown (the
- * Studio's table, the CSV, `npm run stats`); the JSON carries every measure, as for any group.
+ * "Materials"): a by=<report> row per value of the key of that name of
+ * analytics.conversion_counts('material'), with no visits, visitors nor leads, so only `measures`
+ * are shown (the Studio's table, the CSV, `npm run stats`); the JSON carries every measure, as for any group.
  * `title`: the Studio's table; the rest as in DIMENSION_SPECS. The views of a material's page are
  * in by=page, at MATERIAL_PAGE_PREFIX/<slug>.
  */
@@ -192,7 +192,7 @@ export const CONVERSION_GROUP_SPECS = Object.freeze(
 
 /**
  * Where a material's page is served: a download stored without the form's path (never by the site)
- * counts there (analytics.material_counts; tests/unit/concepts.test.ts holds the SQL to it).
+ * counts there (analytics.conversion_counts; tests/unit/concepts.test.ts holds the SQL to it).
  */
 export const MATERIAL_PAGE_PREFIX = '/materiais'
 
@@ -219,7 +219,7 @@ export const MEASURE_SPECS = Object.freeze([
   },
   { name: 'leads', label: 'Leads', short: 'leads', kind: 'count', column: 'Leads' },
   { name: 'conversion', label: 'Conversão', short: 'conv.', kind: 'ratio', column: 'Conversão' },
-  // Materials' download forms sent (analytics.material_counts), credited like leads but never
+  // Materials' download forms sent (analytics.conversion_counts), credited like leads but never
   // one: `leads` and `conversion` stay demo requests.
   {
     name: 'downloads',
