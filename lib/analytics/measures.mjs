@@ -148,7 +148,8 @@ export function dimensionKeys(visit) {
  * The visit of a lead or a download, whose dimensionKeys it stores (`dimensoes`, read by
  * analytics.conversion_counts): its attribution columns, cleaned as a beacon's
  * (lib/leads/compose.ts), and the request's user agent, so it is credited as its visit was counted.
- * @param {import('../leads/types').LeadAttributionColumns} columns
+ * @param {{ origem_pagina?: string, origem_entrada?: string, utm_source?: string, utm_medium?: string,
+ *   utm_campaign?: string, referrer_host?: string, variant?: string }} columns
  * @param {string | null} userAgent
  * @returns {Visit}
  */

@@ -41,6 +41,10 @@ function failureCode(attempt: Attempt, deadline: AbortSignal): string {
 /** Demo requests through Supabase's REST interface with the anon key, SPEC section 7. */
 export function createSupabaseLeadStore(options: SupabaseLeadStoreOptions): LeadStore {
   const timeoutMs = options.timeoutMs ?? SUPABASE_TIMEOUT_MS
+  const client = () =>
+    createClient(options.url, options.anonKey, {
+      auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+    })
 
   /**
    * Inserts one row. A schema without `dimensoes` (this code deployed before
@@ -48,13 +52,11 @@ export function createSupabaseLeadStore(options: SupabaseLeadStoreOptions): Lead
    * by its named columns until the migration runs.
    */
   async function insert(
+    supabase: ReturnType<typeof client>,
     table: LeadStep | 'conversoes_material',
     row: object & { dimensoes?: unknown },
     deadline: AbortSignal,
   ): Promise<Attempt> {
-    const supabase = createClient(options.url, options.anonKey, {
-      auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-    })
     const attempt: Attempt = await supabase.from(table).insert(row).abortSignal(deadline)
     if (attempt.error?.code !== 'PGRST204' || !attempt.error.message.includes("'dimensoes'"))
       return attempt
@@ -70,12 +72,13 @@ export function createSupabaseLeadStore(options: SupabaseLeadStoreOptions): Lead
       const deadline = AbortSignal.timeout(timeoutMs)
       let step: LeadStep = 'dados_cliente'
       try {
-        const first = await insert(step, record.dadosCliente, deadline)
+        const supabase = client()
+        const first = await insert(supabase, step, record.dadosCliente, deadline)
         if (first.error && !isDuplicate(first, step))
           return fail(step, failureCode(first, deadline), first.status)
 
         step = 'chat_messages'
-        const second = await insert(step, record.chatMessage, deadline)
+        const second = await insert(supabase, step, record.chatMessage, deadline)
         if (second.error && !isDuplicate(second, step))
           return fail(step, failureCode(second, deadline), second.status)
 
@@ -87,7 +90,7 @@ export function createSupabaseLeadStore(options: SupabaseLeadStoreOptions): Lead
     async insertConversion(record: MaterialConversionRecord): Promise<ConversionWriteResult> {
       const deadline = AbortSignal.timeout(timeoutMs)
       try {
-        const attempt = await insert('conversoes_material', record, deadline)
+        const attempt = await insert(client(), 'conversoes_material', record, deadline)
         if (!attempt.error) return { ok: true }
         if (isRequestKeyConflict(attempt.error)) {
           logConversionDuplicate('supabase')
