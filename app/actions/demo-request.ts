@@ -2,6 +2,7 @@
 
 import { headers } from 'next/headers'
 
+import { conversionVisit, dimensionKeys } from '@/lib/analytics/measures.mjs'
 import { botTrap, postedText, refererPath, runningVariant } from '@/lib/forms/post'
 import { serverEnv } from '@/lib/env'
 import { ATTRIBUTION_KEYS, composeLeadRecord, type Attribution } from '@/lib/leads/compose'
@@ -150,6 +151,9 @@ export async function submitDemoRequest(
       requestKey,
       calculator: await calculatorEstimate(parsed.data.calculadora),
     },
+  )
+  record.dadosCliente.dimensoes = dimensionKeys(
+    conversionVisit(record.dadosCliente, requestHeaders.get('user-agent')),
   )
   const result = await getLeadStore().insertLead(record)
   if (!result.ok) {

@@ -4,6 +4,7 @@ import { headers } from 'next/headers'
 
 import { getLiveMaterialFresh } from '@/lib/content'
 import { serverEnv } from '@/lib/env'
+import { conversionVisit, dimensionKeys } from '@/lib/analytics/measures.mjs'
 import { botTrap, postedText, refererPath, runningVariant } from '@/lib/forms/post'
 import { getLeadStore } from '@/lib/leads'
 import {
@@ -206,6 +207,7 @@ export async function submitMaterialRequest(
         values: { ...values, material: slug },
       })
   const stored = await formData(data, choices, phone)
+  const columns = attributionColumns(attribution, undefined)
   const record: MaterialConversionRecord = {
     tipo: 'material',
     material: material.slug,
@@ -218,7 +220,8 @@ export async function submitMaterialRequest(
     consentimento_email: data.consentimentoEmail === EMAIL_CONSENT_VALUE,
     avisar_comercial: material.notifySales === true,
     chave_envio: requestKey,
-    ...attributionColumns(attribution, undefined),
+    ...columns,
+    dimensoes: dimensionKeys(conversionVisit(columns, requestHeaders.get('user-agent'))),
   }
   const result = await getLeadStore().insertConversion(record)
   if (!result.ok) {

@@ -14,10 +14,10 @@ import { siteDay } from '@/lib/site-time.mjs'
 import {
   CONTACT_CHANNELS,
   DIMENSION_SPECS,
+  dimensionKeys,
   MEMORY_VALUES_PER_DAY,
   OTHER_KEY,
   READ_SECONDS_PER_DAY,
-  type Visit,
 } from './measures.mjs'
 import type { ReadingLedger } from './reading-ledger'
 import { VITAL_SPECS, vitalBucket, type VitalName } from './vitals.mjs'
@@ -34,29 +34,13 @@ const ENTRY_ONLY: ReadonlySet<Dimension> = new Set(
 )
 export type ContactChannel = 'whatsapp' | 'phone' | 'email'
 export const CONTACTS = CONTACT_CHANNELS as readonly ContactChannel[]
-/** The key of the whole-site row (daily unique visitors of the site). */
-export { NO_MEDIUM_KEY, SITE_KEY } from './measures.mjs'
 // Shared with the lead's attribution columns, so both clean a value alike (lib/attribution-fields.ts).
-export {
-  cleanHost,
-  cleanPath,
-  cleanValue,
-  cutText,
-  VALUE_MAX_LENGTH,
-  wellFormed,
-} from '@/lib/attribution-fields'
+export { cleanValue } from '@/lib/attribution-fields'
 /** Dimensions whose values visitors choose (measures.mjs), held to a few distinct values a day. */
 const CAPPED: ReadonlySet<Dimension> = new Set(
   DIMENSION_SPECS.flatMap((spec) => (spec.capped ? [spec.name] : [])),
 )
-/** The counting's limits, declared in measures.mjs. */
-export {
-  CAP_PER_DAY,
-  MEMORY_VALUES_PER_DAY,
-  PROMOTE_ADDRESSES,
-  PROMOTIONS_PER_DAY,
-  READ_SECONDS_PER_DAY,
-} from './measures.mjs'
+export { MEMORY_VALUES_PER_DAY } from './measures.mjs'
 /** One visitor's view of one page counts at most once in this window. */
 export const DEDUPE_MS = 10_000
 /** Visitor hashes held in memory at most (while the database is away); views are always kept. */
@@ -247,10 +231,11 @@ export function viewKeys(
   pageKey: string,
   ownHost?: string,
   landingKey = pageKey,
+  userAgent?: string,
 ): Record<Dimension, string> {
   let referrer = cleanHost(body.referrer)
   if (referrer && ownHost && referrer === ownHost) referrer = undefined
-  const visit: Visit = {
+  return dimensionKeys({
     page: pageKey,
     landing: landingKey,
     campaign: cleanValue(body.utm_campaign),
@@ -259,11 +244,8 @@ export function viewKeys(
     referrer,
     // Checked against the running experiments before (record): here only cleaned.
     variant: cleanVariant(body.variant),
-  }
-  return Object.fromEntries(DIMENSION_SPECS.map((spec) => [spec.name, spec.key(visit)])) as Record<
-    Dimension,
-    string
-  >
+    userAgent,
+  }) as Record<Dimension, string>
 }
 
 type Entry = {
@@ -370,17 +352,8 @@ export function createVariantCredit(
       : 'not-theirs'
   }
 
-  async function credits(
-    variant: string | undefined,
-    who: { day: string; visitor: string; address: string },
-    time: number,
-  ): Promise<boolean> {
-    return (await verdictOf(variant, who, time)) === 'credited'
-  }
-
   return {
     whoIs,
-    credits,
     verdictOf,
     /** A form's variant, by the same rule: from a bot, never. Takes the address's share if free. */
     async creditVariant(input: {
@@ -390,11 +363,8 @@ export function createVariantCredit(
     }): Promise<boolean> {
       if (isBotAgent(input.userAgent)) return false
       const time = now()
-      return credits(
-        cleanVariant(input.variant),
-        await whoIs(input.ip, input.userAgent!, time),
-        time,
-      )
+      const who = await whoIs(input.ip, input.userAgent!, time)
+      return (await verdictOf(cleanVariant(input.variant), who, time)) === 'credited'
     },
   }
 }
@@ -547,7 +517,7 @@ export function createCollector(options: CollectorOptions) {
       forgetOldDays(saoPauloDay(time - 86_400_000))
 
       const landingKey = body.landing ? await known(body.landing) : pageKey
-      const keys = viewKeys(counted, pageKey, ownHost, landingKey)
+      const keys = viewKeys(counted, pageKey, ownHost, landingKey, input.userAgent!)
 
       if (event === 'read') {
         // The end of a view (Plausible's engagement), credited like the view itself: its page,
@@ -735,8 +705,9 @@ export function createCollector(options: CollectorOptions) {
           try {
             await options.purge()
           } catch (error) {
-            const message = error instanceof Error ? error.message || error.name : String(error)
-            console.warn(`[analytics] Could not delete the aggregates past retention (${message}).`)
+            console.warn(
+              `[analytics] Could not delete the aggregates past retention (${errorMessage(error)}).`,
+            )
           }
         }
       })().finally(() => {

@@ -6,10 +6,11 @@
 // JavaScript (typed with JSDoc) so that the node script imports it without a TypeScript loader.
 
 /**
- * @typedef {{ page: string, landing: string, campaign?: string, source?: string, medium?: string, referrer?: string, variant?: string }} Visit
- *   One view's page and its visit's first touch, cleaned (collect.ts viewKeys): paths as the site
- *   serves them (else OTHER_KEY), tags of at most 100 characters, the referrer's host (not ours),
- *   the experiment's variant seen (`<experiment>/<variant>`, only one that runs).
+ * @typedef {{ page: string, landing: string, campaign?: string, source?: string, medium?: string, referrer?: string, variant?: string, userAgent?: string }} Visit
+ *   What a view (collect.ts viewKeys) or a lead (lib/leads/compose.ts) is counted by, cleaned:
+ *   from the beacon or the form, the page and the experiment's variant seen (`<experiment>/<variant>`,
+ *   only one that runs); from the visit's first touch, the entry page, tags of at most 100
+ *   characters, the referrer's host (not ours); from the request, its user agent (never stored).
  * @typedef {{ name: string, label: string, capped: boolean, key: (visit: Visit) => string,
  *   report?: string, file?: string, paths?: boolean, entryOnly?: boolean, heading?: string, none?: string }} DimensionSpec
  * @typedef {{ report: string, label: string, title: string, file: string, heading: string, none: string,
@@ -34,13 +35,23 @@ export const NO_MEDIUM_KEY = '(nenhum)'
 export const NO_VARIANT_KEY = '(sem experimento)'
 
 /**
+ * The device class of a user agent, told on the server: an iPad asking for the desktop site
+ * (iOS 13+) reads as a Mac and counts as a desktop.
+ * @param {string | undefined} userAgent
+ */
+export function deviceClass(userAgent) {
+  if (/iPad|Tablet|PlayBook|Silk|Android(?!.*Mobile)/i.test(userAgent ?? '')) return 'tablet'
+  return /Mobi|iPhone|iPod|Android|Windows Phone/i.test(userAgent ?? '') ? 'phone' : 'desktop'
+}
+
+/**
  * Each view counts once under each dimension, keyed by `key` (docs/analytics.md, "Adding a
  * dimension"): this list is the only one; the collector, the database (which keeps no list of its
  * own), the report, its schema and route, the Studio's tables and `npm run stats` loop over it.
  * `capped`: visitors choose its values, so a day keeps at most CAP_PER_DAY of them under their own
  * name (plus those promoted or named, below). `report`: the `by=` value that groups by it (`file`: its CSV's name in the Studio; the
- * others are stored for SQL, not reported); its leads are joined by the column of that name of
- * analytics.lead_counts, if it has one. `paths`: its keys are paths (the report's `path` filter
+ * others are stored for SQL, not reported); leads and downloads are joined by the key of that
+ * name they were stored with (dimensionKeys). `paths`: its keys are paths (the report's `path` filter
  * goes with it). `entryOnly`: counts the visit's first view only. `heading`: the Studio's column
  * header (else `label`); `none`: how the Studio names the key of visits without a value.
  */
@@ -111,15 +122,56 @@ export const DIMENSION_SPECS = Object.freeze(
         heading: 'Experimento/versão',
         none: NO_VARIANT_KEY,
       },
+      {
+        name: 'device',
+        label: 'Dispositivo',
+        capped: false,
+        key: (visit) => deviceClass(visit.userAgent),
+        report: 'device',
+        file: 'dispositivos',
+        none: '(sem dispositivo)',
+      },
     ])
   ),
 )
 
 /**
+ * The key of each dimension a visit counts under: a view's (collect.ts), a lead's or a download's
+ * (stored whole in their `dimensoes`, lib/leads/compose.ts), so each is credited as its visit.
+ * @param {Visit} visit @returns {Record<string, string>}
+ */
+export function dimensionKeys(visit) {
+  return Object.fromEntries(DIMENSION_SPECS.map((spec) => [spec.name, spec.key(visit)]))
+}
+
+/**
+ * The visit of a lead or a download, whose dimensionKeys it stores (`dimensoes`, read by
+ * analytics.conversion_counts): its attribution columns, cleaned as a beacon's
+ * (lib/leads/compose.ts), and the request's user agent, so it is credited as its visit was counted.
+ * @param {{ origem_pagina?: string, origem_entrada?: string, utm_source?: string, utm_medium?: string,
+ *   utm_campaign?: string, referrer_host?: string, variant?: string }} columns
+ * @param {string | null} userAgent
+ * @returns {Visit}
+ */
+export function conversionVisit(columns, userAgent) {
+  const page = columns.origem_pagina ?? '/'
+  return {
+    page,
+    landing: columns.origem_entrada ?? page,
+    campaign: columns.utm_campaign,
+    source: columns.utm_source?.toLowerCase(),
+    medium: columns.utm_medium,
+    referrer: columns.referrer_host,
+    variant: columns.variant,
+    userAgent: userAgent ?? undefined,
+  }
+}
+
+/**
  * The report's groupings of conversions alone, no view being counted under them (docs/analytics.md,
- * "Materials"): a by=<report> row per value of the column of that name of
- * analytics.material_counts, with no visits, visitors nor leads, so only `measures` are shown (the
- * Studio's table, the CSV, `npm run stats`); the JSON carries every measure, as for any group.
+ * "Materials"): a by=<report> row per value of the key of that name of
+ * analytics.conversion_counts('material'), with no visits, visitors nor leads, so only `measures`
+ * are shown (the Studio's table, the CSV, `npm run stats`); the JSON carries every measure, as for any group.
  * `title`: the Studio's table; the rest as in DIMENSION_SPECS. The views of a material's page are
  * in by=page, at MATERIAL_PAGE_PREFIX/<slug>.
  */
@@ -141,7 +193,7 @@ export const CONVERSION_GROUP_SPECS = Object.freeze(
 
 /**
  * Where a material's page is served: a download stored without the form's path (never by the site)
- * counts there (analytics.material_counts; tests/unit/concepts.test.ts holds the SQL to it).
+ * counts there (analytics.conversion_counts; tests/unit/concepts.test.ts holds the SQL to it).
  */
 export const MATERIAL_PAGE_PREFIX = '/materiais'
 
@@ -168,7 +220,7 @@ export const MEASURE_SPECS = Object.freeze([
   },
   { name: 'leads', label: 'Leads', short: 'leads', kind: 'count', column: 'Leads' },
   { name: 'conversion', label: 'Conversão', short: 'conv.', kind: 'ratio', column: 'Conversão' },
-  // Materials' download forms sent (analytics.material_counts), credited like leads but never
+  // Materials' download forms sent (analytics.conversion_counts), credited like leads but never
   // one: `leads` and `conversion` stay demo requests.
   {
     name: 'downloads',

@@ -35,12 +35,13 @@ export function daysOf(from, to) {
 }
 
 /**
- * The conversions joined to the views, each from a function of analytics_reader giving a count per
- * day and key (the migrations'): demo requests (`leads`), materials' downloads (`downloads`).
+ * The conversions joined to the views, counted per day and stored keys by
+ * analytics.conversion_counts (20270410000000_analytics_generic.sql): demo requests (`leads`),
+ * materials' downloads (`downloads`).
  */
 const CONVERSION_COUNTS = Object.freeze([
-  { measure: 'leads', from: 'analytics.lead_counts' },
-  { measure: 'downloads', from: 'analytics.material_counts' },
+  { measure: 'leads', kind: 'lead' },
+  { measure: 'downloads', kind: 'material' },
 ])
 
 /**
@@ -119,18 +120,18 @@ export async function queryReport(db, query) {
         histogram.set(Number(sample.bucket), Number(sample.samples))
       }
     }
-    // A dimension's conversions are those of the count's column of its name (none: none joined):
-    // a download is credited to its page, entry page, campaign, source and variant as a lead is.
-    for (const { measure, from } of CONVERSION_COUNTS) {
+    // A conversion counts under the key of each dimension it was stored with (dimensionKeys),
+    // none under a dimension added after it.
+    for (const { measure, kind } of CONVERSION_COUNTS) {
       const conversions = await tx.query(
-        `select c.day::text as day, c.${measure}::int8 as n, to_jsonb(c) - 'day' - '${measure}' as keys
-         from ${from}($1::date, $2::date) as c`,
-        [query.from, query.to],
+        `select day::text as day, conversions::int8 as n, dimensions as keys
+         from analytics.conversion_counts($1::text, $2::date, $3::date)`,
+        [kind, query.from, query.to],
       )
       for (const conversion of conversions.rows) {
         const keys =
           typeof conversion.keys === 'string' ? JSON.parse(conversion.keys) : conversion.keys
-        if (query.by !== 'day' && !(query.by in keys)) break
+        if (query.by !== 'day' && !(query.by in keys)) continue
         // One page's: those sent from it, or (by=landing) those whose visit entered there.
         if (query.path && (query.by === 'landing' ? keys.landing : keys.page) !== query.path)
           continue

@@ -95,9 +95,22 @@ export function saltSecondsLeft(day: string, now = Date.now()): number {
 export function createSharedState(redis: Connection | undefined, now: () => number = Date.now) {
   /** Salts from Redis, and this process's own for the days Redis could not give one. */
   const sharedSalts = new Map<string, Buffer>()
-  const localSalts = new Map<string, { salt: Buffer; madeAt: number }>()
+  const localSalts = new Map<string, Buffer>()
   const seen = new ExpiringKeys({ sweepAt: MEMORY_SEEN_MAX, max: MEMORY_SEEN_MAX })
   const memoryShares = createMemoryShares(MEMORY_SEEN_MAX)
+  // Redis when it answers, this process's memory otherwise. A view marked in one and a reading
+  // report checked in the other finds no view: the report is not counted (never inflated).
+  const memory = createMemoryLedger()
+
+  /** `call` on Redis when it answers; else undefined (the connection logs its failures). */
+  async function onRedis<T>(call: Parameters<typeof run<T>>[2]): Promise<T | undefined> {
+    if (!redis || !isUsable(redis)) return undefined
+    try {
+      return await run(redis, ANALYTICS_AREA, call)
+    } catch {
+      return undefined
+    }
+  }
 
   function dropOld(map: Map<string, unknown>, today: string) {
     // Today and yesterday only: no salt outlives 48 h in this process either.
@@ -112,91 +125,65 @@ export function createSharedState(redis: Connection | undefined, now: () => numb
     return now() >= dayStart(day) + SALT_TTL_SECONDS * 1000
   }
 
-  function localSalt(day: string): Buffer {
-    let entry = localSalts.get(day)
-    if (!entry) {
-      entry = { salt: randomBytes(32), madeAt: now() }
-      localSalts.set(day, entry)
-    }
-    return entry.salt
+  const tallyKeys = (day: string, visitor: string, page: string, address?: string) => [
+    `${keyPrefix()}analytics:reading:${day}:${visitor}:${page}`,
+    ...(address ? [`${keyPrefix()}analytics:reading:${day}:address:${address}:${page}`] : []),
+  ]
+  const script = (keys: string[], args: string[]) =>
+    onRedis(
+      async (client) => (await client.eval(READING_SCRIPT, { keys, arguments: args })) as number[],
+    )
+
+  const reading: ReadingLedger = {
+    async viewed(day, visitor, page, address) {
+      const keys = tallyKeys(day, visitor, page, address)
+      if (!(await script(keys, ['view', String(dayEnd(day))])))
+        await memory.viewed(day, visitor, page, address)
+    },
+    async read(day, visitor, page, ask, address) {
+      const answer = await script(tallyKeys(day, visitor, page, address), [
+        'read',
+        ask.first ? '1' : '0',
+        String(Math.max(0, Math.round(ask.seconds) || 0)),
+        String(Math.max(0, Math.round(ask.scroll) || 0)),
+        String(READ_SECONDS_PER_DAY),
+      ])
+      if (!answer) return memory.read(day, visitor, page, ask, address)
+      const [viewed, read, seconds, scroll] = answer
+      return viewed
+        ? { read: read === 1, seconds: Number(seconds), scroll: Number(scroll) }
+        : undefined
+    },
   }
 
   return {
     async saltFor(day: string): Promise<Buffer> {
       dropOld(sharedSalts, day)
       dropOld(localSalts, day)
-      for (const map of [sharedSalts, localSalts] as Map<string, unknown>[])
+      for (const map of [sharedSalts, localSalts])
         for (const old of map.keys()) if (expired(old)) map.delete(old)
       const cached = sharedSalts.get(day)
       if (cached) return cached
-      if (redis && isUsable(redis)) {
-        try {
-          const key = `${keyPrefix()}analytics:salt:${day}`
-          const value = await run(redis, ANALYTICS_AREA, async (client) => {
-            // The first instance of the day makes it; every other reads that one.
-            await client.set(key, randomBytes(32).toString('hex'), {
-              NX: true,
-              EX: saltSecondsLeft(day, now()),
-            })
-            return client.get(key)
-          })
-          if (value && /^[0-9a-f]{64}$/.test(value)) {
-            const salt = Buffer.from(value, 'hex')
-            sharedSalts.set(day, salt)
-            return salt
-          }
-        } catch {
-          // Logged by the connection; this process's own salt below.
-        }
+      const key = `${keyPrefix()}analytics:salt:${day}`
+      const value = await onRedis(async (client) => {
+        // The first instance of the day makes it; every other reads that one.
+        await client.set(key, randomBytes(32).toString('hex'), {
+          NX: true,
+          EX: saltSecondsLeft(day, now()),
+        })
+        return client.get(key)
+      })
+      if (value && /^[0-9a-f]{64}$/.test(value)) {
+        const salt = Buffer.from(value, 'hex')
+        sharedSalts.set(day, salt)
+        return salt
       }
-      return localSalt(day)
+      let salt = localSalts.get(day)
+      if (!salt) localSalts.set(day, (salt = randomBytes(32)))
+      return salt
     },
 
-    reading: ((): ReadingLedger => {
-      // Redis when it answers, this process's memory otherwise. A view marked in one and a
-      // report checked in the other finds no view: the report is not counted (never inflated).
-      const memory = createMemoryLedger()
-      const tallyKeys = (day: string, visitor: string, page: string, address?: string) => [
-        `${keyPrefix()}analytics:reading:${day}:${visitor}:${page}`,
-        ...(address ? [`${keyPrefix()}analytics:reading:${day}:address:${address}:${page}`] : []),
-      ]
-      const script = async (keys: string[], args: string[]) =>
-        (await run(redis!, ANALYTICS_AREA, (client) =>
-          client.eval(READING_SCRIPT, { keys, arguments: args }),
-        )) as number[]
-      return {
-        async viewed(day, visitor, page, address) {
-          if (redis && isUsable(redis)) {
-            try {
-              await script(tallyKeys(day, visitor, page, address), ['view', String(dayEnd(day))])
-              return
-            } catch {
-              // Logged by the connection; this process's memory below.
-            }
-          }
-          await memory.viewed(day, visitor, page, address)
-        },
-        async read(day, visitor, page, ask, address) {
-          if (redis && isUsable(redis)) {
-            try {
-              const keys = tallyKeys(day, visitor, page, address)
-              const [viewed, read, seconds, scroll] = await script(keys, [
-                'read',
-                ask.first ? '1' : '0',
-                String(Math.max(0, Math.round(ask.seconds) || 0)),
-                String(Math.max(0, Math.round(ask.scroll) || 0)),
-                String(READ_SECONDS_PER_DAY),
-              ])
-              if (!viewed) return undefined
-              return { read: read === 1, seconds: Number(seconds), scroll: Number(scroll) }
-            } catch {
-              // Logged by the connection; this process's memory below.
-            }
-          }
-          return memory.read(day, visitor, page, ask, address)
-        },
-      }
-    })(),
+    reading,
 
     /**
      * Whether `visitor` holds its address's share of an experiment today: the first visitor
@@ -210,18 +197,12 @@ export function createSharedState(redis: Connection | undefined, now: () => numb
       visitor: string,
     ): Promise<boolean> {
       const id = `${day}:${address}:${experiment}`
-      if (redis && isUsable(redis)) {
-        try {
-          const key = `${keyPrefix()}analytics:share:${id}`
-          const holder = await run(redis, ANALYTICS_AREA, async (client) => {
-            const set = await client.set(key, visitor, { NX: true, PXAT: dayEnd(day) })
-            return set === 'OK' ? visitor : client.get(key)
-          })
-          if (holder) return holder === visitor
-        } catch {
-          // Logged by the connection; this process's memory below.
-        }
-      }
+      const key = `${keyPrefix()}analytics:share:${id}`
+      const holder = await onRedis(async (client) => {
+        const set = await client.set(key, visitor, { NX: true, PXAT: dayEnd(day) })
+        return set === 'OK' ? visitor : client.get(key)
+      })
+      if (holder) return holder === visitor
       return memoryShares.hold(id, day, visitor)
     },
 

@@ -28,7 +28,7 @@ const CAPPED = new Set<string>(DIMENSION_SPECS.flatMap((spec) => (spec.capped ? 
 /**
  * Writes one batch (collect.ts) and its web vitals' samples, in one transaction; a batch id already
  * written is not counted again. Each row says whether its dimension is capped (record_views,
- * 20270301000000_analytics_dimensions.sql); the samples go to record_vitals
+ * 20270410000000_analytics_generic.sql); the samples go to record_vitals
  * (20270401000000_web_vitals.sql).
  */
 export async function writeBatch(

@@ -41,6 +41,30 @@ function failureCode(attempt: Attempt, deadline: AbortSignal): string {
 /** Demo requests through Supabase's REST interface with the anon key, SPEC section 7. */
 export function createSupabaseLeadStore(options: SupabaseLeadStoreOptions): LeadStore {
   const timeoutMs = options.timeoutMs ?? SUPABASE_TIMEOUT_MS
+  const client = () =>
+    createClient(options.url, options.anonKey, {
+      auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+    })
+
+  /**
+   * Inserts one row. A schema without `dimensoes` (this code deployed before
+   * 20270410000000_analytics_generic.sql) takes it again without them: the lead is kept, counted
+   * by its named columns until the migration runs.
+   */
+  async function insert(
+    supabase: ReturnType<typeof client>,
+    table: LeadStep | 'conversoes_material',
+    row: object & { dimensoes?: unknown },
+    deadline: AbortSignal,
+  ): Promise<Attempt> {
+    const attempt: Attempt = await supabase.from(table).insert(row).abortSignal(deadline)
+    if (attempt.error?.code !== 'PGRST204' || !attempt.error.message.includes("'dimensoes'"))
+      return attempt
+    console.warn('[leads] public.' + table + ' has no dimensoes column yet: run the migrations.')
+    const rest = { ...row }
+    delete rest.dimensoes
+    return supabase.from(table).insert(rest).abortSignal(deadline)
+  }
 
   return {
     kind: 'supabase',
@@ -48,24 +72,13 @@ export function createSupabaseLeadStore(options: SupabaseLeadStoreOptions): Lead
       const deadline = AbortSignal.timeout(timeoutMs)
       let step: LeadStep = 'dados_cliente'
       try {
-        // A client per request: nothing of one visitor's request can leak into another's.
-        const supabase = createClient(options.url, options.anonKey, {
-          auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-        })
-
-        // Plain inserts, no .select(): anon may insert but not read back (return=minimal).
-        const first: Attempt = await supabase
-          .from('dados_cliente')
-          .insert(record.dadosCliente)
-          .abortSignal(deadline)
+        const supabase = client()
+        const first = await insert(supabase, step, record.dadosCliente, deadline)
         if (first.error && !isDuplicate(first, step))
           return fail(step, failureCode(first, deadline), first.status)
 
         step = 'chat_messages'
-        const second: Attempt = await supabase
-          .from('chat_messages')
-          .insert(record.chatMessage)
-          .abortSignal(deadline)
+        const second = await insert(supabase, step, record.chatMessage, deadline)
         if (second.error && !isDuplicate(second, step))
           return fail(step, failureCode(second, deadline), second.status)
 
@@ -77,14 +90,7 @@ export function createSupabaseLeadStore(options: SupabaseLeadStoreOptions): Lead
     async insertConversion(record: MaterialConversionRecord): Promise<ConversionWriteResult> {
       const deadline = AbortSignal.timeout(timeoutMs)
       try {
-        const supabase = createClient(options.url, options.anonKey, {
-          auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-        })
-        // One plain insert, no .select(): anon may insert a conversion but never read one back.
-        const attempt: Attempt = await supabase
-          .from('conversoes_material')
-          .insert(record)
-          .abortSignal(deadline)
+        const attempt = await insert(client(), 'conversoes_material', record, deadline)
         if (!attempt.error) return { ok: true }
         if (isRequestKeyConflict(attempt.error)) {
           logConversionDuplicate('supabase')

@@ -17,6 +17,8 @@ export type LeadAttributionColumns = {
   referrer_host?: string
   /** The experiment's variant the visitor saw, '<experiment>/<variant>' (docs/experiments.md). */
   variant?: string
+  /** Every analytics dimension's key, as the visit was counted (lib/analytics/measures.mjs). */
+  dimensoes?: Record<string, string>
 }
 
 /** The two rows SPEC section 7 stores for one demo request (built by compose.ts). */

@@ -7,6 +7,7 @@
 -- Written by analytics.record_vitals as analytics_writer (which still reads nothing), read by
 -- analytics_reader, purged with the other aggregates. Idempotent; runs unchanged on Supabase,
 -- plain PostgreSQL 15+ and PGlite.
+-- Its functions are defined once, in 20270410000000_analytics_generic.sql.
 
 create table if not exists analytics.vitals (
   day date not null,
@@ -50,33 +51,5 @@ begin
 end
 $$;
 
--- The daily purge, as 20270220000000_analytics_trust.sql's, and the vitals past the same
--- retention as the daily counts (their rows counted with them).
-create or replace function analytics.purge_aggregates(keep_months integer)
-returns bigint
-language plpgsql
-security definer
-set search_path = pg_catalog, analytics
-as $$
-declare
-  removed bigint;
-  removed_vitals bigint;
-  today date := (now() at time zone 'America/Sao_Paulo')::date;
-  oldest date := (today - make_interval(months => greatest(coalesce(keep_months, 0), 13)))::date;
-begin
-  delete from analytics.daily_counts where day < oldest;
-  get diagnostics removed = row_count;
-  delete from analytics.vitals where day < oldest;
-  get diagnostics removed_vitals = row_count;
-  delete from analytics.daily_visitors where day < today;
-  delete from analytics.daily_candidates where day < today;
-  delete from analytics.daily_promotions where day < today;
-  delete from analytics.batches where written_at < now() - interval '2 days';
-  return removed + removed_vitals;
-end
-$$;
-
 revoke all on function analytics.record_vitals(uuid, jsonb) from public;
-revoke all on function analytics.purge_aggregates(integer) from public;
 grant execute on function analytics.record_vitals(uuid, jsonb) to analytics_writer;
-grant execute on function analytics.purge_aggregates(integer) to analytics_writer;

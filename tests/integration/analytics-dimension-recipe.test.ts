@@ -7,10 +7,10 @@ import { readRecipe } from '../support/recipe'
 
 // docs/analytics.md, "Adding a dimension", followed for a throwaway dimension that ships nowhere:
 // the site's section (the path's first segment, /p for every campaign page). Step 1 (its entry in
-// measures.mjs) is the mock below; step 3 (a migration giving analytics.lead_counts a column of
-// its name) is SECTION_LEADS, applied halfway; nothing else is added for it. Views then go through
-// the real collector into the real migrations' tables, and the report, its query schema, its CSV
-// header, the route's path filter and the Studio's tables must all know it.
+// measures.mjs) is the mock below; step 2 is the doc; nothing else is added for it. Views then go
+// through the real collector, a lead through the real composer, into the real migrations'
+// tables, and the report, its query schema, its CSV header, the route's path filter and the
+// Studio's tables must all know it.
 
 const recipe = vi.hoisted(() => ({
   section: {
@@ -27,7 +27,9 @@ const recipe = vi.hoisted(() => ({
 vi.mock('@/lib/analytics/measures.mjs', async (importOriginal) => {
   const original = await importOriginal<typeof import('@/lib/analytics/measures.mjs')>()
   const DIMENSION_SPECS = [...original.DIMENSION_SPECS, recipe.section]
-  // REPORT_GROUP_NAMES and KEY_COLUMNS are derived in the module: derived again here, the same way.
+  // dimensionKeys, REPORT_GROUP_NAMES and KEY_COLUMNS are derived in the module: again here.
+  const dimensionKeys = (visit: { page: string }) =>
+    Object.fromEntries(DIMENSION_SPECS.map((spec) => [spec.name, spec.key(visit as never)]))
   const REPORT_GROUP_NAMES = [
     ...DIMENSION_SPECS.flatMap((spec) => ('report' in spec ? [spec.report] : [])),
     ...original.CONVERSION_GROUP_SPECS.map((spec) => spec.report),
@@ -40,23 +42,11 @@ vi.mock('@/lib/analytics/measures.mjs', async (importOriginal) => {
     ...Object.fromEntries(original.CONVERSION_GROUP_SPECS.map((spec) => [spec.report, spec.label])),
     day: 'Dia',
   }
-  return { ...original, DIMENSION_SPECS, REPORT_GROUP_NAMES, KEY_COLUMNS }
+  return { ...original, DIMENSION_SPECS, dimensionKeys, REPORT_GROUP_NAMES, KEY_COLUMNS }
 })
 
-/** Step 3: the leads of a section, as its migration would count them. */
-const SECTION_LEADS = `
-  alter function analytics.lead_counts(date, date) rename to lead_counts_before_section;
-  create function analytics.lead_counts(first_day date, last_day date)
-  returns table (day date, page text, landing text, campaign text, source text, section text,
-    leads bigint)
-  language sql stable security definer set search_path = pg_catalog, analytics
-  as $$
-    select day, page, landing, campaign, source, '/' || split_part(page, '/', 2), leads
-    from analytics.lead_counts_before_section(first_day, last_day)
-  $$;
-  grant execute on function analytics.lead_counts(date, date) to analytics_reader;`
-
 const { createCollector } = await import('@/lib/analytics/collect')
+const { conversionVisit, dimensionKeys } = await import('@/lib/analytics/measures.mjs')
 const { createSharedState } = await import('@/lib/analytics/shared-state')
 const { readReport, writeBatch } = await import('@/lib/analytics/store')
 const { KEY_COLUMNS, PATH_GROUPS, reportQuerySchema } =
@@ -80,7 +70,7 @@ describe('an analytics dimension added by the recipe alone', { timeout: 60_000 }
     await test?.close()
   })
 
-  it('is counted, reported with its leads once lead_counts has its column, and offered everywhere', async () => {
+  it('is counted in views and leads, and offered everywhere', async () => {
     const { db } = test
     const shared = createSharedState(undefined)
     const collector = createCollector({
@@ -112,17 +102,24 @@ describe('an analytics dimension added by the recipe alone', { timeout: 60_000 }
       { page: '/p/frotas' },
       'frotas',
     )
+    // A lead stored before the dimension existed counts under none of its keys.
     await insertLeadRow(db, record.dadosCliente)
+    // The demo request's action adds the keys of its visit (app/actions/demo-request.ts).
+    record.dadosCliente.dimensoes = dimensionKeys(conversionVisit(record.dadosCliente, CHROME))
+    expect(record.dadosCliente.dimensoes).toHaveProperty('section', '/p')
 
     const query = reportQuerySchema.parse({ from: today(), to: today(), by: 'section' })
     const figures = async () =>
       Object.fromEntries(
         (await readReport(db, query)).rows.map((row) => [row.key, [row.visitors, row.leads]]),
       )
-    // Before step 3: counted, and no leads joined (not an '(undefined)' row of them).
+    // Not an '(undefined)' row of it.
     expect(await figures()).toEqual({ '/p': [2, 0], '/conteudos': [1, 0] })
-    await db.exec(SECTION_LEADS)
+    await insertLeadRow(db, record.dadosCliente)
     expect(await figures()).toEqual({ '/p': [2, 1], '/conteudos': [1, 0] })
+    // The older lead still counts under the dimensions it was stored with (its columns).
+    const byPage = await readReport(db, { ...query, by: 'page' })
+    expect(byPage.rows.find((row) => row.key === '/p/frotas')?.leads).toBe(2)
 
     // The CSV's and `npm run stats`'s header, the route's path filter, the Studio's tables.
     expect(KEY_COLUMNS).toHaveProperty('section', 'Seção')
@@ -138,14 +135,8 @@ describe('an analytics dimension added by the recipe alone', { timeout: 60_000 }
 
   it('is the file list docs/analytics.md gives', () => {
     const { files: steps, statedCount } = readRecipe('docs/analytics.md', '### Adding a dimension')
-    // Step 1 is the mock above, step 3 SECTION_LEADS; steps 2 and 4 are the doc and the beacon's
-    // side, which a dimension of the visit's values (this one) does without.
-    expect(steps).toEqual([
-      'lib/analytics/measures.mjs',
-      'docs/analytics.md',
-      'supabase/migrations/<date>_<name>.sql',
-      'lib/analytics/collect.ts',
-    ])
+    // Step 1 is the mock above, step 2 the doc.
+    expect(steps).toEqual(['lib/analytics/measures.mjs', 'docs/analytics.md'])
     // The count the doc states is its list's length, and the issue's bound.
     expect(statedCount).toBe(steps.length)
     expect(steps.length).toBeLessThanOrEqual(4)

@@ -422,7 +422,8 @@ describe(`material conversions on ${backendLabel}`, () => {
       ).rows,
       policies: (
         await db.query(
-          `select policyname, with_check from pg_policies where tablename = 'conversoes_material'`,
+          `select policyname, with_check from pg_policies where tablename = 'conversoes_material'
+           order by 1`,
         )
       ).rows,
     })

@@ -47,6 +47,10 @@ const COURIER_LEAST_PRIVILEGE_SQL = fs.readFileSync(
   path.resolve('supabase/migrations/20270330000000_courier_least_privilege.sql'),
   'utf8',
 )
+const ANALYTICS_GENERIC_SQL = fs.readFileSync(
+  path.resolve('supabase/migrations/20270410000000_analytics_generic.sql'),
+  'utf8',
+)
 const INSERT_DADOS_WITH_VARIANT =
   'insert into public.dados_cliente (nomewpp, telefone, atendimento_ia, variant) values ($1, $2, $3, $4)'
 const INSERT_DADOS_WITH_PAGE =
@@ -271,8 +275,9 @@ describe(`supabase/migrations on ${backendLabel}`, () => {
       'record_attempt',
       'report_courier',
     ])
-    // dados_cliente's and chat_messages' ten, and conversoes_material's one (issue 65).
-    expect(before.policies).toHaveLength(11)
+    // dados_cliente's and chat_messages' ten, conversoes_material's one (issue 65), and each's
+    // bound on its dimensions (issue 68).
+    expect(before.policies).toHaveLength(13)
 
     for (let round = 0; round < 2; round++) {
       await t.db.exec(MIGRATION_SQL)
@@ -284,6 +289,7 @@ describe(`supabase/migrations on ${backendLabel}`, () => {
       await t.db.exec(VARIANT_SQL)
       await t.db.exec(MATERIALS_SQL)
       await t.db.exec(MATERIAL_DELIVERIES_SQL)
+      await t.db.exec(ANALYTICS_GENERIC_SQL)
       // Last, as when pushed: running an older one again gives the courier its old rights back.
       await t.db.exec(COURIER_LEAST_PRIVILEGE_SQL)
     }

@@ -61,7 +61,7 @@ describe('npm run stats', { timeout: 180_000 }, () => {
       ],
       [
         ['--by', 'pais'],
-        '--by deve ser um destes: page, landing, campaign, source, variant, material, day; não "pais".',
+        '--by deve ser um destes: page, landing, campaign, source, variant, device, material, day; não "pais".',
       ],
       [['--days', '401'], '--days deve ser um número inteiro de 1 a 400, não "401".'],
     ] as const)

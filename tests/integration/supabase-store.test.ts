@@ -147,6 +147,44 @@ describe(`the Supabase lead store, through supabase-js and the PostgREST double 
     expect(read.status).toBeGreaterThanOrEqual(400)
   })
 
+  it('stores every dimension, and keeps the lead and the download when this code runs before the migration adding them (issue 68)', async () => {
+    const dimensoes = { page: '/', device: 'phone' }
+    expect(await store().insertLead(leadRecord({ dadosCliente: { dimensoes } }))).toEqual({
+      ok: true,
+    })
+    expect(await control(double, '/__rows/dados_cliente')).toEqual([
+      expect.objectContaining({ dimensoes }),
+    ])
+    // The schema as it was before 20270410000000_analytics_generic.sql.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vigia-migrations-'))
+    for (const file of fs.readdirSync('supabase/migrations'))
+      if (file < '20270410') fs.copyFileSync(`supabase/migrations/${file}`, path.join(dir, file))
+    const old = process.env.DATABASE_URL ? await createTestDatabase() : undefined
+    const before = await startPostgrestDouble({
+      port: 0,
+      databaseUrl: old?.url,
+      migrationsDir: dir,
+    })
+    const warned = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    try {
+      const ahead = store({ url: before.url, anonKey: before.anonKey, timeoutMs: 5000 })
+      expect(await ahead.insertLead(leadRecord({ dadosCliente: { dimensoes } }))).toEqual({
+        ok: true,
+      })
+      expect(await ahead.insertConversion(materialRecord({ dimensoes }))).toEqual({ ok: true })
+      expect(await control(before, '/__rows/dados_cliente')).toEqual([
+        expect.objectContaining({ nomewpp: PERSON.name }),
+      ])
+      expect(await control(before, '/__rows/chat_messages')).toHaveLength(1)
+      expect(await control(before, '/__rows/conversoes_material')).toHaveLength(1)
+      expect(loggedText(warned.mock.calls)).toMatch(/dados_cliente has no dimensoes column yet/)
+    } finally {
+      await before.close()
+      await old?.close()
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
+  }, 120_000)
+
   it('stores a request without a phone with NULL in both tables', async () => {
     const record = leadRecord({ dadosCliente: { telefone: null }, chatMessage: { phone: null } })
     expect(await store().insertLead(record)).toEqual({ ok: true })

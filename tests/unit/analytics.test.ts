@@ -21,7 +21,12 @@ import {
   type CollectorOptions,
 } from '@/lib/analytics/collect'
 import { reportCsv } from '@/lib/analytics/csv'
-import { measuresOf, READ_SECONDS_PER_DAY } from '@/lib/analytics/measures.mjs'
+import {
+  conversionVisit,
+  dimensionKeys,
+  measuresOf,
+  READ_SECONDS_PER_DAY,
+} from '@/lib/analytics/measures.mjs'
 import { createMemoryLedger, MEMORY_TALLIES_MAX } from '@/lib/analytics/reading-ledger'
 import {
   conversionRate,
@@ -204,6 +209,33 @@ describe('counting', () => {
     expect(totals('source').get('www.bing.com')!.visits).toBe(1)
     expect(totals('medium').get('cpc')!.visits).toBe(2)
     expect(totals('referrer').get('www.bing.com')!.visits).toBe(1)
+  })
+
+  it('counts each view under its device class, told from the user agent on the server (issue 68)', async () => {
+    const { collector, totals } = setup()
+    const agents = [
+      CHROME,
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1',
+      'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36',
+      'Mozilla/5.0 (Linux; Android 13; SM-X200) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+      'Mozilla/5.0 (iPad; CPU OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1',
+    ]
+    for (const userAgent of agents)
+      await collector.record({ ip: '198.51.100.7', userAgent, body: { path: '/' } })
+    await collector.flush()
+    const devices = Object.fromEntries(
+      [...totals('device')].map(([key, { visits }]) => [key, visits]),
+    )
+    expect(devices).toEqual({ desktop: 1, phone: 2, tablet: 2 })
+    // A lead from the same phone is keyed as its visit was counted.
+    const columns = { origem_pagina: '/p/frotas', utm_source: 'Google', referrer_host: 'x.example' }
+    expect(dimensionKeys(conversionVisit(columns, agents[1]!))).toMatchObject({
+      page: '/p/frotas',
+      landing: '/p/frotas',
+      source: 'google',
+      referrer: 'x.example',
+      device: 'phone',
+    })
   })
 
   it('counts one visitor’s view of one page once per 10 s, however often it is replayed', async () => {

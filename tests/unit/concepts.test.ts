@@ -92,10 +92,10 @@ describe('the campaign path', () => {
 })
 
 describe("the material's page", () => {
-  it('is where material_counts credits a download stored without its page', () => {
+  it('is where conversion_counts credits a download stored without its page', () => {
     // measures.mjs keeps its own copy (plain JavaScript for the node scripts): the routes' own.
     expect(MATERIAL_PAGE_PREFIX).toBe(MATERIALS_PREFIX)
-    expect(functionBody('analytics.material_counts')).toContain(
+    expect(functionBody('analytics.conversion_counts')).toContain(
       `'${MATERIAL_PAGE_PREFIX}/' || c.material`,
     )
   })
@@ -135,15 +135,9 @@ describe('the counting caps and placeholder keys', () => {
     )
   })
 
-  it('are the ones lead_counts writes', () => {
-    expect(keyLiterals(functionBody('analytics.lead_counts'))).toEqual(
+  it('are the ones conversion_counts gives a lead or a download stored without its keys', () => {
+    expect(keyLiterals(functionBody('analytics.conversion_counts'))).toEqual(
       new Set([NO_CAMPAIGN_KEY, DIRECT_KEY, NO_VARIANT_KEY]),
-    )
-  })
-
-  it('are the ones material_counts writes, a download counted under the keys of a lead (issue 65)', () => {
-    expect(keyLiterals(functionBody('analytics.material_counts'))).toEqual(
-      keyLiterals(functionBody('analytics.lead_counts')),
     )
   })
 

@@ -178,6 +178,8 @@ describe("a material's Server Action", () => {
       consentimento_email: true,
       avisar_comercial: true,
       origem_pagina: '/materiais/checklist',
+      // Its visit's keys, the device told from the request (issue 68).
+      dimensoes: expect.objectContaining({ page: '/materiais/checklist', device: 'desktop' }),
       dados_formulario: {
         name: 'Ana Lima',
         company: 'Frota Sul',

@@ -259,10 +259,11 @@ describe('the Desempenho tool', () => {
         { path: '/api/analytics', ...CURRENT, by: 'campaign' },
         { path: '/api/analytics', ...CURRENT, by: 'source' },
         { path: '/api/analytics', ...CURRENT, by: 'variant' },
+        { path: '/api/analytics', ...CURRENT, by: 'device' },
         { path: '/api/analytics', ...CURRENT, by: 'material' },
       ]),
     )
-    expect(calls).toHaveLength(8)
+    expect(calls).toHaveLength(9)
     expect(calls.every((call) => call.authorization === 'Bearer editor-token')).toBe(true)
     expect(text(container)).toContain('28/10/2026 a 26/11/2026 (30 dias)')
     expect(text(container)).toContain('comparado com 28/09/2026 a 27/10/2026 (30 dias)')
