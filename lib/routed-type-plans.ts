@@ -73,6 +73,12 @@ export type RoutedEntry = {
 export const WEBHOOK_PROJECTION =
   '{_type, _id, "slug": slug.current, "before": before(){"slug": slug.current, publishedAt, "categories": categories[]._ref}}'
 
+/**
+ * The webhook's filter: every type but those the site never shows (review links, assets), so a
+ * new routed type needs no change to the webhook's settings.
+ */
+export const WEBHOOK_FILTER = '!(_type in ["reviewLink"]) && !string::startsWith(_type, "sanity.")'
+
 /** A published, unpublished or deleted document, as the webhook's projection gives it. */
 export type PublishedChange = {
   type: string

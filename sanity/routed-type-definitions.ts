@@ -14,6 +14,7 @@ import {
   MATERIALS_PREFIX,
   materialPath,
 } from './lib/paths'
+import { REVIEW_ARTICLE_QUERY, REVIEW_MATERIAL_QUERY, REVIEW_PAGE_QUERY } from './lib/queries'
 import type { RoutedTypeDefinition } from './lib/routed-type-definition'
 
 // The routed types: every page made from a document, one definition each, read by the site and
@@ -65,6 +66,7 @@ export const ROUTED_TYPES = {
     sharesSlugsWith: ['legalPage'],
     windowed: true,
     sitemap: { changeFrequency: 'monthly', priority: 0.7 },
+    queries: { review: REVIEW_PAGE_QUERY },
     studio: {
       title: 'Páginas de campanha',
       of: 'da página de campanha',
@@ -100,6 +102,7 @@ export const ROUTED_TYPES = {
     sitemap: { changeFrequency: 'monthly', priority: 0.6 },
     // The newest ones: the build no longer grows with the archive.
     prerender: 50,
+    queries: { review: REVIEW_ARTICLE_QUERY },
     studio: {
       title: 'Artigos',
       of: 'do artigo',
@@ -118,7 +121,11 @@ export const ROUTED_TYPES = {
     section: 'é a lista de materiais (/materiais) e o prefixo de cada material',
     windowed: true,
     sitemap: { changeFrequency: 'monthly', priority: 0.6 },
-    queries: { document: MATERIAL_QUERY, slugs: MATERIAL_SLUGS_QUERY },
+    queries: {
+      document: MATERIAL_QUERY,
+      slugs: MATERIAL_SLUGS_QUERY,
+      review: REVIEW_MATERIAL_QUERY,
+    },
     studio: {
       title: 'Materiais',
       of: 'do material',

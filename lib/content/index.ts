@@ -24,10 +24,7 @@ import {
   REDIRECT_PATHS_QUERY,
   REDIRECTS_QUERY,
   RELATED_ARTICLES_QUERY,
-  REVIEW_ARTICLE_QUERY,
   REVIEW_LINK_QUERY,
-  REVIEW_MATERIAL_QUERY,
-  REVIEW_PAGE_QUERY,
   ROI_CALCULATOR_QUERY,
   SITE_SETTINGS_QUERY,
 } from '@/sanity/lib/queries'
@@ -53,17 +50,14 @@ import type {
   REDIRECT_PATHS_QUERY_RESULT,
   REDIRECTS_QUERY_RESULT,
   RELATED_ARTICLES_QUERY_RESULT,
-  REVIEW_ARTICLE_QUERY_RESULT,
   REVIEW_LINK_QUERY_RESULT,
-  REVIEW_MATERIAL_QUERY_RESULT,
-  REVIEW_PAGE_QUERY_RESULT,
   ROI_CALCULATOR_QUERY_RESULT,
   SITE_SETTINGS_QUERY_RESULT,
 } from '@/sanity/types'
 import { serverEnv } from '@/lib/env'
 import { isSanityConfigured } from '@/sanity/env'
 import { ARTICLES_PER_PAGE, SLUG_PATTERN, listingPageCount } from '@/sanity/lib/paths'
-import { routedType, type RoutedTypeName } from '@/sanity/lib/routed-type-rules'
+import { ROUTED_TYPE_LIST, routedType, type RoutedTypeName } from '@/sanity/lib/routed-type-rules'
 import { MATERIAL_QUERY } from '@/sanity/routed-type-definitions'
 
 import { hashReviewToken, isReviewLinkUsable, isReviewTokenShape } from '@/lib/review-token'
@@ -85,7 +79,7 @@ import { experimentDefinitions, runningExperiment } from '@/lib/experiments/defi
 import { expireAtNextBoundary } from './visibility-cache'
 
 /** How many related articles an article shows, and how many the feed lists. */
-const RELATED_COUNT = 3
+export const RELATED_COUNT = 3
 const FEED_COUNT = 20
 
 /**
@@ -300,10 +294,11 @@ export function getRedirectPaths() {
 let warnedNoReadToken = false
 
 /**
- * What a review link shows (its draft, read-only): the campaign page or the article it names, or
- * null for a token that is malformed, unknown (altered), revoked or expired. Never cached: read
- * with the read token on every request. Both queries name the one document by id and type, so the
- * link reaches no other draft. Without a Sanity project there are no drafts, hence no review links.
+ * What a review link shows (its draft, read-only): the routed type of the document it names, read
+ * by that type's `queries.review` (sanity/routed-type-definitions.ts), or null for a token that is
+ * malformed, unknown (altered), revoked or expired. Never cached: read with the read token on
+ * every request. Each review query names the one document by id and type, so the link reaches no
+ * other draft. Without a Sanity project there are no drafts, hence no review links.
  */
 export async function getReviewPage(token: string) {
   if (!isSanityConfigured || !isReviewTokenShape(token)) return null
@@ -322,19 +317,13 @@ export async function getReviewPage(token: string) {
   })
   if (!link?.pageId || !isReviewLinkUsable(link)) return null
   const id = link.pageId.replace(/^drafts\./, '')
-  const [page, article, material] = await Promise.all([
-    fetchPrivate<REVIEW_PAGE_QUERY_RESULT>(REVIEW_PAGE_QUERY, { id }),
-    fetchPrivate<REVIEW_ARTICLE_QUERY_RESULT>(REVIEW_ARTICLE_QUERY, { id }),
-    fetchPrivate<REVIEW_MATERIAL_QUERY_RESULT>(REVIEW_MATERIAL_QUERY, { id }),
-  ])
-  if (page) return { kind: 'page' as const, page, expiresAt: link.expiresAt }
-  if (material) return { kind: 'material' as const, material, expiresAt: link.expiresAt }
-  if (article) {
-    // The draft itself is shown whatever its window; its related articles as the live page has them.
-    const related = liveItems(article.related).slice(0, RELATED_COUNT)
-    return { kind: 'article' as const, article: { ...article, related }, expiresAt: link.expiresAt }
-  }
-  return null
+  const types = ROUTED_TYPE_LIST.filter((routed) => routed.studio?.reviewLinks)
+  const docs = await Promise.all(
+    types.map((routed) => fetchPrivate<object | null>(routed.queries!.review!, { id })),
+  )
+  const found = docs.findIndex(Boolean)
+  if (found < 0) return null
+  return { name: types[found]!.name, doc: docs[found]!, expiresAt: link.expiresAt }
 }
 
 /**
@@ -496,7 +485,7 @@ export async function getRoutedDocument<T extends object>(
   { anyWindow = false } = {},
 ): Promise<T | null> {
   const { documentType, queries, shows = [], windowed } = routedType(name)
-  if (!documentType || !queries || !SLUG_PATTERN.test(slug)) return null
+  if (!documentType || !queries?.document || !SLUG_PATTERN.test(slug)) return null
   const doc = await fetchContent<T | null>(queries.document, { slug }, [
     documentTag(documentType, slug),
     ...shows.flatMap((type) => tagForType(type) ?? []),
@@ -522,7 +511,7 @@ export type RoutedSlugRow = {
  */
 export function getRoutedSlugs(name: RoutedTypeName, { fresh = false } = {}) {
   const { documentType, queries } = routedType(name)
-  if (!documentType || !queries)
+  if (!documentType || !queries?.slugs)
     throw new Error(`routed type ${name} has no queries: give it some, or fetchers of its own`)
   return fetchContent<RoutedSlugRow[]>(queries.slugs, {}, [tagForType(documentType)!], {
     publishedOnly: true,

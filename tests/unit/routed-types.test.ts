@@ -138,9 +138,7 @@ describe('adding a routed type: every step of docs/routed-types.md done for ever
         // Its top section is a name no root page or redirect can take.
         expect(RESERVED_SLUGS.has(prefix.split('/')[1]!)).toBe(true)
       }
-      // Its document type reaches the webhook: a cache tag, and the documented filter lists it
-      // (webhook-filter-doc.test.ts).
-      expect(files).toContain('docs/content.md')
+      // Its document type reaches the webhook (WEBHOOK_FILTER lets it through): a cache tag.
       if (documentType) expect(Object.keys(CONTENT_TAGS)).toContain(documentType)
       // The generated files, named after the list (not written by hand).
       expect(recipeText()).toMatch(
@@ -159,24 +157,25 @@ describe('adding a routed type: every step of docs/routed-types.md done for ever
           ),
           `the bundled dataset publishes a ${documentType}`,
         ).toBe(true)
-      // Review links only for a type app/revisao renders: a REVIEW_*_QUERY that names the type,
-      // read by getReviewPage (else "Criar link de revisão" makes links that answer 404).
-      if (routed.studio?.reviewLinks) {
-        const reviewQueries = [
-          ...read('sanity/lib/queries.ts').matchAll(
-            /export const (REVIEW_\w+_QUERY) = defineQuery\(`([\s\S]*?)`\)/g,
-          ),
-        ].filter(([, , text]) => text!.includes(`_type == "${documentType}"`))
-        expect(reviewQueries.length, `a REVIEW_*_QUERY for ${documentType}`).toBeGreaterThan(0)
-        const reader = read('lib/content/index.ts')
-        const getReviewPage = reader.slice(reader.indexOf('export async function getReviewPage'))
-        for (const [, name] of reviewQueries)
-          expect(getReviewPage, `getReviewPage reads ${name}`).toMatch(
-            new RegExp(`fetchPrivate<\\w+>\\(${name}`),
-          )
-      }
+      // Review links: its draft read by queries.review, shown by its ROUTED_VIEWS entry.
+      expect(files).toContain('lib/routed-type-views.tsx')
     },
   )
+
+  it('refuses studio.reviewLinks without queries.review when the definitions load', async () => {
+    vi.resetModules()
+    vi.doMock('@/sanity/routed-type-definitions', async (importOriginal) => {
+      const original = await importOriginal<typeof import('@/sanity/routed-type-definitions')>()
+      // Review links, and no query to read the draft a link names.
+      const broken = { ...original.ROUTED_TYPES.material, queries: {} }
+      return { ...original, ROUTED_TYPES: { ...original.ROUTED_TYPES, material: broken } }
+    })
+    await expect(import('@/sanity/lib/routed-type-rules')).rejects.toThrow(
+      'routed type material: studio.reviewLinks needs queries.review',
+    )
+    vi.doUnmock('@/sanity/routed-type-definitions')
+    vi.resetModules()
+  })
 
   it('keeps proxy.ts matcher’s document sections equal to the registry’s prefixes', () => {
     const sections = proxyMatcher()
