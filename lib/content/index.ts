@@ -11,14 +11,10 @@ import {
   ARTICLE_QUERY,
   ARTICLE_SLUGS_QUERY,
   ARTICLES_SHOWING_QUERY,
-  CAMPAIGN_PAGE_QUERY,
-  CAMPAIGN_PAGE_SLUGS_QUERY,
   CATEGORY_QUERY,
   CATEGORY_SLUGS_QUERY,
   EXPERIMENTS_QUERY,
   LANDING_PAGE_QUERY,
-  LEGAL_PAGE_QUERY,
-  LEGAL_PAGE_SLUGS_QUERY,
   MATERIAL_FILE_QUERY,
   MATERIAL_LIST_QUERY,
   REDIRECT_PATHS_QUERY,
@@ -37,13 +33,11 @@ import type {
   ARTICLE_SLUGS_QUERY_RESULT,
   ARTICLES_SHOWING_QUERY_RESULT,
   CAMPAIGN_PAGE_QUERY_RESULT,
-  CAMPAIGN_PAGE_SLUGS_QUERY_RESULT,
   CATEGORY_QUERY_RESULT,
   CATEGORY_SLUGS_QUERY_RESULT,
   EXPERIMENTS_QUERY_RESULT,
   LANDING_PAGE_QUERY_RESULT,
   LEGAL_PAGE_QUERY_RESULT,
-  LEGAL_PAGE_SLUGS_QUERY_RESULT,
   MATERIAL_FILE_QUERY_RESULT,
   MATERIAL_LIST_QUERY_RESULT,
   MATERIAL_QUERY_RESULT,
@@ -146,25 +140,7 @@ export function getRoiCalculator() {
 }
 
 export function getLegalPage(slug: string) {
-  // Also the type's tag: a renamed page's old address must go (this route serves only the slugs
-  // that exist), and there are a handful of legal pages.
-  return fetchContent<LEGAL_PAGE_QUERY_RESULT>(LEGAL_PAGE_QUERY, { slug }, [
-    documentTag('legalPage', slug),
-    CONTENT_TAGS.legalPage,
-  ])
-}
-
-/**
- * Every published legal page's path segment and date, for the prerender and the sitemap. Never
- * draft-aware: generateStaticParams runs without a request, where draftMode() throws.
- */
-export function getLegalPageSlugs({ fresh = false } = {}) {
-  return fetchContent<LEGAL_PAGE_SLUGS_QUERY_RESULT>(
-    LEGAL_PAGE_SLUGS_QUERY,
-    {},
-    [CONTENT_TAGS.legalPage],
-    { publishedOnly: true, fresh },
-  )
+  return getRoutedDocument<NonNullable<LEGAL_PAGE_QUERY_RESULT>>('legalPage', slug)
 }
 
 /**
@@ -174,26 +150,17 @@ export function getLegalPageSlugs({ fresh = false } = {}) {
  * window or of an article its latest-articles blocks may show. `anyWindow`: the draft preview.
  */
 export async function getCampaignPage(slug: string, { anyWindow = false } = {}) {
-  if (!SLUG_PATTERN.test(slug)) return null
-  const page = await fetchContent<CAMPAIGN_PAGE_QUERY_RESULT>(CAMPAIGN_PAGE_QUERY, { slug }, [
-    documentTag('campaignPage', slug),
-    CONTENT_TAGS.claim,
-    // The hero block falls back to the home page's product visual.
-    CONTENT_TAGS.landingPage,
-    // The latest-articles block lists articles (the article lists' tag) and their categories.
-    CONTENT_TAGS.article,
-    CONTENT_TAGS.category,
-    // The calculator block reads the calculator's assumptions.
-    CONTENT_TAGS.roiCalculator,
-    // The featured-material block shows a material's card.
-    CONTENT_TAGS.material,
-  ])
+  const page = await getRoutedDocument<NonNullable<CAMPAIGN_PAGE_QUERY_RESULT>>(
+    'campaignPage',
+    slug,
+    { anyWindow },
+  )
+  if (!page) return null
   const now = Date.now()
-  const featured = (page?.blocks ?? []).flatMap((block) =>
+  const featured = (page.blocks ?? []).flatMap((block) =>
     block._type === 'materialFeatureBlock' && block.material ? [block.material] : [],
   )
-  await expireAtNextBoundary([page, ...latestArticlesWindows(page?.blocks ?? []), ...featured], now)
-  if (!page || (!anyWindow && !isVisible(page, now))) return null
+  await expireAtNextBoundary([...latestArticlesWindows(page.blocks ?? []), ...featured], now)
   // Its latest-articles blocks show only the articles inside their window, and a featured
   // material only inside its own (its page answers 404 outside it).
   const blocks = (page.blocks ?? []).map((block) =>
@@ -204,20 +171,6 @@ export async function getCampaignPage(slug: string, { anyWindow = false } = {}) 
         : block,
   )
   return { ...page, blocks }
-}
-
-/**
- * Every published campaign page's slug, for the prerender, the sitemap and the CDN purge. Never
- * draft-aware (see getLegalPageSlugs). `fresh` skips the cache: the webhook needs the list as it
- * is now, not as it was cached before the publish it handles.
- */
-export function getCampaignPageSlugs({ fresh = false } = {}) {
-  return fetchContent<CAMPAIGN_PAGE_SLUGS_QUERY_RESULT>(
-    CAMPAIGN_PAGE_SLUGS_QUERY,
-    {},
-    [CONTENT_TAGS.campaignPage],
-    { publishedOnly: true, fresh },
-  )
 }
 
 /**
@@ -435,16 +388,9 @@ export async function getArticleFeed() {
   return (await liveOnly(articles)).slice(0, FEED_COUNT)
 }
 
-/**
- * Every published article's and campaign page's slug and dates inside its window now, for the
- * sitemap, which expires at the next start or end of any of them.
- */
+/** Every published article's slug and dates inside its window now (the sitemap expires then). */
 export async function getLiveArticleSlugs() {
   return liveOnly(await getArticleSlugs())
-}
-
-export async function getLiveCampaignPageSlugs() {
-  return liveOnly(await getCampaignPageSlugs())
 }
 
 /**
@@ -507,7 +453,7 @@ export type RoutedSlugRow = {
 
 /**
  * Every published document of a routed type with the default fetchers, cached under the type's tag
- * (its lists'). Never draft-aware; `fresh` skips the cache (see getCampaignPageSlugs).
+ * (its lists'). Never draft-aware; `fresh` skips the cache: the webhook needs the list as it is now.
  */
 export function getRoutedSlugs(name: RoutedTypeName, { fresh = false } = {}) {
   const { documentType, queries } = routedType(name)

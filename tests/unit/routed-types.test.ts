@@ -11,11 +11,8 @@ const content = vi.hoisted(() => ({
   getArticlePublishFacts: vi.fn(),
   getArticlesShowing: vi.fn(),
   getArticleSlugs: vi.fn(),
-  getCampaignPageSlugs: vi.fn(),
   getCategorySlugs: vi.fn(),
-  getLegalPageSlugs: vi.fn(),
   getLiveArticleSlugs: vi.fn(),
-  getLiveCampaignPageSlugs: vi.fn(),
   getRedirectPaths: vi.fn(),
   getRoutedSlugs: vi.fn(),
   liveOnly: vi.fn(async (items: unknown[]) => items),
@@ -62,24 +59,17 @@ const articles = Array.from({ length: 30 }, (_, index) => ({
 beforeEach(() => {
   content.getArticleSlugs.mockResolvedValue(articles)
   content.getLiveArticleSlugs.mockResolvedValue(articles)
-  content.getCampaignPageSlugs.mockResolvedValue([
-    {
-      slug: 'onibus',
-      noindex: false,
-      _updatedAt: null,
-      visibleFrom: null,
-      visibleUntil: null,
-      hiddenRedirect: '/',
-    },
-  ])
-  content.getLiveCampaignPageSlugs.mockResolvedValue([])
   content.getCategorySlugs.mockResolvedValue([{ slug: 'fadiga', _updatedAt: null, latest: null }])
-  content.getLegalPageSlugs.mockResolvedValue([{ slug: 'privacidade', updatedAt: null }])
   content.getRedirectPaths.mockResolvedValue(['/onibus', '/p/velha'])
-  // Types with the default fetchers (materials) list through getRoutedSlugs.
-  content.getRoutedSlugs.mockResolvedValue([
-    { slug: 'checklist', _updatedAt: null, noindex: false, visibleFrom: null, visibleUntil: null },
-  ])
+  // Types with the default fetchers list through getRoutedSlugs.
+  const rows: Record<string, object[]> = {
+    legalPage: [{ slug: 'privacidade', _updatedAt: null }],
+    campaignPage: [
+      { slug: 'onibus', noindex: false, _updatedAt: null, visibleFrom: null, hiddenRedirect: '/' },
+    ],
+    material: [{ slug: 'checklist', _updatedAt: null, noindex: false, visibleFrom: null }],
+  }
+  content.getRoutedSlugs.mockImplementation(async (name: string) => rows[name] ?? [])
 })
 
 const routedRecipe = () => readRecipe('docs/routed-types.md', '## Adding a routed type')
