@@ -7,7 +7,6 @@ import {
   getArticlesShowing,
   getArticleSlugs,
   getCategorySlugs,
-  getLiveArticleSlugs,
   getRedirectPaths,
   getRoutedSlugs,
   liveOnly,
@@ -188,7 +187,6 @@ const SITE_PARTS: { [N in RoutedTypeName]?: SitePart } = {
   },
   article: {
     list: async () => articleEntries(await getArticleSlugs()),
-    listLive: async () => articleEntries(await getLiveArticleSlugs()),
     publish: articlePublish,
   },
 }

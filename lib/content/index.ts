@@ -388,11 +388,6 @@ export async function getArticleFeed() {
   return (await liveOnly(articles)).slice(0, FEED_COUNT)
 }
 
-/** Every published article's slug and dates inside its window now (the sitemap expires then). */
-export async function getLiveArticleSlugs() {
-  return liveOnly(await getArticleSlugs())
-}
-
 /**
  * What an article publish changes, read fresh by the webhook (lib/routed-type-plans.ts): the article
  * as published now, its categories' and `categoriesBefore`'s newest-list cut-offs, and the campaign

@@ -12,7 +12,6 @@ const content = vi.hoisted(() => ({
   getArticlesShowing: vi.fn(),
   getArticleSlugs: vi.fn(),
   getCategorySlugs: vi.fn(),
-  getLiveArticleSlugs: vi.fn(),
   getRedirectPaths: vi.fn(),
   getRoutedSlugs: vi.fn(),
   liveOnly: vi.fn(async (items: unknown[]) => items),
@@ -58,7 +57,6 @@ const articles = Array.from({ length: 30 }, (_, index) => ({
 
 beforeEach(() => {
   content.getArticleSlugs.mockResolvedValue(articles)
-  content.getLiveArticleSlugs.mockResolvedValue(articles)
   content.getCategorySlugs.mockResolvedValue([{ slug: 'fadiga', _updatedAt: null, latest: null }])
   content.getRedirectPaths.mockResolvedValue(['/onibus', '/p/velha'])
   // Types with the default fetchers list through getRoutedSlugs.
