@@ -6,11 +6,7 @@ import {
   getArticlePublishFacts,
   getArticlesShowing,
   getArticleSlugs,
-  getCampaignPageSlugs,
   getCategorySlugs,
-  getLegalPageSlugs,
-  getLiveArticleSlugs,
-  getLiveCampaignPageSlugs,
   getRedirectPaths,
   getRoutedSlugs,
   liveOnly,
@@ -72,6 +68,12 @@ export type RoutedEntry = {
  */
 export const WEBHOOK_PROJECTION =
   '{_type, _id, "slug": slug.current, "before": before(){"slug": slug.current, publishedAt, "categories": categories[]._ref}}'
+
+/**
+ * The webhook's filter: every type but those the site never shows (review links, assets), so a
+ * new routed type needs no change to the webhook's settings.
+ */
+export const WEBHOOK_FILTER = '!(_type in ["reviewLink"]) && !string::startsWith(_type, "sanity.")'
 
 /** A published, unpublished or deleted document, as the webhook's projection gives it. */
 export type PublishedChange = {
@@ -142,9 +144,6 @@ const articleEntries = (articles: Awaited<ReturnType<typeof getArticleSlugs>>) =
     lastModified: article._updatedAt ?? article.publishedAt,
   }))
 
-const campaignEntries = (pages: Awaited<ReturnType<typeof getCampaignPageSlugs>>) =>
-  slugged(pages).map((page) => ({ ...windowed(page), lastModified: page._updatedAt }))
-
 /** The listing's pages from the articles (newest first): a page changes when its newest does. */
 const listingEntries = (articles: readonly RoutedEntry[]) =>
   Array.from({ length: listingPageCount(articles.length) }, (_, index) => ({
@@ -168,19 +167,11 @@ async function liveEntries(entries: readonly RoutedEntry[]) {
 
 type SitePart = Partial<Pick<RoutedType, 'list' | 'listLive' | 'derive' | 'publish'>>
 
-/** The routed types whose site side is more than the default (their own queries and plans). */
+/**
+ * The routed types whose site side is more than the default: the listing's pages come from the
+ * articles; articles (related lists, publish facts) and categories have their own queries and plans.
+ */
 const SITE_PARTS: { [N in RoutedTypeName]?: SitePart } = {
-  legalPage: {
-    list: async () =>
-      slugged(await getLegalPageSlugs()).map((page) => ({
-        slug: page.slug,
-        lastModified: page.updatedAt,
-      })),
-  },
-  campaignPage: {
-    list: async () => campaignEntries(await getCampaignPageSlugs()),
-    listLive: async () => campaignEntries(await getLiveCampaignPageSlugs()),
-  },
   articleListing: {
     list: async () => listingEntries(await ROUTED.article.list()),
     listLive: async () => listingEntries(await ROUTED.article.listLive()),
@@ -196,7 +187,6 @@ const SITE_PARTS: { [N in RoutedTypeName]?: SitePart } = {
   },
   article: {
     list: async () => articleEntries(await getArticleSlugs()),
-    listLive: async () => articleEntries(await getLiveArticleSlugs()),
     publish: articlePublish,
   },
 }

@@ -14,6 +14,15 @@ import {
   MATERIALS_PREFIX,
   materialPath,
 } from './lib/paths'
+import {
+  CAMPAIGN_PAGE_QUERY,
+  CAMPAIGN_PAGE_SLUGS_QUERY,
+  LEGAL_PAGE_QUERY,
+  LEGAL_PAGE_SLUGS_QUERY,
+  REVIEW_ARTICLE_QUERY,
+  REVIEW_MATERIAL_QUERY,
+  REVIEW_PAGE_QUERY,
+} from './lib/queries'
 import type { RoutedTypeDefinition } from './lib/routed-type-definition'
 
 // The routed types: every page made from a document, one definition each, read by the site and
@@ -53,6 +62,9 @@ export const ROUTED_TYPES = {
     path: legalPagePath,
     sharesSlugsWith: ['campaignPage'],
     sitemap: { changeFrequency: 'yearly', priority: 0.3 },
+    queries: { document: LEGAL_PAGE_QUERY, slugs: LEGAL_PAGE_SLUGS_QUERY },
+    // Its own list too: a handful of pages, and a deleted one's address must go at once.
+    shows: ['legalPage'],
     studio: { title: 'Páginas legais', of: 'da página legal', group: 'site' },
   },
   campaignPage: {
@@ -65,6 +77,13 @@ export const ROUTED_TYPES = {
     sharesSlugsWith: ['legalPage'],
     windowed: true,
     sitemap: { changeFrequency: 'monthly', priority: 0.7 },
+    queries: {
+      document: CAMPAIGN_PAGE_QUERY,
+      slugs: CAMPAIGN_PAGE_SLUGS_QUERY,
+      review: REVIEW_PAGE_QUERY,
+    },
+    // Its blocks: figures, the hero's fallback visual, latest articles, the calculator, a material.
+    shows: ['claim', 'landingPage', 'article', 'category', 'roiCalculator', 'material'],
     studio: {
       title: 'Páginas de campanha',
       of: 'da página de campanha',
@@ -100,6 +119,7 @@ export const ROUTED_TYPES = {
     sitemap: { changeFrequency: 'monthly', priority: 0.6 },
     // The newest ones: the build no longer grows with the archive.
     prerender: 50,
+    queries: { review: REVIEW_ARTICLE_QUERY },
     studio: {
       title: 'Artigos',
       of: 'do artigo',
@@ -118,7 +138,11 @@ export const ROUTED_TYPES = {
     section: 'é a lista de materiais (/materiais) e o prefixo de cada material',
     windowed: true,
     sitemap: { changeFrequency: 'monthly', priority: 0.6 },
-    queries: { document: MATERIAL_QUERY, slugs: MATERIAL_SLUGS_QUERY },
+    queries: {
+      document: MATERIAL_QUERY,
+      slugs: MATERIAL_SLUGS_QUERY,
+      review: REVIEW_MATERIAL_QUERY,
+    },
     studio: {
       title: 'Materiais',
       of: 'do material',

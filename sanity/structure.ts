@@ -127,11 +127,10 @@ export const singletonDocumentActions: DocumentActionsResolver = (actions, conte
   // A redirectable routed type published under a new slug gets its redirect from the old one; an
   // editor can send the draft of one with review links to a reviewer without a Studio login.
   const routed = routedTypeOf(context.schemaType)
-  if (routed?.redirectable) {
-    const withRedirect = actions.map((action) =>
-      action.action === 'publish' ? withSlugChangeRedirect(action, routed.name) : action,
-    )
-    return routed.studio?.reviewLinks ? [...withRedirect, ReviewLinkAction] : withRedirect
-  }
-  return actions
+  const withRedirect = routed?.redirectable
+    ? actions.map((action) =>
+        action.action === 'publish' ? withSlugChangeRedirect(action, routed.name) : action,
+      )
+    : actions
+  return routed?.studio?.reviewLinks ? [...withRedirect, ReviewLinkAction] : withRedirect
 }

@@ -11,23 +11,16 @@ import {
   ARTICLE_QUERY,
   ARTICLE_SLUGS_QUERY,
   ARTICLES_SHOWING_QUERY,
-  CAMPAIGN_PAGE_QUERY,
-  CAMPAIGN_PAGE_SLUGS_QUERY,
   CATEGORY_QUERY,
   CATEGORY_SLUGS_QUERY,
   EXPERIMENTS_QUERY,
   LANDING_PAGE_QUERY,
-  LEGAL_PAGE_QUERY,
-  LEGAL_PAGE_SLUGS_QUERY,
   MATERIAL_FILE_QUERY,
   MATERIAL_LIST_QUERY,
   REDIRECT_PATHS_QUERY,
   REDIRECTS_QUERY,
   RELATED_ARTICLES_QUERY,
-  REVIEW_ARTICLE_QUERY,
   REVIEW_LINK_QUERY,
-  REVIEW_MATERIAL_QUERY,
-  REVIEW_PAGE_QUERY,
   ROI_CALCULATOR_QUERY,
   SITE_SETTINGS_QUERY,
 } from '@/sanity/lib/queries'
@@ -40,30 +33,25 @@ import type {
   ARTICLE_SLUGS_QUERY_RESULT,
   ARTICLES_SHOWING_QUERY_RESULT,
   CAMPAIGN_PAGE_QUERY_RESULT,
-  CAMPAIGN_PAGE_SLUGS_QUERY_RESULT,
   CATEGORY_QUERY_RESULT,
   CATEGORY_SLUGS_QUERY_RESULT,
   EXPERIMENTS_QUERY_RESULT,
   LANDING_PAGE_QUERY_RESULT,
   LEGAL_PAGE_QUERY_RESULT,
-  LEGAL_PAGE_SLUGS_QUERY_RESULT,
   MATERIAL_FILE_QUERY_RESULT,
   MATERIAL_LIST_QUERY_RESULT,
   MATERIAL_QUERY_RESULT,
   REDIRECT_PATHS_QUERY_RESULT,
   REDIRECTS_QUERY_RESULT,
   RELATED_ARTICLES_QUERY_RESULT,
-  REVIEW_ARTICLE_QUERY_RESULT,
   REVIEW_LINK_QUERY_RESULT,
-  REVIEW_MATERIAL_QUERY_RESULT,
-  REVIEW_PAGE_QUERY_RESULT,
   ROI_CALCULATOR_QUERY_RESULT,
   SITE_SETTINGS_QUERY_RESULT,
 } from '@/sanity/types'
 import { serverEnv } from '@/lib/env'
 import { isSanityConfigured } from '@/sanity/env'
 import { ARTICLES_PER_PAGE, SLUG_PATTERN, listingPageCount } from '@/sanity/lib/paths'
-import { routedType, type RoutedTypeName } from '@/sanity/lib/routed-type-rules'
+import { ROUTED_TYPE_LIST, routedType, type RoutedTypeName } from '@/sanity/lib/routed-type-rules'
 import { MATERIAL_QUERY } from '@/sanity/routed-type-definitions'
 
 import { hashReviewToken, isReviewLinkUsable, isReviewTokenShape } from '@/lib/review-token'
@@ -85,7 +73,7 @@ import { experimentDefinitions, runningExperiment } from '@/lib/experiments/defi
 import { expireAtNextBoundary } from './visibility-cache'
 
 /** How many related articles an article shows, and how many the feed lists. */
-const RELATED_COUNT = 3
+export const RELATED_COUNT = 3
 const FEED_COUNT = 20
 
 /**
@@ -152,25 +140,7 @@ export function getRoiCalculator() {
 }
 
 export function getLegalPage(slug: string) {
-  // Also the type's tag: a renamed page's old address must go (this route serves only the slugs
-  // that exist), and there are a handful of legal pages.
-  return fetchContent<LEGAL_PAGE_QUERY_RESULT>(LEGAL_PAGE_QUERY, { slug }, [
-    documentTag('legalPage', slug),
-    CONTENT_TAGS.legalPage,
-  ])
-}
-
-/**
- * Every published legal page's path segment and date, for the prerender and the sitemap. Never
- * draft-aware: generateStaticParams runs without a request, where draftMode() throws.
- */
-export function getLegalPageSlugs({ fresh = false } = {}) {
-  return fetchContent<LEGAL_PAGE_SLUGS_QUERY_RESULT>(
-    LEGAL_PAGE_SLUGS_QUERY,
-    {},
-    [CONTENT_TAGS.legalPage],
-    { publishedOnly: true, fresh },
-  )
+  return getRoutedDocument<NonNullable<LEGAL_PAGE_QUERY_RESULT>>('legalPage', slug)
 }
 
 /**
@@ -180,26 +150,17 @@ export function getLegalPageSlugs({ fresh = false } = {}) {
  * window or of an article its latest-articles blocks may show. `anyWindow`: the draft preview.
  */
 export async function getCampaignPage(slug: string, { anyWindow = false } = {}) {
-  if (!SLUG_PATTERN.test(slug)) return null
-  const page = await fetchContent<CAMPAIGN_PAGE_QUERY_RESULT>(CAMPAIGN_PAGE_QUERY, { slug }, [
-    documentTag('campaignPage', slug),
-    CONTENT_TAGS.claim,
-    // The hero block falls back to the home page's product visual.
-    CONTENT_TAGS.landingPage,
-    // The latest-articles block lists articles (the article lists' tag) and their categories.
-    CONTENT_TAGS.article,
-    CONTENT_TAGS.category,
-    // The calculator block reads the calculator's assumptions.
-    CONTENT_TAGS.roiCalculator,
-    // The featured-material block shows a material's card.
-    CONTENT_TAGS.material,
-  ])
+  const page = await getRoutedDocument<NonNullable<CAMPAIGN_PAGE_QUERY_RESULT>>(
+    'campaignPage',
+    slug,
+    { anyWindow },
+  )
+  if (!page) return null
   const now = Date.now()
-  const featured = (page?.blocks ?? []).flatMap((block) =>
+  const featured = (page.blocks ?? []).flatMap((block) =>
     block._type === 'materialFeatureBlock' && block.material ? [block.material] : [],
   )
-  await expireAtNextBoundary([page, ...latestArticlesWindows(page?.blocks ?? []), ...featured], now)
-  if (!page || (!anyWindow && !isVisible(page, now))) return null
+  await expireAtNextBoundary([...latestArticlesWindows(page.blocks ?? []), ...featured], now)
   // Its latest-articles blocks show only the articles inside their window, and a featured
   // material only inside its own (its page answers 404 outside it).
   const blocks = (page.blocks ?? []).map((block) =>
@@ -210,20 +171,6 @@ export async function getCampaignPage(slug: string, { anyWindow = false } = {}) 
         : block,
   )
   return { ...page, blocks }
-}
-
-/**
- * Every published campaign page's slug, for the prerender, the sitemap and the CDN purge. Never
- * draft-aware (see getLegalPageSlugs). `fresh` skips the cache: the webhook needs the list as it
- * is now, not as it was cached before the publish it handles.
- */
-export function getCampaignPageSlugs({ fresh = false } = {}) {
-  return fetchContent<CAMPAIGN_PAGE_SLUGS_QUERY_RESULT>(
-    CAMPAIGN_PAGE_SLUGS_QUERY,
-    {},
-    [CONTENT_TAGS.campaignPage],
-    { publishedOnly: true, fresh },
-  )
 }
 
 /**
@@ -300,10 +247,11 @@ export function getRedirectPaths() {
 let warnedNoReadToken = false
 
 /**
- * What a review link shows (its draft, read-only): the campaign page or the article it names, or
- * null for a token that is malformed, unknown (altered), revoked or expired. Never cached: read
- * with the read token on every request. Both queries name the one document by id and type, so the
- * link reaches no other draft. Without a Sanity project there are no drafts, hence no review links.
+ * What a review link shows (its draft, read-only): the routed type of the document it names, read
+ * by that type's `queries.review` (sanity/routed-type-definitions.ts), or null for a token that is
+ * malformed, unknown (altered), revoked or expired. Never cached: read with the read token on
+ * every request. Each review query names the one document by id and type, so the link reaches no
+ * other draft. Without a Sanity project there are no drafts, hence no review links.
  */
 export async function getReviewPage(token: string) {
   if (!isSanityConfigured || !isReviewTokenShape(token)) return null
@@ -322,19 +270,13 @@ export async function getReviewPage(token: string) {
   })
   if (!link?.pageId || !isReviewLinkUsable(link)) return null
   const id = link.pageId.replace(/^drafts\./, '')
-  const [page, article, material] = await Promise.all([
-    fetchPrivate<REVIEW_PAGE_QUERY_RESULT>(REVIEW_PAGE_QUERY, { id }),
-    fetchPrivate<REVIEW_ARTICLE_QUERY_RESULT>(REVIEW_ARTICLE_QUERY, { id }),
-    fetchPrivate<REVIEW_MATERIAL_QUERY_RESULT>(REVIEW_MATERIAL_QUERY, { id }),
-  ])
-  if (page) return { kind: 'page' as const, page, expiresAt: link.expiresAt }
-  if (material) return { kind: 'material' as const, material, expiresAt: link.expiresAt }
-  if (article) {
-    // The draft itself is shown whatever its window; its related articles as the live page has them.
-    const related = liveItems(article.related).slice(0, RELATED_COUNT)
-    return { kind: 'article' as const, article: { ...article, related }, expiresAt: link.expiresAt }
-  }
-  return null
+  const types = ROUTED_TYPE_LIST.filter((routed) => routed.studio?.reviewLinks)
+  const docs = await Promise.all(
+    types.map((routed) => fetchPrivate<object | null>(routed.queries!.review!, { id })),
+  )
+  const found = docs.findIndex(Boolean)
+  if (found < 0) return null
+  return { name: types[found]!.name, doc: docs[found]!, expiresAt: link.expiresAt }
 }
 
 /**
@@ -447,18 +389,6 @@ export async function getArticleFeed() {
 }
 
 /**
- * Every published article's and campaign page's slug and dates inside its window now, for the
- * sitemap, which expires at the next start or end of any of them.
- */
-export async function getLiveArticleSlugs() {
-  return liveOnly(await getArticleSlugs())
-}
-
-export async function getLiveCampaignPageSlugs() {
-  return liveOnly(await getCampaignPageSlugs())
-}
-
-/**
  * What an article publish changes, read fresh by the webhook (lib/routed-type-plans.ts): the article
  * as published now, its categories' and `categoriesBefore`'s newest-list cut-offs, and the campaign
  * pages that show the latest articles.
@@ -496,7 +426,7 @@ export async function getRoutedDocument<T extends object>(
   { anyWindow = false } = {},
 ): Promise<T | null> {
   const { documentType, queries, shows = [], windowed } = routedType(name)
-  if (!documentType || !queries || !SLUG_PATTERN.test(slug)) return null
+  if (!documentType || !queries?.document || !SLUG_PATTERN.test(slug)) return null
   const doc = await fetchContent<T | null>(queries.document, { slug }, [
     documentTag(documentType, slug),
     ...shows.flatMap((type) => tagForType(type) ?? []),
@@ -518,11 +448,11 @@ export type RoutedSlugRow = {
 
 /**
  * Every published document of a routed type with the default fetchers, cached under the type's tag
- * (its lists'). Never draft-aware; `fresh` skips the cache (see getCampaignPageSlugs).
+ * (its lists'). Never draft-aware; `fresh` skips the cache: the webhook needs the list as it is now.
  */
 export function getRoutedSlugs(name: RoutedTypeName, { fresh = false } = {}) {
   const { documentType, queries } = routedType(name)
-  if (!documentType || !queries)
+  if (!documentType || !queries?.slugs)
     throw new Error(`routed type ${name} has no queries: give it some, or fetchers of its own`)
   return fetchContent<RoutedSlugRow[]>(queries.slugs, {}, [tagForType(documentType)!], {
     publishedOnly: true,

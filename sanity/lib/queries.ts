@@ -54,7 +54,8 @@ export const LEGAL_PAGE_QUERY = defineQuery(`
 export const LEGAL_PAGE_SLUGS_QUERY = defineQuery(`
   *[_type == "legalPage" && defined(slug.current)] | order(slug.current asc){
     "slug": slug.current,
-    updatedAt
+    // The sitemap's date: the text's own revision date, when the editor gave one.
+    "_updatedAt": coalesce(updatedAt, _updatedAt)
   }
 `)
 

@@ -31,9 +31,10 @@ export type RoutedTypeDefinition = {
   /**
    * The default fetchers' queries (lib/content getRoutedDocument, getRoutedSlugs): one document by
    * $slug, and every published one's `slug` (plus `_updatedAt`, `noindex` and for a windowed type
-   * the window and `hiddenRedirect`). Types with fetchers of their own leave them out.
+   * the window and `hiddenRedirect`). Types with fetchers of their own leave them out. `review`:
+   * its draft (or published) document by `$id`, which a review link shows (studio.reviewLinks).
    */
-  queries?: { document: string; slugs: string }
+  queries?: { document?: string; slugs?: string; review?: string }
   /** Other document types its page shows: their tags go on its data (claims, the calculator). */
   shows?: readonly string[]
   /** In the Studio: its list's title and place, and the name used in validation messages. */
@@ -47,7 +48,7 @@ export type RoutedTypeDefinition = {
     preview?: boolean
     /** A Desempenho tab with its page's figures. */
     performance?: boolean
-    /** "Criar link de revisão" (app/revisao renders the type). */
+    /** "Criar link de revisão": app/revisao renders queries.review in its ROUTED_VIEWS entry. */
     reviewLinks?: boolean
   }
 }

@@ -26,7 +26,13 @@ export type { RoutedTypeDefinition }
 /** The definitions, each with its name, read through the type every one of them satisfies. */
 export const ROUTED_TYPE_LIST: ReadonlyArray<RoutedTypeDefinition & { name: RoutedTypeName }> = (
   Object.keys(ROUTED_TYPES) as RoutedTypeName[]
-).map((name) => ({ name, ...(ROUTED_TYPES[name] as RoutedTypeDefinition) }))
+).map((name) => {
+  const routed: RoutedTypeDefinition = ROUTED_TYPES[name]
+  // Otherwise "Criar link de revisão" would make links that answer 404.
+  if (routed.studio?.reviewLinks && !routed.queries?.review)
+    throw new Error(`routed type ${name}: studio.reviewLinks needs queries.review`)
+  return { name, ...routed }
+})
 
 /** The Sanity document types routed types are made from. */
 export type RoutedDocumentType = Extract<

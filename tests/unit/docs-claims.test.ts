@@ -19,7 +19,7 @@ import {
   REPORT_GROUP_NAMES,
 } from '@/lib/analytics/measures.mjs'
 import { PAGES } from '@/scripts/bench/budgets.mjs'
-import { APP_ROUTES, RESERVED_SLUGS } from '@/sanity/lib/routed-type-rules'
+import { APP_ROUTES } from '@/sanity/lib/routed-type-rules'
 import { ARTICLE_RESERVED_SLUGS } from '@/sanity/routed-type-definitions'
 
 const root = path.resolve(__dirname, '../..')
@@ -40,13 +40,6 @@ function backticked(doc: string, marker: string): string[] {
 }
 
 describe('docs claims', () => {
-  it('content.md lists every reserved top-level slug, and no other', () => {
-    const listed = backticked(read('docs/content.md'), 'one the app routes (')
-    expect(listed.filter((name) => name !== 'RESERVED_SLUGS').sort()).toEqual(
-      [...RESERVED_SLUGS.keys()].sort(),
-    )
-  })
-
   it('analytics.md gives every by= of the endpoint, every measure, and the materials as they are counted', () => {
     const doc = read('docs/analytics.md')
     expect(doc).toContain(`by=${REPORT_GROUP_NAMES.join('|')}[`)

@@ -36,7 +36,7 @@ describe('the bundled legal pages', () => {
       'privacidade',
       'termos',
     ])
-    expect(slugs.every((page) => /^\d{4}-\d{2}-\d{2}$/.test(page.updatedAt ?? ''))).toBe(true)
+    expect(slugs.every((page) => /^\d{4}-\d{2}-\d{2}$/.test(page._updatedAt))).toBe(true)
     const { settings } = await queryPage(documents)
     expect(settings?.footer?.legalLinks?.map((link) => link.href).sort()).toEqual(
       slugs.map((page) => `/${page.slug}`).sort(),

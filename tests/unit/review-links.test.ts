@@ -62,7 +62,7 @@ describe('review links on the server', () => {
   it('open a link of up to 30 days', async () => {
     const { getReviewPage } = await content()
     for (const days of [7, 30]) {
-      expect((await getReviewPage(await link(days)))?.kind, `${days} days`).toBe('page')
+      expect((await getReviewPage(await link(days)))?.name, `${days} days`).toBe('campaignPage')
     }
   })
 

@@ -6,7 +6,8 @@ import { beforeAll, describe, expect, it, vi } from 'vitest'
 // The Studio's side of a routed type added by docs/routed-types.md alone (the site's side:
 // routed-type-recipe.test.ts). A throwaway `caseStudy`, in this test only: steps 1-2 (its schema,
 // registered) and 3 (its definition) are the mocks below; its list, Presentation, Desempenho tab,
-// slug rules and slug-change redirect come from the definition, with no other file touched.
+// slug rules, slug-change redirect and review-link action come from the definition, with no other
+// file touched. `pressKit`, not redirectable, shows review links do not need redirects.
 
 const recipe = vi.hoisted(() => ({
   caseStudy: {
@@ -15,12 +16,27 @@ const recipe = vi.hoisted(() => ({
     section: 'é o prefixo dos casos de clientes (/casos/...)',
     redirectable: true,
     sitemap: { changeFrequency: 'monthly', priority: 0.6 },
-    studio: { title: 'Casos', of: 'do caso', group: 'campaigns', preview: true, performance: true },
+    queries: { review: '*[_type == "caseStudy" && _id == $id][0]' },
+    studio: {
+      title: 'Casos',
+      of: 'do caso',
+      group: 'campaigns',
+      preview: true,
+      performance: true,
+      reviewLinks: true,
+    },
+  },
+  pressKit: {
+    documentType: 'pressKit',
+    prefix: '/imprensa',
+    sitemap: { changeFrequency: 'monthly', priority: 0.6 },
+    queries: { review: '*[_type == "pressKit" && _id == $id][0]' },
+    studio: { title: 'Imprensa', of: 'do kit', group: 'campaigns', reviewLinks: true },
   },
 }))
 vi.mock('@/sanity/routed-type-definitions', async (importOriginal) => {
   const original = await importOriginal<typeof import('@/sanity/routed-type-definitions')>()
-  return { ...original, ROUTED_TYPES: { ...original.ROUTED_TYPES, caseStudy: recipe.caseStudy } }
+  return { ...original, ROUTED_TYPES: { ...original.ROUTED_TYPES, ...recipe } }
 })
 vi.mock('@/sanity/schema-types', async (importOriginal) => {
   const original = await importOriginal<typeof import('@/sanity/schema-types')>()
@@ -35,13 +51,20 @@ vi.mock('@/sanity/schema-types', async (importOriginal) => {
       routedSlugField('caseStudy' as never, { description: 'O caso fica em /casos/<endereço>.' }),
     ],
   })
-  return { ...original, schemaTypes: [...original.schemaTypes, caseStudy] }
+  const pressKit = defineType({
+    name: 'pressKit',
+    type: 'document',
+    fields: [routedSlugField('pressKit' as never, { description: '/imprensa/<endereço>.' })],
+  })
+  return { ...original, schemaTypes: [...original.schemaTypes, caseStudy, pressKit] }
 })
 
 const config = (await import('@/sanity.config')).default
-const { defaultDocumentNode, structure } = await import('@/sanity/structure')
+const { defaultDocumentNode, singletonDocumentActions, structure } =
+  await import('@/sanity/structure')
 const { routedSlugRule } = await import('@/sanity/schema-types/path-rules')
 const { redirectsForSlugChange } = await import('@/sanity/lib/slug-change')
+const { reviewLinkType } = await import('@/sanity/schema-types/review-link')
 
 let workspace: Workspace
 const source = () => workspace.unstable_sources[0]!
@@ -99,6 +122,17 @@ describe('the Studio side of a routed type added by the recipe alone', () => {
       route: ['/casos/:slug', '/preview/casos/:slug'],
       filter: '_type == "caseStudy" && slug.current == $slug',
     })
+  })
+
+  it('offers review links, redirectable or not', () => {
+    for (const schemaType of ['caseStudy', 'pressKit'])
+      expect(
+        singletonDocumentActions([], { schemaType } as never).map((action) => action.action),
+      ).toContain('reviewLink')
+    const page = reviewLinkType.fields.find((field) => field.name === 'page') as {
+      to: Array<{ type: string }>
+    }
+    expect(page.to).toEqual(expect.arrayContaining([{ type: 'caseStudy' }, { type: 'pressKit' }]))
   })
 
   it('refuses a reserved slug and leaves a redirect when one is renamed', async () => {

@@ -1,13 +1,16 @@
 import { encodeSignatureHeader } from '@sanity/webhook'
 import { NextRequest } from 'next/server'
+import { createElement } from 'react'
+import { renderToStaticMarkup } from 'react-dom/server'
 import { beforeAll, describe, expect, it, vi } from 'vitest'
 
 // docs/routed-types.md, "Adding a routed type", followed for a throwaway type that ships nowhere:
-// case studies at /casos/<slug>. Step 3 (its definition and queries in sanity/routed-type-definitions.ts) is
-// the mock below; step 4, its route, reads what the test reads (getRoutedDocument, staticParams);
-// the other steps are files routed-types.test.ts checks for every registered type. Nothing else
-// is added for it. Its page data, the sitemap and the routing table are then read through the real
-// code against a recorded Content Lake, and a publish of it goes through the real webhook route:
+// case studies at /casos/<slug>, with review links. Steps 3 (its definition and queries in
+// sanity/routed-type-definitions.ts) and 7 (its view in lib/routed-type-views.tsx) are the mocks
+// below; step 4, its route, reads what the test reads (getRoutedDocument, staticParams); the other
+// steps are files routed-types.test.ts checks for every registered type. Nothing else is added
+// for it. Its page data, the sitemap, the routing table and a review link's page are then read
+// through the real code against a recorded Content Lake, and a publish goes through the webhook:
 // every cached answer that shows it must be revalidated, its page regenerated and purged, and the
 // other case studies' pages left cached.
 
@@ -18,6 +21,9 @@ const PURGE = 'https://purge.example/purge'
 const lake = vi.hoisted(() => {
   const CASE_STUDY_QUERY = `*[_type == "caseStudy" && slug.current == $slug][0]{title, "slug": slug.current}`
   const CASE_STUDY_SLUGS_QUERY = `*[_type == "caseStudy" && defined(slug.current)]{"slug": slug.current, _updatedAt, "noindex": false, visibleFrom, visibleUntil, hiddenRedirect}`
+  const CASE_STUDY_REVIEW_QUERY = `coalesce(*[_type == "caseStudy" && _id == "drafts." + $id][0], *[_type == "caseStudy" && _id == $id][0]){title}`
+  // A review link to the draft of case-d, made by the Studio's action (its token's hash).
+  const review = { token: 'r'.repeat(43), hash: '', pageId: 'drafts.case-d' }
   const documents = [
     { title: 'Frota A', slug: 'caso-a', _updatedAt: '2026-11-01T12:00:00Z', noindex: false },
     { title: 'Frota B', slug: 'caso-b', _updatedAt: '2026-10-01T12:00:00Z', noindex: false },
@@ -36,6 +42,7 @@ const lake = vi.hoisted(() => {
   return {
     CASE_STUDY_QUERY,
     CASE_STUDY_SLUGS_QUERY,
+    review,
     reads,
     // Step 3 of the recipe: the entry in ROUTED_TYPES, as docs/routed-types.md describes it.
     caseStudy: {
@@ -45,9 +52,19 @@ const lake = vi.hoisted(() => {
       redirectable: true,
       windowed: true,
       sitemap: { changeFrequency: 'monthly', priority: 0.6 },
-      queries: { document: CASE_STUDY_QUERY, slugs: CASE_STUDY_SLUGS_QUERY },
+      queries: {
+        document: CASE_STUDY_QUERY,
+        slugs: CASE_STUDY_SLUGS_QUERY,
+        review: CASE_STUDY_REVIEW_QUERY,
+      },
       shows: ['claim'],
-      studio: { title: 'Casos', of: 'do caso', group: 'campaigns', performance: true },
+      studio: {
+        title: 'Casos',
+        of: 'do caso',
+        group: 'campaigns',
+        performance: true,
+        reviewLinks: true,
+      },
     },
     fetch: async (
       query: string,
@@ -59,6 +76,19 @@ const lake = vi.hoisted(() => {
       if (query === CASE_STUDY_QUERY)
         return documents.find((document) => document.slug === params.slug) ?? null
       if (query === CASE_STUDY_SLUGS_QUERY) return documents
+      if (query.includes('_type == "reviewLink"'))
+        return params.hash === review.hash
+          ? {
+              pageId: review.pageId,
+              expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+              createdAt: new Date(Date.now() - 86_400_000).toISOString(),
+              revoked: false,
+            }
+          : null
+      if (query === CASE_STUDY_REVIEW_QUERY)
+        return params.id === 'case-d' ? { title: 'Frota D (rascunho)' } : null
+      // The other types' review queries: no such document.
+      if (query.includes('$id')) return null
       // Every other list (legal pages, campaign pages, articles, categories, redirects): empty.
       return []
     },
@@ -67,6 +97,12 @@ const lake = vi.hoisted(() => {
 vi.mock('@/sanity/routed-type-definitions', async (importOriginal) => {
   const original = await importOriginal<typeof import('@/sanity/routed-type-definitions')>()
   return { ...original, ROUTED_TYPES: { ...original.ROUTED_TYPES, caseStudy: lake.caseStudy } }
+})
+// Step 7 of the recipe: its view of the review query's result.
+vi.mock('@/lib/routed-type-views', async (importOriginal) => {
+  const original = await importOriginal<typeof import('@/lib/routed-type-views')>()
+  const caseStudy = ({ doc }: { doc: { title: string } }) => createElement('h1', null, doc.title)
+  return { ...original, ROUTED_VIEWS: { ...original.ROUTED_VIEWS, caseStudy } }
 })
 // A configured Sanity project whose client answers from the recorder above (the real
 // lib/content/sanity-client.ts, with its cache options, in between).
@@ -97,6 +133,7 @@ process.env.SANITY_REVALIDATE_SECRET = SECRET
 process.env.SANITY_WEBHOOK_CONSISTENCY_DELAY_MS = '0'
 process.env.NEXT_PUBLIC_SITE_URL = SITE
 process.env.CDN_PURGE_URL = PURGE
+process.env.SANITY_API_READ_TOKEN = 'recipe-read-token'
 
 // The throwaway type is not in RoutedTypeName: the registry knows it only at run time.
 const NAME = 'caseStudy' as never
@@ -109,6 +146,8 @@ const { RESERVED_SLUGS, REDIRECT_FROM_PATTERN, documentPath, routedSlugProblem }
 const sitemap = (await import('@/app/sitemap')).default
 const routingTable = (await import('@/app/api/redirects/route')).GET
 const webhook = await import('@/app/api/revalidate/route')
+const ReviewPage = (await import('@/app/revisao/[token]/page')).default
+lake.review.hash = await (await import('@/lib/review-token')).hashReviewToken(lake.review.token)
 
 /** The tags of the reads `run` makes. */
 async function tagsOf(run: () => Promise<unknown>, query?: string): Promise<string[]> {
@@ -158,6 +197,14 @@ describe('a routed type added by the recipe alone', () => {
     expect(REDIRECT_FROM_PATTERN.test('/casos/caso-antigo')).toBe(true)
     expect(documentPath('caseStudy', 'caso-a')).toBe('/casos/caso-a')
     expect(routedSlugProblem(NAME, 'studio')).toMatch(/Sanity Studio/)
+  })
+
+  it('has review links: its draft, in its view, at /revisao/<token>', async () => {
+    const page = await ReviewPage({
+      params: Promise.resolve({ token: lake.review.token }),
+      searchParams: Promise.resolve({}),
+    })
+    expect(renderToStaticMarkup(page)).toContain('<h1>Frota D (rascunho)</h1>')
   })
 
   it('is live everywhere within the publish: revalidated, regenerated and purged', async () => {

@@ -11,11 +11,7 @@ const content = vi.hoisted(() => ({
   getArticlePublishFacts: vi.fn(),
   getArticlesShowing: vi.fn(),
   getArticleSlugs: vi.fn(),
-  getCampaignPageSlugs: vi.fn(),
   getCategorySlugs: vi.fn(),
-  getLegalPageSlugs: vi.fn(),
-  getLiveArticleSlugs: vi.fn(),
-  getLiveCampaignPageSlugs: vi.fn(),
   getRedirectPaths: vi.fn(),
   getRoutedSlugs: vi.fn(),
   liveOnly: vi.fn(async (items: unknown[]) => items),
@@ -61,25 +57,17 @@ const articles = Array.from({ length: 30 }, (_, index) => ({
 
 beforeEach(() => {
   content.getArticleSlugs.mockResolvedValue(articles)
-  content.getLiveArticleSlugs.mockResolvedValue(articles)
-  content.getCampaignPageSlugs.mockResolvedValue([
-    {
-      slug: 'onibus',
-      noindex: false,
-      _updatedAt: null,
-      visibleFrom: null,
-      visibleUntil: null,
-      hiddenRedirect: '/',
-    },
-  ])
-  content.getLiveCampaignPageSlugs.mockResolvedValue([])
   content.getCategorySlugs.mockResolvedValue([{ slug: 'fadiga', _updatedAt: null, latest: null }])
-  content.getLegalPageSlugs.mockResolvedValue([{ slug: 'privacidade', updatedAt: null }])
   content.getRedirectPaths.mockResolvedValue(['/onibus', '/p/velha'])
-  // Types with the default fetchers (materials) list through getRoutedSlugs.
-  content.getRoutedSlugs.mockResolvedValue([
-    { slug: 'checklist', _updatedAt: null, noindex: false, visibleFrom: null, visibleUntil: null },
-  ])
+  // Types with the default fetchers list through getRoutedSlugs.
+  const rows: Record<string, object[]> = {
+    legalPage: [{ slug: 'privacidade', _updatedAt: null }],
+    campaignPage: [
+      { slug: 'onibus', noindex: false, _updatedAt: null, visibleFrom: null, hiddenRedirect: '/' },
+    ],
+    material: [{ slug: 'checklist', _updatedAt: null, noindex: false, visibleFrom: null }],
+  }
+  content.getRoutedSlugs.mockImplementation(async (name: string) => rows[name] ?? [])
 })
 
 const routedRecipe = () => readRecipe('docs/routed-types.md', '## Adding a routed type')
@@ -138,9 +126,7 @@ describe('adding a routed type: every step of docs/routed-types.md done for ever
         // Its top section is a name no root page or redirect can take.
         expect(RESERVED_SLUGS.has(prefix.split('/')[1]!)).toBe(true)
       }
-      // Its document type reaches the webhook: a cache tag, and the documented filter lists it
-      // (webhook-filter-doc.test.ts).
-      expect(files).toContain('docs/content.md')
+      // Its document type reaches the webhook (WEBHOOK_FILTER lets it through): a cache tag.
       if (documentType) expect(Object.keys(CONTENT_TAGS)).toContain(documentType)
       // The generated files, named after the list (not written by hand).
       expect(recipeText()).toMatch(
@@ -159,24 +145,25 @@ describe('adding a routed type: every step of docs/routed-types.md done for ever
           ),
           `the bundled dataset publishes a ${documentType}`,
         ).toBe(true)
-      // Review links only for a type app/revisao renders: a REVIEW_*_QUERY that names the type,
-      // read by getReviewPage (else "Criar link de revisão" makes links that answer 404).
-      if (routed.studio?.reviewLinks) {
-        const reviewQueries = [
-          ...read('sanity/lib/queries.ts').matchAll(
-            /export const (REVIEW_\w+_QUERY) = defineQuery\(`([\s\S]*?)`\)/g,
-          ),
-        ].filter(([, , text]) => text!.includes(`_type == "${documentType}"`))
-        expect(reviewQueries.length, `a REVIEW_*_QUERY for ${documentType}`).toBeGreaterThan(0)
-        const reader = read('lib/content/index.ts')
-        const getReviewPage = reader.slice(reader.indexOf('export async function getReviewPage'))
-        for (const [, name] of reviewQueries)
-          expect(getReviewPage, `getReviewPage reads ${name}`).toMatch(
-            new RegExp(`fetchPrivate<\\w+>\\(${name}`),
-          )
-      }
+      // Review links: its draft read by queries.review, shown by its ROUTED_VIEWS entry.
+      expect(files).toContain('lib/routed-type-views.tsx')
     },
   )
+
+  it('refuses studio.reviewLinks without queries.review when the definitions load', async () => {
+    vi.resetModules()
+    vi.doMock('@/sanity/routed-type-definitions', async (importOriginal) => {
+      const original = await importOriginal<typeof import('@/sanity/routed-type-definitions')>()
+      // Review links, and no query to read the draft a link names.
+      const broken = { ...original.ROUTED_TYPES.material, queries: {} }
+      return { ...original, ROUTED_TYPES: { ...original.ROUTED_TYPES, material: broken } }
+    })
+    await expect(import('@/sanity/lib/routed-type-rules')).rejects.toThrow(
+      'routed type material: studio.reviewLinks needs queries.review',
+    )
+    vi.doUnmock('@/sanity/routed-type-definitions')
+    vi.resetModules()
+  })
 
   it('keeps proxy.ts matcher’s document sections equal to the registry’s prefixes', () => {
     const sections = proxyMatcher()
