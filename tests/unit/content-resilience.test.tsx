@@ -168,7 +168,7 @@ describe('the landing page renders whatever content there is', () => {
     const { document, text, texts } = await renderLanding(documents)
     // The empty card is dropped; a card with an unknown icon still shows, with a fallback icon.
     expect(document.querySelectorAll('#sobre article')).toHaveLength(2)
-    expect(document.querySelectorAll('#sobre article svg')).toHaveLength(2)
+    expect(document.querySelectorAll('#sobre article .icon')).toHaveLength(2)
     expect(document.querySelectorAll('#beneficios ul li')).toHaveLength(2)
     expect(texts('header nav[aria-label="Principal"] a')).toEqual([
       'Como Funciona',
