@@ -315,7 +315,8 @@ test('a campaign page created from the Studio’s "+" with a hero is published a
   const title = page.getByRole('textbox', { name: /^Título/ })
   await expect(title).toBeEditable({ timeout: 30_000 })
   await expect(page).toHaveURL(/campaignPage;[^;/?]+/)
-  const id = /campaignPage;([\w-]+)/.exec(page.url())![1]
+  const id = /campaignPage;([\w-]+)/.exec(page.url())?.[1] ?? ''
+  expect(id).not.toBe('')
   const checked = page.waitForResponse(
     (answer) =>
       answer.url().includes('validation.path-is-free') &&
