@@ -2,6 +2,7 @@ import type { DocumentActionsResolver, NewDocumentOptionsResolver, TemplateResol
 import type { DefaultDocumentNodeResolver, StructureResolver } from 'sanity/structure'
 
 import { EndExperimentAction, PromoteVariantAction } from './actions/experiment-actions'
+import { withOwnAddress } from './actions/duplicate-with-address'
 import { withSlugChangeRedirect } from './actions/publish-with-redirect'
 import { ReviewLinkAction } from './actions/review-link'
 import { ROUTED_DOCUMENT_TYPES, ROUTED_TYPE_LIST, routedTypeOf } from './lib/routed-type-rules'
@@ -126,11 +127,14 @@ export const singletonDocumentActions: DocumentActionsResolver = (actions, conte
     return [...actions, EndExperimentAction, PromoteVariantAction]
   // A redirectable routed type published under a new slug gets its redirect from the old one; an
   // editor can send the draft of one with review links to a reviewer without a Studio login.
+  // A copy opens at an address of its own (duplicate-with-address.ts).
   const routed = routedTypeOf(context.schemaType)
-  const withRedirect = routed?.redirectable
-    ? actions.map((action) =>
-        action.action === 'publish' ? withSlugChangeRedirect(action, routed.name) : action,
-      )
-    : actions
+  const withRedirect = actions.map((action) =>
+    action.action === 'publish' && routed?.redirectable
+      ? withSlugChangeRedirect(action, routed.name)
+      : action.action === 'duplicate' && routed
+        ? withOwnAddress(action)
+        : action,
+  )
   return routed?.studio?.reviewLinks ? [...withRedirect, ReviewLinkAction] : withRedirect
 }
