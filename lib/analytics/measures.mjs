@@ -7,7 +7,7 @@
 
 /**
  * @typedef {{ page: string, landing: string, campaign?: string, source?: string, medium?: string, referrer?: string, variant?: string, userAgent?: string }} Visit
- *   What a view (collect.ts viewKeys) or a lead (lib/leads/compose.ts) is counted by, cleaned:
+ *   What a view (collect.ts record) or a lead (lib/leads/compose.ts) is counted by, cleaned:
  *   from the beacon or the form, the page and the experiment's variant seen (`<experiment>/<variant>`,
  *   only one that runs); from the visit's first touch, the entry page, tags of at most 100
  *   characters, the referrer's host (not ours); from the request, its user agent (never stored).
