@@ -126,8 +126,6 @@ export function createReaderAuth(options: ReaderAuthOptions) {
   }
 
   async function verify(token: string, key: string, need: Need): Promise<ReaderCheck> {
-    if (!options.sanityApiBase) return { ok: false, status: 401, error: INVALID }
-
     let response: Response
     try {
       response = await doFetch(`${options.sanityApiBase}/v${options.apiVersion}/users/me`, {

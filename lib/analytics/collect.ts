@@ -12,6 +12,7 @@ import { refreshing } from '@/lib/refreshing'
 import { siteDay } from '@/lib/site-time.mjs'
 
 import {
+  CAPPED_DIMENSIONS as CAPPED,
   CONTACT_CHANNELS,
   DIMENSION_SPECS,
   dimensionKeys,
@@ -35,10 +36,6 @@ export type ContactChannel = 'whatsapp' | 'phone' | 'email'
 export const CONTACTS = CONTACT_CHANNELS as readonly ContactChannel[]
 // Shared with the lead's attribution columns, so both clean a value alike (lib/attribution-fields.ts).
 export { cleanValue } from '@/lib/attribution-fields'
-/** Dimensions whose values visitors choose (measures.mjs), held to a few distinct values a day. */
-const CAPPED: ReadonlySet<Dimension> = new Set(
-  DIMENSION_SPECS.flatMap((spec) => (spec.capped ? [spec.name] : [])),
-)
 export { MEMORY_VALUES_PER_DAY } from './measures.mjs'
 /** One visitor's view of one page counts at most once in this window. */
 export const DEDUPE_MS = 10_000

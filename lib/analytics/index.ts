@@ -72,35 +72,23 @@ async function isKnownPath(path: string): Promise<boolean> {
  */
 function openDatabase(): { database: () => Promise<Database>; ready: Promise<void> } {
   const url = serverEnv.analyticsDatabaseUrl
-  if (url) {
-    let pending: Promise<Database> | undefined
-    const database = () => {
-      pending ??= (async () => {
-        // The migrations are applied with `supabase db push`, as the leads' are.
-        const { openPostgres } = await import('@/lib/leads/postgres.mjs')
-        return openPostgres(url)
-      })()
-      pending.catch(() => {
-        pending = undefined
-      })
-      return pending
-    }
-    return { database, ready: Promise.resolve() }
-  }
-  const store = getLeadStore()
-  if (store.kind === 'embedded' && 'database' in store) {
+  const store = url ? undefined : getLeadStore()
+  if (store?.kind === 'embedded' && 'database' in store) {
     // The lead store's own database, opened by its warmUp (lib/leads), which logs a failure.
     const database = (store as { database: () => Promise<Database> }).database
     return { database, ready: database().then(settled, settled) }
   }
-  console.warn(
-    '[analytics] Demo requests go to Supabase but ANALYTICS_DATABASE_URL is not set: visits are ' +
-      'counted in the embedded PGlite and no lead is joined to them. Set ANALYTICS_DATABASE_URL ' +
-      '(docs/analytics.md, "Production").',
-  )
+  if (!url)
+    console.warn(
+      '[analytics] Demo requests go to Supabase but ANALYTICS_DATABASE_URL is not set: visits are ' +
+        'counted in the embedded PGlite and no lead is joined to them. Set ANALYTICS_DATABASE_URL ' +
+        '(docs/analytics.md, "Production").',
+    )
   let pending: Promise<Database> | undefined
   const database = () => {
     pending ??= (async () => {
+      // PostgreSQL's migrations are applied with `supabase db push`, as the leads' are.
+      if (url) return (await import('@/lib/leads/postgres.mjs')).openPostgres(url)
       const { openPglite, applyMigrations } = await import('@/lib/leads/db.mjs')
       const db = await openPglite(`${serverEnv.leadsDataDir}-analytics`)
       await applyMigrations(db)
@@ -111,6 +99,7 @@ function openDatabase(): { database: () => Promise<Database>; ready: Promise<voi
     })
     return pending
   }
+  if (url) return { database, ready: Promise.resolve() }
   // Said in one line; the next flush tries again.
   const ready = database().then(settled, (error: unknown) =>
     console.error(
