@@ -274,13 +274,12 @@ export function createVariantCredit(
     (async (day: string, address: string, experiment: string, visitor: string) =>
       memoryShares.hold(`${address}:${experiment}`, day, visitor))
 
-  /** Today's salt and this request's visitor and address hashes. */
+  /** Today and this request's visitor and address hashes. */
   async function whoIs(ip: string, userAgent: string, time: number) {
     const day = saoPauloDay(time)
     const salt = await options.saltFor(day)
     return {
       day,
-      salt,
       visitor: visitorHash(salt, ip, userAgent, options.site),
       address: addressHash(salt, ip, options.site),
     }
@@ -412,7 +411,7 @@ export function createCollector(options: CollectorOptions) {
         return 'ignored'
       const time = now()
       const who = await whoIs(input.ip, input.userAgent!, time)
-      const { day, salt, visitor } = who
+      const { day, visitor } = who
       // A variant that does not run (ended, forged) makes the beacon count nowhere. One that runs
       // but is not this visitor's (not assigned today, or its address's share held by another user
       // agent) counts the view with no variant: no arm gains a visitor it did not surely have.
@@ -461,7 +460,8 @@ export function createCollector(options: CollectorOptions) {
         return 'ignored'
       if (event === 'view' && !(await options.firstSeen(`${day}:${visitor}:${pageKey}`, DEDUPE_MS)))
         return 'duplicate'
-      const address = event === 'view' ? addressBucket(salt, input.ip, options.site) : 0
+      // addressBucket: the address hash's first byte.
+      const address = parseInt(who.address.slice(0, 2), 16)
       for (const dimension of DIMENSIONS) {
         // A visit enters once: the entry page counts the view that opened the visit only.
         if (event === 'view' && ENTRY_ONLY.has(dimension) && !body.entry) continue

@@ -65,10 +65,9 @@ async function isKnownPath(path: string): Promise<boolean> {
 }
 
 /**
- * Where the visits are written, and `ready`: settled once a store on this machine (PGlite) is
- * open. Opening one holds this process's CPU for seconds (2 s on our 2-core machine, 7 s under
- * load), so instrumentation.ts waits for it before the server takes its first request, as for
- * the lead store; a PostgreSQL server is connected to on first use instead, never waited for.
+ * Where the visits are written, and `ready`: settled once a PGlite store is open. Opening one holds
+ * the CPU for seconds, so instrumentation.ts waits for it before the first request; PostgreSQL is
+ * connected to on first use instead.
  */
 function openDatabase(): { database: () => Promise<Database>; ready: Promise<void> } {
   const url = serverEnv.analyticsDatabaseUrl
