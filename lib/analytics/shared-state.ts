@@ -23,17 +23,9 @@ const MEMORY_SEEN_MAX = 200_000
 /** When a Sao Paulo day (YYYY-MM-DD) starts, in ms since the epoch, at that day's offset. */
 export function dayStart(day: string): number {
   const noon = Date.parse(`${day}T12:00:00Z`)
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone: REPORT_TIME_ZONE,
-    hourCycle: 'h23',
-    hour: '2-digit',
-    minute: '2-digit',
-  }).formatToParts(new Date(noon))
-  const hour = Number(parts.find((part) => part.type === 'hour')!.value)
-  const minute = Number(parts.find((part) => part.type === 'minute')!.value)
-  // Local noon is UTC noon plus the offset; midnight is 12 h before local noon.
-  const offsetMs = (hour * 60 + minute - 12 * 60) * 60_000
-  return noon - offsetMs - 12 * 3_600_000
+  // sv-SE writes "YYYY-MM-DD HH:MM:SS": UTC noon's wall time there, less UTC noon, is the offset.
+  const local = new Date(noon).toLocaleString('sv-SE', { timeZone: REPORT_TIME_ZONE })
+  return Date.parse(`${day}T00:00:00Z`) - (Date.parse(`${local.replace(' ', 'T')}Z`) - noon)
 }
 
 /** The day (YYYY-MM-DD) `days` after this one. */
