@@ -103,6 +103,14 @@ export type VitalRow = {
 /** Writes one batch and its vitals; a retry of an id already written is a no-op. Throws on failure. */
 export type WriteBatch = (batchId: string, rows: BatchRow[], vitals?: VitalRow[]) => Promise<void>
 
+/** Whether `visitor` holds its address's share of `experiment` on `day` (shared-state.ts). */
+export type HoldsShare = (
+  day: string,
+  address: string,
+  experiment: string,
+  visitor: string,
+) => Promise<boolean>
+
 export type CollectorOptions = {
   write: WriteBatch
   /** The salt of a day (YYYY-MM-DD), shared by every instance when Redis is configured. */
@@ -117,13 +125,7 @@ export type CollectorOptions = {
   isNamed?: (dimension: Dimension, key: string) => boolean | Promise<boolean>
   /** The published experiments (lib/experiments/running.ts); without it, none runs. */
   experiments?: () => readonly ExperimentDefinition[] | Promise<readonly ExperimentDefinition[]>
-  /** Whether `visitor` holds its address's share of `experiment` on `day` (shared-state.ts). */
-  holdsShare?: (
-    day: string,
-    address: string,
-    experiment: string,
-    visitor: string,
-  ) => Promise<boolean>
+  holdsShare?: HoldsShare
   /** MEMORY_VALUES_PER_DAY unless told (tests). */
   memoryValuesPerDay?: number
   /** The site's origin, part of the hash so one salt never links two sites. */
@@ -170,10 +172,7 @@ function hmac(salt: Buffer, text: string): string {
   return createHmac('sha256', key).update(text).digest('hex').slice(0, 32)
 }
 
-/**
- * The visitor of one day: HMAC-SHA256 keyed with the day's salt over (IP, user agent, site),
- * cut to 128 bits. Without the salt (deleted within 48 h) nobody can say whose it was.
- */
+/** The visitor of one day: without the day's salt (deleted within 48 h), nobody can say whose. */
 export function visitorHash(salt: Buffer, ip: string, userAgent: string, site: string): string {
   return hmac(salt, `${ip}\n${userAgent}\n${site}`)
 }
@@ -195,18 +194,20 @@ export function addressHash(salt: Buffer, ip: string, site: string): string {
   return hmac(salt, `address\n${addressNetwork(ip)}\n${site}`)
 }
 
-type Entry = {
-  day: string
-  dimension: Dimension
-  key: string
-  visits: number
-  visitors: Set<string>
-  contacts: Partial<Record<ContactChannel, Set<string>>>
-  addresses: Set<number>
-  reads: number
-  readSeconds: number
-  readScroll: number
-}
+/** What the buffer holds of one row until it is written. */
+const newEntry = (day: string, dimension: Dimension, key: string) => ({
+  day,
+  dimension,
+  key,
+  visits: 0,
+  visitors: new Set<string>(),
+  contacts: {} as Partial<Record<ContactChannel, Set<string>>>,
+  addresses: new Set<number>(),
+  reads: 0,
+  readSeconds: 0,
+  readScroll: 0,
+})
+type Entry = ReturnType<typeof newEntry>
 type PendingBatch = { id: string; rows: BatchRow[]; visitors: number; vitals?: VitalRow[] }
 
 /** SQLSTATE classes of a batch the database will never take as it is (22: data, 23: integrity). */
@@ -260,18 +261,17 @@ export function namedValuesCache(load: () => Promise<string[]>, now: () => numbe
 }
 
 /**
- * Whether a variant named by a beacon or a form may be credited (docs/experiments.md, "Counting"):
- * it runs, it is the one this visitor is served today, and this visitor holds its address's share
- * of the experiment today. Otherwise it counts nowhere.
+ * A beacon's or a form's variant is credited when it runs, is this visitor's today and this visitor
+ * holds its address's share of the experiment (docs/experiments.md, "Counting").
  */
 export function createVariantCredit(
   options: Pick<CollectorOptions, 'site' | 'saltFor' | 'experiments' | 'holdsShare' | 'now'>,
 ) {
   const now = options.now ?? Date.now
   const memoryShares = createMemoryShares()
-  const holdsShare =
+  const holdsShare: HoldsShare =
     options.holdsShare ??
-    (async (day: string, address: string, experiment: string, visitor: string) =>
+    (async (day, address, experiment, visitor) =>
       memoryShares.hold(`${address}:${experiment}`, day, visitor))
 
   /** Today and this request's visitor and address hashes. */
@@ -315,9 +315,8 @@ export function createVariantCredit(
 }
 
 /**
- * Counts views in memory and writes them in batches. A batch that fails stays queued with its id
- * and is retried, in order, at the next flush, so a database outage loses nothing and a batch
- * whose answer was lost is not counted twice.
+ * Counts views in memory and writes them in batches; a failed batch is retried with its id, so an
+ * outage loses nothing and a batch whose answer was lost is not counted twice.
  */
 export function createCollector(options: CollectorOptions) {
   const now = options.now ?? Date.now
@@ -364,22 +363,7 @@ export function createCollector(options: CollectorOptions) {
   function entryOf(day: string, dimension: Dimension, key: string): Entry {
     const id = `${day}\u0000${dimension}\u0000${key}`
     let entry = buffer.get(id)
-    if (!entry)
-      buffer.set(
-        id,
-        (entry = {
-          day,
-          dimension,
-          key,
-          visits: 0,
-          visitors: new Set(),
-          contacts: {},
-          addresses: new Set(),
-          reads: 0,
-          readSeconds: 0,
-          readScroll: 0,
-        }),
-      )
+    if (!entry) buffer.set(id, (entry = newEntry(day, dimension, key)))
     return entry
   }
 
@@ -494,10 +478,7 @@ export function createCollector(options: CollectorOptions) {
       return 'counted'
     },
 
-    /**
-     * Writes what is buffered, and first any batch an earlier flush could not write. Resolves
-     * when done, or when the database failed (the batches stay queued); never rejects.
-     */
+    /** Writes the queued batches, then the buffer; never rejects (a failure stays queued). */
     flush(): Promise<void> {
       if (flushing) return flushing
       flushing = (async () => {

@@ -1,11 +1,9 @@
 import { READ_SECONDS_PER_DAY } from './measures.mjs'
 
 // What one visitor's reading of one page may add in a day (docs/analytics.md, "Hostile input gets
-// nothing"): a report is the visitor's own word, so it counts only against views of that page the
-// site counted for that visitor that day: one read and 100% of scroll per counted view, and
-// READ_SECONDS_PER_DAY seconds in all. The tally is kept by visitor hash and by address hash, a
-// grant the lesser of both, so rotating user agents gets one visitor's seconds. The Redis ledger
-// (shared-state.ts) applies the same rule in Lua.
+// nothing"): per counted view, one read and 100% of scroll; READ_SECONDS_PER_DAY seconds in all.
+// Tallied by visitor and by address hash, a grant the lesser of both, so rotating user agents
+// gains nothing. shared-state.ts applies the same rule in Lua.
 
 /** One report's ask: visible seconds, deeper scroll (%), whether it is its view's first. */
 export type ReadingAsk = { seconds: number; scroll: number; first: boolean }

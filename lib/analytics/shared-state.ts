@@ -4,7 +4,7 @@ import type { Connection } from '@/lib/redis/connection.mjs'
 import { isUsable, keyPrefix, run } from '@/lib/redis/connection.mjs'
 import { ExpiringKeys, redisSetOnce } from '@/lib/redis/set-once'
 
-import { createMemoryShares } from './collect'
+import { createMemoryShares, type HoldsShare } from './collect'
 import { READ_SECONDS_PER_DAY } from './measures.mjs'
 import { createMemoryLedger, type ReadingLedger } from './reading-ledger'
 import { REPORT_TIME_ZONE } from './report-schema'
@@ -160,12 +160,7 @@ export function createSharedState(redis: Connection | undefined, now: () => numb
     reading,
 
     /** Whether `visitor` holds its address's share of an experiment: the first one takes it. */
-    async holdsShare(
-      day: string,
-      address: string,
-      experiment: string,
-      visitor: string,
-    ): Promise<boolean> {
+    holdsShare: (async (day, address, experiment, visitor) => {
       const id = `${day}:${address}:${experiment}`
       const key = `${keyPrefix()}analytics:share:${id}`
       const holder = await onRedis(async (client) => {
@@ -174,7 +169,7 @@ export function createSharedState(redis: Connection | undefined, now: () => numb
       })
       if (holder) return holder === visitor
       return memoryShares.hold(id, day, visitor)
-    },
+    }) satisfies HoldsShare,
 
     async firstSeen(key: string, ttlMs: number): Promise<boolean> {
       const answer = await redisSetOnce(
