@@ -43,10 +43,7 @@ export const DEDUPE_MS = 10_000
 export const MAX_PENDING_VISITORS = 1_000_000
 /** Visitor hashes per written batch at most, on PostgreSQL (each batch is a round trip). */
 export const MAX_BATCH_VISITORS = 2_000
-/**
- * The same on the embedded PGlite, in the server's own thread: a batch of 2,000 blocked every
- * beacon for ~40 ms, one of this size for a few ms (the flusher yields between batches).
- */
+/** The same on PGlite, in the server's thread: 2,000 blocked beacons ~40 ms, 250 a few ms. */
 export const EMBEDDED_BATCH_VISITORS = 250
 
 /**
@@ -100,7 +97,7 @@ export type VitalRow = {
   count: number
 }
 
-/** Writes one batch and its vitals; a retry of an id already written is a no-op. Throws on failure. */
+/** Writes one batch and its vitals (a written id's retry is a no-op); throws on failure. */
 export type WriteBatch = (batchId: string, rows: BatchRow[], vitals?: VitalRow[]) => Promise<void>
 
 /** Whether `visitor` holds its address's share of `experiment` on `day` (shared-state.ts). */
@@ -242,7 +239,7 @@ export const NAMED_REFRESH_MS = 60_000
 
 /**
  * The campaigns named in the Studio, for isNamed: refreshed in the background once
- * NAMED_REFRESH_MS old (a failed read keeps the old list). A name saved here counts at once (`add`).
+ * NAMED_REFRESH_MS old (a failed read keeps the old list). One saved here counts at once (`add`).
  */
 export function namedValuesCache(load: () => Promise<string[]>, now: () => number = Date.now) {
   const names = refreshing(async () => new Set(await load()), {
@@ -396,9 +393,8 @@ export function createCollector(options: CollectorOptions) {
       const time = now()
       const who = await whoIs(input.ip, input.userAgent!, time)
       const { day, visitor } = who
-      // A variant that does not run (ended, forged) makes the beacon count nowhere. One that runs
-      // but is not this visitor's (not assigned today, or its address's share held by another user
-      // agent) counts the view with no variant: no arm gains a visitor it did not surely have.
+      // A variant not running makes the beacon count nowhere; one running but not this visitor's
+      // (or its address's share held by another) counts with none: no arm gains an unsure visitor.
       let variant = body.variant
       if (variant !== undefined && variant !== null) {
         const verdict = await verdictOf(cleanVariant(variant), who, time)
@@ -424,8 +420,7 @@ export function createCollector(options: CollectorOptions) {
         userAgent: input.userAgent!,
       }) as Record<Dimension, string>
 
-      // A read (the end of a view) is credited like the view itself, but only what this visitor's
-      // counted views of this page allow today (reading-ledger.ts).
+      // A read counts what this visitor's counted views of the page allow (reading-ledger.ts).
       const grant =
         event === 'read'
           ? await options.reading.read(
@@ -465,7 +460,7 @@ export function createCollector(options: CollectorOptions) {
       }
       if (event === 'view') await options.reading.viewed(day, visitor, pageKey, who.address)
       // The page load's speed, with the view's first report only (one read per counted view of
-      // the visitor and of its address). A figure no browser produces is refused, one too large capped.
+      // the visitor and its address). A figure no browser makes is refused, one too large capped.
       if (grant?.read)
         for (const { name } of VITAL_SPECS) {
           const bucket = vitalBucket(name, body[name])
@@ -542,10 +537,9 @@ export function createCollector(options: CollectorOptions) {
           } catch (error) {
             const message = errorMessage(error)
             if (isDataError(error)) {
-              // Refused as data, and always will be; nothing of it was written (one transaction).
-              // Split, each part with a new id: the vitals apart from the rows first, then the
-              // rows in halves, until the one at fault is alone and dropped (logged); the rest,
-              // and every later batch, are written.
+              // Refused as data, for good, and nothing written (one transaction): split with new
+              // ids, vitals from rows, then rows in halves, until the one at fault is alone and
+              // dropped (logged). The rest, and every later batch, are written.
               queue.shift()
               const { rows, vitals: samples } = batch
               const half = Math.ceil(rows.length / 2)

@@ -65,9 +65,8 @@ async function isKnownPath(path: string): Promise<boolean> {
 }
 
 /**
- * Where the visits are written, and `ready`: settled once a PGlite store is open. Opening one holds
- * the CPU for seconds, so instrumentation.ts waits for it before the first request; PostgreSQL is
- * connected to on first use instead.
+ * Where the visits are written, and `ready`: settled once a PGlite store (seconds of CPU) is open,
+ * awaited by instrumentation.ts before the first request. PostgreSQL is connected on first use.
  */
 function openDatabase(): { database: () => Promise<Database>; ready: Promise<void> } {
   const url = serverEnv.analyticsDatabaseUrl
