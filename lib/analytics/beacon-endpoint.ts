@@ -15,6 +15,9 @@ export const MAX_BEACON_BYTES = 2048
 export type BeaconAnswer = { status: 204 } | { status: 400 | 413 | 415 | 429; error: string }
 
 const EVENTS = new Set(['view', 'contact', 'read'])
+const TEXTS = ['landing', 'referrer', 'utm_source', 'utm_medium', 'utm_campaign', 'channel']
+// The reading report's, and the page load's speed (bounded by the collector, vitals.mjs).
+const NUMBERS = ['seconds', 'scroll', 'lcp', 'inp', 'cls']
 
 /** The path of a Referer ('' without one). */
 function refererPathOf(referer: string | null): string {
@@ -41,27 +44,17 @@ function parseBody(text: string): BeaconBody | undefined {
     typeof body[key] === 'number' && Number.isFinite(body[key]) ? (body[key] as number) : undefined
   const event = text_('event')
   return {
+    ...Object.fromEntries(TEXTS.map((key) => [key, text_(key)])),
+    ...Object.fromEntries(NUMBERS.map((key) => [key, number(key)])),
     path: body.path,
-    landing: text_('landing'),
-    referrer: text_('referrer'),
-    utm_source: text_('utm_source'),
-    utm_medium: text_('utm_medium'),
-    utm_campaign: text_('utm_campaign'),
-    event: event && EVENTS.has(event) ? (event as BeaconBody['event']) : 'view',
+    event: event && EVENTS.has(event) ? event : 'view',
     entry: body.entry === true,
-    channel: text_('channel') as BeaconBody['channel'],
-    seconds: number('seconds'),
-    scroll: number('scroll'),
     first: body.first === true,
-    // The page load's speed (a reading report's); bounded by the collector (vitals.mjs).
-    lcp: number('lcp'),
-    inp: number('inp'),
-    cls: number('cls'),
     // Named but not a string: kept as a variant that runs nowhere, so the beacon counts nowhere.
     ...(body.variant === undefined || body.variant === null
       ? {}
       : { variant: text_('variant') ?? '' }),
-  }
+  } as BeaconBody
 }
 
 /**

@@ -1,15 +1,8 @@
-// The visit beacon (docs/analytics.md, "The beacon"), run in the browser by
-// components/visit-beacon.tsx on every page. A few hundred bytes, no third party. It POSTs to
-// /api/analytics/view, with the page and the visit's first touch (entry page, UTM tags, referrer
-// host: the sessionStorage entry lib/attribution.ts keeps, no identifier):
-// - a view, once per path shown (client-side navigations included; not a prerender, and
-//   prefetches run no script), marked `entry` on the visit's first;
-// - a click on a WhatsApp, tel: or mailto: link, anywhere on the page;
-// - the end of a view (page hidden or left, as Plausible's engagement event): the seconds it was
-//   visible and how much deeper it was scrolled since the last report; the first such report of
-//   the hard-loaded view carries its LCP, INP and CLS as web-vitals measured them so far.
-// Each carries the experiment's variant seen, if any (docs/experiments.md).
-// No cookie, nothing in localStorage. The Studio, previews and review links are not counted.
+// The visit beacon (docs/analytics.md, "The beacon"), run on every page by
+// components/visit-beacon.tsx: a few hundred bytes, no third party, no cookie or localStorage. It
+// POSTs to /api/analytics/view a view per path shown (`entry` on the visit's first), a contact
+// link's click, and a view's end (visible seconds, deeper scroll; the hard load's first carries its
+// web vitals), each with the visit's first touch and the variant seen.
 
 import { firstTouchAttribution, saveFirstTouch, servedVariant } from '@/lib/attribution'
 import { PRIVATE_PATH } from '@/lib/private-sections'

@@ -65,42 +65,28 @@ async function isKnownPath(path: string): Promise<boolean> {
 }
 
 /**
- * Where the visits are written, and `ready`: settled once a store on this machine (PGlite) is
- * open. Opening one holds this process's CPU for seconds (2 s on our 2-core machine, 7 s under
- * load), so instrumentation.ts waits for it before the server takes its first request, as for
- * the lead store; a PostgreSQL server is connected to on first use instead, never waited for.
+ * Where the visits are written, and `ready`: settled once a PGlite store (seconds of CPU) is open,
+ * awaited by instrumentation.ts before the first request. PostgreSQL is connected on first use.
  */
 function openDatabase(): { database: () => Promise<Database>; ready: Promise<void> } {
   const url = serverEnv.analyticsDatabaseUrl
-  if (url) {
-    let pending: Promise<Database> | undefined
-    const database = () => {
-      pending ??= (async () => {
-        // The migrations are applied with `supabase db push`, as the leads' are.
-        const { openPostgres } = await import('@/lib/leads/postgres.mjs')
-        return openPostgres(url)
-      })()
-      pending.catch(() => {
-        pending = undefined
-      })
-      return pending
-    }
-    return { database, ready: Promise.resolve() }
-  }
-  const store = getLeadStore()
-  if (store.kind === 'embedded' && 'database' in store) {
+  const store = url ? undefined : getLeadStore()
+  if (store?.kind === 'embedded' && 'database' in store) {
     // The lead store's own database, opened by its warmUp (lib/leads), which logs a failure.
     const database = (store as { database: () => Promise<Database> }).database
     return { database, ready: database().then(settled, settled) }
   }
-  console.warn(
-    '[analytics] Demo requests go to Supabase but ANALYTICS_DATABASE_URL is not set: visits are ' +
-      'counted in the embedded PGlite and no lead is joined to them. Set ANALYTICS_DATABASE_URL ' +
-      '(docs/analytics.md, "Production").',
-  )
+  if (!url)
+    console.warn(
+      '[analytics] Demo requests go to Supabase but ANALYTICS_DATABASE_URL is not set: visits are ' +
+        'counted in the embedded PGlite and no lead is joined to them. Set ANALYTICS_DATABASE_URL ' +
+        '(docs/analytics.md, "Production").',
+    )
   let pending: Promise<Database> | undefined
   const database = () => {
     pending ??= (async () => {
+      // PostgreSQL's migrations are applied with `supabase db push`, as the leads' are.
+      if (url) return (await import('@/lib/leads/postgres.mjs')).openPostgres(url)
       const { openPglite, applyMigrations } = await import('@/lib/leads/db.mjs')
       const db = await openPglite(`${serverEnv.leadsDataDir}-analytics`)
       await applyMigrations(db)
@@ -111,6 +97,7 @@ function openDatabase(): { database: () => Promise<Database>; ready: Promise<voi
     })
     return pending
   }
+  if (url) return { database, ready: Promise.resolve() }
   // Said in one line; the next flush tries again.
   const ready = database().then(settled, (error: unknown) =>
     console.error(

@@ -1,13 +1,10 @@
 // What the visit counts are made of, declared once (docs/analytics.md, "What is counted"): the
-// dimensions a view is counted under and the measures of each report row. The collector
-// (collect.ts), the database writes (store.ts), the report's SQL (report-db.mjs), its schema and
-// route (report-schema.ts), the CSV (csv.mjs), the Studio's Desempenho tool and `npm run stats`
-// all loop over these lists; the Studio imports this file, never the SQL. Plain
-// JavaScript (typed with JSDoc) so that the node script imports it without a TypeScript loader.
+// dimensions and the measures that the collector, the SQL, the report, the CSV, the Studio and
+// `npm run stats` all loop over. Plain JavaScript (JSDoc types): the node script needs no loader.
 
 /**
  * @typedef {{ page: string, landing: string, campaign?: string, source?: string, medium?: string, referrer?: string, variant?: string, userAgent?: string }} Visit
- *   What a view (collect.ts viewKeys) or a lead (lib/leads/compose.ts) is counted by, cleaned:
+ *   What a view (collect.ts record) or a lead (lib/leads/compose.ts) is counted by, cleaned:
  *   from the beacon or the form, the page and the experiment's variant seen (`<experiment>/<variant>`,
  *   only one that runs); from the visit's first touch, the entry page, tags of at most 100
  *   characters, the referrer's host (not ours); from the request, its user agent (never stored).
@@ -46,14 +43,10 @@ export function deviceClass(userAgent) {
 
 /**
  * Each view counts once under each dimension, keyed by `key` (docs/analytics.md, "Adding a
- * dimension"): this list is the only one; the collector, the database (which keeps no list of its
- * own), the report, its schema and route, the Studio's tables and `npm run stats` loop over it.
- * `capped`: visitors choose its values, so a day keeps at most CAP_PER_DAY of them under their own
- * name (plus those promoted or named, below). `report`: the `by=` value that groups by it (`file`: its CSV's name in the Studio; the
- * others are stored for SQL, not reported); leads and downloads are joined by the key of that
- * name they were stored with (dimensionKeys). `paths`: its keys are paths (the report's `path` filter
- * goes with it). `entryOnly`: counts the visit's first view only. `heading`: the Studio's column
- * header (else `label`); `none`: how the Studio names the key of visits without a value.
+ * dimension"). `capped`: visitors choose its values, so a day keeps at most CAP_PER_DAY (plus those
+ * promoted or named). `report`: its `by=` value (`file`: its CSV's name; unreported ones serve SQL).
+ * `paths`: keys are paths (the `path` filter). `entryOnly`: the visit's first view only.
+ * `heading`: the Studio's column header (else `label`); `none`: its name for a missing value.
  */
 export const DIMENSION_SPECS = Object.freeze(
   /** @satisfies {readonly DimensionSpec[]} */ (
@@ -136,6 +129,12 @@ export const DIMENSION_SPECS = Object.freeze(
 )
 
 /**
+ * The dimensions whose values visitors choose (`capped`): the database keeps no list of its own.
+ * @type {ReadonlySet<string>}
+ */
+export const CAPPED_DIMENSIONS = new Set(DIMENSION_SPECS.flatMap((s) => (s.capped ? [s.name] : [])))
+
+/**
  * The key of each dimension a visit counts under: a view's (collect.ts), a lead's or a download's
  * (stored whole in their `dimensoes`, lib/leads/compose.ts), so each is credited as its visit.
  * @param {Visit} visit @returns {Record<string, string>}
@@ -168,12 +167,9 @@ export function conversionVisit(columns, userAgent) {
 }
 
 /**
- * The report's groupings of conversions alone, no view being counted under them (docs/analytics.md,
- * "Materials"): a by=<report> row per value of the key of that name of
- * analytics.conversion_counts('material'), with no visits, visitors nor leads, so only `measures`
- * are shown (the Studio's table, the CSV, `npm run stats`); the JSON carries every measure, as for any group.
- * `title`: the Studio's table; the rest as in DIMENSION_SPECS. The views of a material's page are
- * in by=page, at MATERIAL_PAGE_PREFIX/<slug>.
+ * Groupings of conversions alone, with no views (docs/analytics.md, "Materials"): a by=<report> row
+ * per key of analytics.conversion_counts('material'); tables show only `measures`, the JSON every
+ * one. `title`: the Studio's table; the rest as in DIMENSION_SPECS.
  */
 export const CONVERSION_GROUP_SPECS = Object.freeze(
   /** @satisfies {readonly ConversionGroupSpec[]} */ (
@@ -300,17 +296,13 @@ export function measuresOf(by) {
 }
 
 // The limits that keep one client from skewing the counts (docs/analytics.md, "Hostile input gets
-// nothing"). The SQL of record_views repeats CAP_PER_DAY, PROMOTE_ADDRESSES, PROMOTIONS_PER_DAY,
-// CANDIDATES_PER_DAY and CONTACT_CHANNELS (a migration cannot import them);
-// tests/unit/concepts.test.ts holds the latest definition to these values,
-// tests/integration/analytics-store.test.ts its behaviour.
+// nothing"). record_views's SQL repeats the first four and CONTACT_CHANNELS (a migration cannot
+// import them): tests/unit/concepts.test.ts holds it to these values.
 
 /**
- * Values of a capped dimension a day keeps under their own name whoever sent them; past it, a
- * value waits as a candidate until PROMOTE_ADDRESSES distinct addresses (IPv6: per /64; told apart
- * by their buckets, collect.ts addressBucket) arrived from it, and at most PROMOTIONS_PER_DAY
- * candidates a day and dimension are promoted so. A value named in the Studio always has its own
- * row.
+ * Values of a capped dimension a day keeps under their own name; past it, a value waits as a
+ * candidate until PROMOTE_ADDRESSES address buckets (collect.ts addressBucket) sent it, at most
+ * PROMOTIONS_PER_DAY promoted a day and dimension. A value named in the Studio always has its row.
  */
 export const CAP_PER_DAY = 200
 export const PROMOTE_ADDRESSES = 3
@@ -318,17 +310,10 @@ export const PROMOTIONS_PER_DAY = 100
 /** Candidates a day and dimension waits with at most: past it, a new value is only (outras). */
 export const CANDIDATES_PER_DAY = 10_000
 
-/**
- * The seconds one visitor's reading of one page counts in a day, in all (lib/analytics/
- * reading-ledger.ts): a reading counts only against that visitor's counted views of that page.
- */
+/** The seconds one visitor's reading of one page counts in a day, in all (reading-ledger.ts). */
 export const READ_SECONDS_PER_DAY = 1800
 
-/**
- * Distinct values of a capped dimension one instance sends the database a day: beyond it they are
- * counted as (outras) here (a value named in the Studio excepted), so invented values cannot grow
- * this process's memory without bound.
- */
+/** Distinct values of a capped dimension one instance keeps a day, then (outras): bounded memory. */
 export const MEMORY_VALUES_PER_DAY = 20_000
 
 /**

@@ -1,7 +1,5 @@
-// The figures of one report, read from the aggregates (supabase/migrations/*_visit_analytics.sql)
-// as the role analytics_reader. Shared by GET /api/analytics (lib/analytics/store.ts) and
-// `npm run stats` (scripts/stats.mjs), so both print the same numbers. Plain JavaScript (typed
-// with JSDoc) so that the node script can import it without a TypeScript loader.
+// The figures of one report, read from the aggregates as analytics_reader, for GET /api/analytics
+// and `npm run stats` alike. Plain JavaScript (JSDoc types): the script needs no TypeScript loader.
 
 /**
  * @typedef {import('../leads/db.mjs').Database} Database
@@ -75,6 +73,14 @@ export async function queryReport(db, query) {
   if (query.by === 'day') for (const day of daysOf(query.from, query.to)) row(day)
   /** by=page: each page's web vitals' histograms over the period (vitals.mjs). @type {Map<string, Histograms>} */
   const vitals = new Map()
+  /** @param {string} page @param {string} metric @param {number} bucket @param {number} n */
+  const addSamples = (page, metric, bucket, n) => {
+    let histograms = vitals.get(page)
+    if (!histograms) vitals.set(page, (histograms = new Map()))
+    let histogram = histograms.get(metric)
+    if (!histogram) histograms.set(metric, (histogram = new Map()))
+    histogram.set(bucket, (histogram.get(bucket) ?? 0) + n)
+  }
 
   await db.transaction(async (tx) => {
     await tx.exec('set local role analytics_reader')
@@ -110,15 +116,13 @@ export async function queryReport(db, query) {
          group by 1, 2, 3`,
         [query.from, query.to, query.path ?? null],
       )
-      for (const sample of samples.rows) {
-        const page = String(sample.page)
-        let histograms = vitals.get(page)
-        if (!histograms) vitals.set(page, (histograms = new Map()))
-        const metric = String(sample.metric)
-        let histogram = histograms.get(metric)
-        if (!histogram) histograms.set(metric, (histogram = new Map()))
-        histogram.set(Number(sample.bucket), Number(sample.samples))
-      }
+      for (const sample of samples.rows)
+        addSamples(
+          String(sample.page),
+          String(sample.metric),
+          Number(sample.bucket),
+          Number(sample.samples),
+        )
     }
     // A conversion counts under the key of each dimension it was stored with (dimensionKeys),
     // none under a dimension added after it.
@@ -151,10 +155,8 @@ export async function queryReport(db, query) {
         b.visits - a.visits ||
         aKey.localeCompare(bKey)
   let entries = [...totals.entries()].sort(order)
-  // A day's campaign, source and page rows are bounded, but a period of 400 days could still
-  // hold tens of thousands: the Studio, the CSV and the JSON would carry them all. The rest is
-  // summed into one '(outras)' row, last, so every total still adds up. Days are bounded by
-  // REPORT_MAX_DAYS and never folded.
+  // A period of 400 days could hold tens of thousands of keys: past REPORT_MAX_ROWS the rest is
+  // summed into one '(outras)' row, last, so every total still adds up. Days are never folded.
   if (query.by !== 'day' && entries.length > REPORT_MAX_ROWS) {
     const kept = entries.filter(([key]) => key !== OTHER_KEY).slice(0, REPORT_MAX_ROWS - 1)
     const keptKeys = new Set(kept.map(([key]) => key))
@@ -165,15 +167,9 @@ export async function queryReport(db, query) {
       for (const [measure, value] of Object.entries(entry))
         rest[measure] = (rest[measure] ?? 0) + value
       // Their samples too: the (outras) row's p75 is that of every page folded into it.
-      const folded = vitals.get(key)
-      if (key === OTHER_KEY || !folded) continue
-      let into = vitals.get(OTHER_KEY)
-      if (!into) vitals.set(OTHER_KEY, (into = new Map()))
-      for (const [metric, histogram] of folded) {
-        let sum = into.get(metric)
-        if (!sum) into.set(metric, (sum = new Map()))
-        for (const [bucket, n] of histogram) sum.set(bucket, (sum.get(bucket) ?? 0) + n)
-      }
+      if (key === OTHER_KEY) continue
+      for (const [metric, histogram] of vitals.get(key) ?? [])
+        for (const [bucket, n] of histogram) addSamples(OTHER_KEY, metric, bucket, n)
     }
     entries = [...kept, [OTHER_KEY, rest]]
   }

@@ -4,50 +4,37 @@ import type { Connection } from '@/lib/redis/connection.mjs'
 import { isUsable, keyPrefix, run } from '@/lib/redis/connection.mjs'
 import { ExpiringKeys, redisSetOnce } from '@/lib/redis/set-once'
 
-import { createMemoryShares } from './collect'
+import { createMemoryShares, type HoldsShare } from './collect'
 import { READ_SECONDS_PER_DAY } from './measures.mjs'
 import { createMemoryLedger, type ReadingLedger } from './reading-ledger'
 import { REPORT_TIME_ZONE } from './report-schema'
 import { SALT_MAX_AGE_HOURS } from './retention'
 
 // What instances must share to count one visitor once: the day's salt, the "seen in the last
-// 10 s" marks, and each visitor's reading tally of the day (lib/analytics/reading-ledger.ts). In
-// Redis when it is configured and answering; in this process otherwise (each instance then has
-// its own salt, so a visitor seen by two instances during a Redis outage counts twice that day:
-// views are never lost). Nothing here ever waits on Redis
-// when it is not connected (lib/redis/connection.mjs).
+// 10 s" marks, reading tallies and experiments' shares. In Redis when it answers (never waited on
+// when it is not connected); in this process otherwise, where a visitor seen by two instances
+// during an outage counts twice that day: views are never lost.
 
 export const ANALYTICS_AREA = 'analytics'
-/**
- * The salt lives at most this long after its day starts (the privacy policy's promise,
- * lib/analytics/retention.ts), not after it was made.
- */
+/** The salt lives at most this long after its day starts, not after it was made (retention.ts). */
 export const SALT_TTL_SECONDS = SALT_MAX_AGE_HOURS * 3600
 const MEMORY_SEEN_MAX = 200_000
 
-/**
- * When a Sao Paulo day (YYYY-MM-DD) starts, in ms since the epoch: its midnight, at the zone's
- * offset on that day.
- */
+/** When a Sao Paulo day (YYYY-MM-DD) starts, in ms since the epoch, at that day's offset. */
 export function dayStart(day: string): number {
   const noon = Date.parse(`${day}T12:00:00Z`)
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone: REPORT_TIME_ZONE,
-    hourCycle: 'h23',
-    hour: '2-digit',
-    minute: '2-digit',
-  }).formatToParts(new Date(noon))
-  const hour = Number(parts.find((part) => part.type === 'hour')!.value)
-  const minute = Number(parts.find((part) => part.type === 'minute')!.value)
-  // Local noon is UTC noon plus the offset; midnight is 12 h before local noon.
-  const offsetMs = (hour * 60 + minute - 12 * 60) * 60_000
-  return noon - offsetMs - 12 * 3_600_000
+  // sv-SE writes "YYYY-MM-DD HH:MM:SS": UTC noon's wall time there, less UTC noon, is the offset.
+  const local = new Date(noon).toLocaleString('sv-SE', { timeZone: REPORT_TIME_ZONE })
+  return Date.parse(`${day}T00:00:00Z`) - (Date.parse(`${local.replace(' ', 'T')}Z`) - noon)
 }
+
+/** The day (YYYY-MM-DD) `days` after this one. */
+const dayAfter = (day: string, days: number) =>
+  new Date(Date.parse(`${day}T12:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10)
 
 /** When a Sao Paulo day ends (the next one's midnight), in ms since the epoch. */
 export function dayEnd(day: string): number {
-  const next = new Date(Date.parse(`${day}T12:00:00Z`) + 86_400_000).toISOString().slice(0, 10)
-  return dayStart(next)
+  return dayStart(dayAfter(day, 1))
 }
 
 /**
@@ -98,8 +85,7 @@ export function createSharedState(redis: Connection | undefined, now: () => numb
   const localSalts = new Map<string, Buffer>()
   const seen = new ExpiringKeys({ sweepAt: MEMORY_SEEN_MAX, max: MEMORY_SEEN_MAX })
   const memoryShares = createMemoryShares(MEMORY_SEEN_MAX)
-  // Redis when it answers, this process's memory otherwise. A view marked in one and a reading
-  // report checked in the other finds no view: the report is not counted (never inflated).
+  // A view marked in memory and its report checked in Redis (or back) finds no view: not counted.
   const memory = createMemoryLedger()
 
   /** `call` on Redis when it answers; else undefined (the connection logs its failures). */
@@ -110,19 +96,6 @@ export function createSharedState(redis: Connection | undefined, now: () => numb
     } catch {
       return undefined
     }
-  }
-
-  function dropOld(map: Map<string, unknown>, today: string) {
-    // Today and yesterday only: no salt outlives 48 h in this process either.
-    const yesterday = new Date(Date.parse(`${today}T12:00:00Z`) - 86_400_000)
-      .toISOString()
-      .slice(0, 10)
-    for (const day of map.keys()) if (day < yesterday) map.delete(day)
-  }
-
-  /** Whether a day's salt has outlived its promise: then it is forgotten, not used. */
-  function expired(day: string): boolean {
-    return now() >= dayStart(day) + SALT_TTL_SECONDS * 1000
   }
 
   const tallyKeys = (day: string, visitor: string, page: string, address?: string) => [
@@ -158,10 +131,11 @@ export function createSharedState(redis: Connection | undefined, now: () => numb
 
   return {
     async saltFor(day: string): Promise<Buffer> {
-      dropOld(sharedSalts, day)
-      dropOld(localSalts, day)
+      // Only the day asked and the one before, and none past its promise, in this process too.
+      const yesterday = dayAfter(day, -1)
       for (const map of [sharedSalts, localSalts])
-        for (const old of map.keys()) if (expired(old)) map.delete(old)
+        for (const old of map.keys())
+          if (old < yesterday || now() >= dayStart(old) + SALT_TTL_SECONDS * 1000) map.delete(old)
       const cached = sharedSalts.get(day)
       if (cached) return cached
       const key = `${keyPrefix()}analytics:salt:${day}`
@@ -185,17 +159,8 @@ export function createSharedState(redis: Connection | undefined, now: () => numb
 
     reading,
 
-    /**
-     * Whether `visitor` holds its address's share of an experiment today: the first visitor
-     * counted for it from that address takes it until the day ends (Redis SET NX, else this
-     * process), so other user agents from the address count nowhere under it (collect.ts).
-     */
-    async holdsShare(
-      day: string,
-      address: string,
-      experiment: string,
-      visitor: string,
-    ): Promise<boolean> {
+    /** Whether `visitor` holds its address's share of an experiment: the first one takes it. */
+    holdsShare: (async (day, address, experiment, visitor) => {
       const id = `${day}:${address}:${experiment}`
       const key = `${keyPrefix()}analytics:share:${id}`
       const holder = await onRedis(async (client) => {
@@ -204,7 +169,7 @@ export function createSharedState(redis: Connection | undefined, now: () => numb
       })
       if (holder) return holder === visitor
       return memoryShares.hold(id, day, visitor)
-    },
+    }) satisfies HoldsShare,
 
     async firstSeen(key: string, ttlMs: number): Promise<boolean> {
       const answer = await redisSetOnce(
@@ -213,7 +178,6 @@ export function createSharedState(redis: Connection | undefined, now: () => numb
         `${keyPrefix()}analytics:seen:${key}`,
         ttlMs,
       )
-      // Redis absent or unavailable: counted in memory.
       return answer ?? seen.claim(key, ttlMs)
     },
   }

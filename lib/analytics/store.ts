@@ -1,7 +1,7 @@
 import type { Database } from '@/lib/leads/db.mjs'
 
 import type { BatchRow, VitalRow } from './collect'
-import { DIMENSION_SPECS } from './measures.mjs'
+import { CAPPED_DIMENSIONS } from './measures.mjs'
 import { queryReport } from './report-db.mjs'
 import type { Report, ReportQuery } from './report-schema'
 import { AGGREGATE_RETENTION_MONTHS } from './retention'
@@ -22,9 +22,6 @@ async function asRole<T>(
   })
 }
 
-/** The dimensions whose values visitors choose: the database keeps no list of its own. */
-const CAPPED = new Set<string>(DIMENSION_SPECS.flatMap((spec) => (spec.capped ? [spec.name] : [])))
-
 /**
  * Writes one batch (collect.ts) and its web vitals' samples, in one transaction; a batch id already
  * written is not counted again. Each row says whether its dimension is capped (record_views,
@@ -37,7 +34,7 @@ export async function writeBatch(
   rows: BatchRow[],
   vitals: VitalRow[] = [],
 ): Promise<void> {
-  const batch = rows.map((row) => ({ ...row, capped: CAPPED.has(row.dimension) }))
+  const batch = rows.map((row) => ({ ...row, capped: CAPPED_DIMENSIONS.has(row.dimension) }))
   await asRole(db, 'analytics_writer', async (tx) => {
     if (rows.length > 0)
       await tx.query('select analytics.record_views($1::uuid, $2::jsonb) as written', [

@@ -7,19 +7,13 @@ import { saoPauloDay, visitorHash } from './collect'
 import { createSharedState } from './shared-state'
 
 // Today's visitor and what instances share, apart from the counter (index.ts): proxy.ts runs on
-// every page request and needs only these, not the visit store, the content reader or the lead
-// stores the counter reaches (tests/unit/import-graph.test.ts holds it).
-
-// On globalThis: Next bundles the proxy, instrumentation.ts and each route apart, and they must
-// share one state per process.
+// every request and must not reach the visit or lead stores (tests/unit/import-graph.test.ts).
+// On globalThis: Next bundles the proxy, instrumentation.ts and each route apart.
 const globalForShared = globalThis as typeof globalThis & {
   __vigiaAnalyticsShared?: { config: string; shared: ReturnType<typeof createSharedState> }
 }
 
-/**
- * What instances share (salts, marks, reading tallies, experiments' shares), without opening the
- * visit store: the proxy and the forms need only this.
- */
+/** What instances share (shared-state.ts), without opening the visit store. */
 export function sharedState(): ReturnType<typeof createSharedState> {
   const config = JSON.stringify([serverEnv.redisUrl])
   const existing = globalForShared.__vigiaAnalyticsShared
@@ -30,9 +24,8 @@ export function sharedState(): ReturnType<typeof createSharedState> {
 }
 
 /**
- * The visitor of today as the counting knows them (the day's salt, address, browser and site):
- * what an experiment assigns its variant from (proxy.ts, lib/experiments/assign.ts), so the
- * variant served and the views counted belong to the same visitor, with nothing stored.
+ * Today's visitor as the counting knows them: what an experiment assigns its variant from
+ * (proxy.ts), so the variant served and the views counted belong to one visitor, nothing stored.
  */
 export async function visitorOfToday(ip: string, userAgent: string, now = Date.now()) {
   const salt = await sharedState().saltFor(saoPauloDay(now))

@@ -1,8 +1,6 @@
 // The speed visitors' browsers measured (docs/analytics.md, "Speed as visitors live it"): LCP, INP
-// and CLS of a hard-loaded view, from web-vitals in the beacon. Declared once: the collector's
-// bounds and buckets (collect.ts), the report's p75 (report-db.mjs), the CSV and the Studio's
-// ratings loop over VITAL_SPECS. Plain JavaScript (typed with JSDoc) so that `npm run stats`
-// imports it without a TypeScript loader.
+// and CLS of a hard load, declared once for the collector, the report's p75, the CSV and the
+// Studio. Plain JavaScript (JSDoc types): `npm run stats` needs no TypeScript loader.
 
 /**
  * @typedef {'lcp' | 'inp' | 'cls'} VitalName
