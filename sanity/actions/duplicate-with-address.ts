@@ -9,7 +9,7 @@ export function copyAddress(slug: string): string {
 }
 
 /**
- * Sanity's duplicate action for a routed type, the copy at an address of its own: with the
+ * Sanity's duplicate action for a routed type, the copy (mapDocument) at an address of its own: with the
  * original's it opened invalid ("already the address of…"), and a publish clicked while that
  * first check was still running was cancelled by it, after the editor had renamed the copy.
  */
@@ -20,9 +20,21 @@ export function withOwnAddress(duplicate: DocumentActionComponent): DocumentActi
   return DuplicateWithOwnAddress
 }
 
-function mapDocument(document: SanityDocumentLike): SanityDocumentLike {
-  const slug = (document as { slug?: { current?: string } }).slug
-  return slug?.current
-    ? { ...document, slug: { ...slug, current: copyAddress(slug.current) } }
-    : document
+/** The copy: its own address, and its blocks without the variants of the original's experiment. */
+export function mapDocument(document: SanityDocumentLike): SanityDocumentLike {
+  const { slug, blocks } = document as { slug?: { current?: string }; blocks?: unknown }
+  return {
+    ...document,
+    ...(slug?.current ? { slug: { ...slug, current: copyAddress(slug.current) } } : {}),
+    // An experiment runs on one page: the copy starts as the page is, with no variant.
+    ...(Array.isArray(blocks)
+      ? {
+          blocks: blocks.map((block: object) =>
+            Object.fromEntries(
+              Object.entries(block).filter(([key]) => key !== 'experimentVariants'),
+            ),
+          ),
+        }
+      : {}),
+  }
 }

@@ -271,7 +271,8 @@ test('a campaign page duplicated from the Studio opens with its fields, is renam
   await page.getByRole('textbox', { name: 'Endereço (slug)' }).fill('onibus-executivos')
   const saved = async () => {
     const params = new URLSearchParams({
-      query: '*[_id == $id][0]{title, "slug": slug.current, "blocks": count(blocks)}',
+      query:
+        '*[_id == $id][0]{title, "slug": slug.current, "blocks": count(blocks), "variants": count(blocks[defined(experimentVariants)])}',
       $id: JSON.stringify(`drafts.${id}`),
       perspective: 'raw',
     })
@@ -283,6 +284,8 @@ test('a campaign page duplicated from the Studio opens with its fields, is renam
   await expect
     .poll(saved, { timeout: 30_000 })
     .toMatchObject({ title: 'Ônibus executivos', slug: 'onibus-executivos' })
+  // The original's experiment stays the original's: the copy has its blocks, not their variants.
+  expect(await saved()).toMatchObject({ blocks: expect.any(Number), variants: 0 })
   expect(((await saved()) as { blocks: number }).blocks).toBeGreaterThan(1)
   // Published from the same button, the copy is a new page at its own address within the promise.
   const publish = page.getByRole('button', { name: 'Publicar', exact: true })

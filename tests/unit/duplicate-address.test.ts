@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 
-import { copyAddress } from '../../sanity/actions/duplicate-with-address'
+import { copyAddress, mapDocument } from '../../sanity/actions/duplicate-with-address'
 import { SLUG_MAX_LENGTH } from '../../sanity/lib/paths'
 import { routedSlugProblem } from '../../sanity/lib/routed-type-rules'
 
@@ -16,5 +16,26 @@ describe('a duplicated page’s address', () => {
     expect(copy.length).toBeLessThanOrEqual(SLUG_MAX_LENGTH)
     expect(copy).toBe(`${'a'.repeat(53)}-copia`)
     expect(routedSlugProblem('article', copy)).toBeUndefined()
+  })
+
+  it('leaves the original’s experiment variants behind, and every other field as it was', () => {
+    const original = {
+      _id: 'drafts.copy',
+      _type: 'campaignPage',
+      title: 'Ônibus',
+      slug: { _type: 'slug', current: 'onibus' },
+      blocks: [
+        { _type: 'heroBlock', _key: 'a', headline: 'H', experimentVariants: [{ variant: 'x' }] },
+        { _type: 'faqBlock', _key: 'b' },
+      ],
+    }
+    expect(mapDocument(original)).toEqual({
+      ...original,
+      slug: { _type: 'slug', current: 'onibus-copia' },
+      blocks: [
+        { _type: 'heroBlock', _key: 'a', headline: 'H' },
+        { _type: 'faqBlock', _key: 'b' },
+      ],
+    })
   })
 })
