@@ -132,6 +132,22 @@ async function webhookFor(request: APIRequestContext, id: string, since = 0): Pr
   return found!
 }
 
+/** Publishes the open new page and waits, at the publish promise, until `path` shows `text`. */
+async function publishNewPage(
+  page: Page,
+  request: APIRequestContext,
+  { id, path, text }: { id: string; path: string; text: string },
+) {
+  const publish = page.getByRole('button', { name: 'Publicar', exact: true })
+  await expect(publish).toBeEnabled({ timeout: 30_000 })
+  await publish.click()
+  const delivery = await webhookFor(request, id)
+  expect(delivery).toMatchObject({ operation: 'create', status: 200 })
+  await reachedBy(publishDeadline(delivery.sentAt), async () =>
+    (await (await request.get(`${site.url}${path}`)).text()).includes(text),
+  )
+}
+
 /** A screenshot kept in the test's output folder and attached to the report. */
 async function shot(page: Page, testInfo: TestInfo, name: string) {
   const file = testInfo.outputPath(`${name}.png`)
@@ -288,16 +304,11 @@ test('a campaign page duplicated from the Studio opens with its fields, is renam
   expect(await saved()).toMatchObject({ blocks: expect.any(Number), variants: 0 })
   expect(((await saved()) as { blocks: number }).blocks).toBeGreaterThan(1)
   // Published from the same button, the copy is a new page at its own address within the promise.
-  const publish = page.getByRole('button', { name: 'Publicar', exact: true })
-  await expect(publish).toBeEnabled({ timeout: 30_000 })
-  await publish.click()
-  const delivery = await webhookFor(request, id!)
-  expect(delivery).toMatchObject({ operation: 'create', status: 200 })
-  await reachedBy(publishDeadline(delivery.sentAt), async () =>
-    (await (await request.get(`${site.url}/p/onibus-executivos`)).text()).includes(
-      'Ônibus executivos',
-    ),
-  )
+  await publishNewPage(page, request, {
+    id: id!,
+    path: '/p/onibus-executivos',
+    text: 'Ônibus executivos',
+  })
   await shot(page, testInfo, 'studio-duplicate-published-1280')
 })
 
@@ -347,16 +358,11 @@ test('a campaign page created from the Studio’s "+" with a hero is published a
   )
   await page.getByRole('textbox', { name: 'Endereço (slug)' }).fill('turismo-fretado')
   await checked
-  const publish = page.getByRole('button', { name: 'Publicar', exact: true })
-  await expect(publish).toBeEnabled({ timeout: 30_000 })
-  await publish.click()
-  const delivery = await webhookFor(request, id)
-  expect(delivery).toMatchObject({ operation: 'create', status: 200 })
-  await reachedBy(publishDeadline(delivery.sentAt), async () =>
-    (await (await request.get(`${site.url}/p/turismo-fretado`)).text()).includes(
-      'Viagens de turismo com motoristas alertas',
-    ),
-  )
+  await publishNewPage(page, request, {
+    id,
+    path: '/p/turismo-fretado',
+    text: 'Viagens de turismo com motoristas alertas',
+  })
   await shot(page, testInfo, 'studio-new-page-published-1280')
 })
 
