@@ -48,16 +48,18 @@ export function FeatureCard({
 export function FeatureCardGrid({
   cards,
   className,
+  cardClassName,
 }: {
   cards: Card[] | null | undefined
   className: string
+  cardClassName?: string
 }) {
   const present = presentCards(cards)
   if (present.length === 0) return null
   return (
     <div className={cn('mt-12 grid gap-6', className)}>
       {present.map((card) => (
-        <FeatureCard key={card._key} card={card} />
+        <FeatureCard key={card._key} card={card} className={cardClassName} />
       ))}
     </div>
   )

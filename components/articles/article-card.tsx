@@ -1,4 +1,5 @@
 import { ContentImage } from '@/components/content-image'
+import { LAZY_PART } from '@/components/ui/section'
 import { formatArticleDate } from '@/lib/articles/dates'
 import type { ArticleCard as ArticleCardValue } from '@/lib/content'
 import { articlePath } from '@/sanity/lib/paths'
@@ -48,12 +49,6 @@ export function ArticleCard({
 }
 
 /**
- * A part of an article page or list laid out only when near the screen (app/globals.css), with
- * the height it is taken to have until then: about a card's, or a section of an article's.
- */
-export const LAZY_ARTICLE_PART = 'render-when-visible [--render-size:30rem]'
-
-/**
  * Cards from this one on are laid out only when near the screen: a page of twelve cost the
  * emulated phone ~35 ms of layout before its first paint (issue 53, docs/speed.md). The first two
  * are in a phone's first screen and a half, where `content-visibility: auto` would render them at
@@ -78,10 +73,7 @@ export function ArticleGrid({
   return (
     <ul role="list" className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
       {articles.map((article, index) => (
-        <li
-          key={article._id}
-          className={lazy && index >= LAZY_CARDS_FROM ? LAZY_ARTICLE_PART : undefined}
-        >
+        <li key={article._id} className={lazy && index >= LAZY_CARDS_FROM ? LAZY_PART : undefined}>
           <ArticleCard article={article} headingLevel={headingLevel} />
         </li>
       ))}

@@ -4,6 +4,7 @@ import { ContentImage } from '@/components/content-image'
 import { MaterialCard } from '@/components/materials/material-card'
 import { Icon } from '@/components/icon'
 import { ButtonLink } from '@/components/ui/button'
+import { LAZY_PART } from '@/components/ui/section'
 import { formatArticleDate, visibleUpdateDate } from '@/lib/articles/dates'
 import { articleJsonLd, breadcrumbJsonLd, type Crumb } from '@/lib/articles/json-ld'
 import {
@@ -21,7 +22,7 @@ import { cn } from '@/lib/utils'
 import { articlePath, categoryPath } from '@/sanity/lib/paths'
 
 import { ArticleBody, DEMO_HREF } from './article-body'
-import { ArticleGrid, LAZY_ARTICLE_PART } from './article-card'
+import { ArticleGrid } from './article-card'
 import { ArticlesShell } from './articles-shell'
 import { Breadcrumbs } from './breadcrumbs'
 
@@ -212,17 +213,14 @@ export function ArticleView({
             link lays them all out before it scrolls (components/render-all.tsx).
           */}
           {sections.map((section, index) => (
-            <div key={section[0]?._key ?? index} className={LAZY_ARTICLE_PART}>
+            <div key={section[0]?._key ?? index} className={LAZY_PART}>
               <ArticleBody body={section} toc={toc} />
             </div>
           ))}
 
           {author?.name && author.bio ? (
             <footer
-              className={cn(
-                'mt-12 flex gap-4 rounded-2xl border border-slate-200 p-6',
-                LAZY_ARTICLE_PART,
-              )}
+              className={cn('mt-12 flex gap-4 rounded-2xl border border-slate-200 p-6', LAZY_PART)}
             >
               {author.photo?.asset ? (
                 <ContentImage
@@ -240,7 +238,7 @@ export function ArticleView({
           ) : null}
         </article>
         {article.material ? (
-          <aside aria-label="Material gratuito" className={cn('mt-12', LAZY_ARTICLE_PART)}>
+          <aside aria-label="Material gratuito" className={cn('mt-12', LAZY_PART)}>
             <MaterialCard
               material={article.material}
               headingLevel={2}
@@ -252,7 +250,7 @@ export function ArticleView({
       </div>
 
       {related.length > 0 ? (
-        <section aria-labelledby="relacionados" className={cn('mt-12', LAZY_ARTICLE_PART)}>
+        <section aria-labelledby="relacionados" className={cn('mt-12', LAZY_PART)}>
           <h2 id="relacionados" className="text-2xl font-bold tracking-tight text-navy-950">
             Leia também
           </h2>
@@ -264,7 +262,7 @@ export function ArticleView({
 
       <section
         aria-labelledby="demonstracao"
-        className={cn('mt-12 rounded-2xl bg-brand-700 p-6 text-white sm:p-10', LAZY_ARTICLE_PART)}
+        className={cn('mt-12 rounded-2xl bg-brand-700 p-6 text-white sm:p-10', LAZY_PART)}
       >
         <h2 id="demonstracao" className="text-2xl font-bold tracking-tight text-balance">
           Veja a Vigia funcionando na sua frota

@@ -2,7 +2,7 @@ import { ClaimFigure, presentClaims, type Claim } from '@/components/claim-figur
 import { FeatureCardGrid, type Card } from '@/components/feature-card'
 import { Icon } from '@/components/icon'
 import { RoiCalculatorPanel } from '@/components/roi-calculator-panel'
-import { Section, type SectionIntro } from '@/components/ui/section'
+import { LAZY_PART, Section, type SectionIntro } from '@/components/ui/section'
 import type { LandingPage, RoiCalculatorContent } from '@/lib/content'
 import { cn } from '@/lib/utils'
 
@@ -30,7 +30,13 @@ export function Benefits({ beneficios, id = 'beneficios', calculator }: Props) {
   const markets = (beneficios?.markets ?? []).filter((market) => Boolean(market.name))
   return (
     <Section id={id} intro={beneficios} className="bg-slate-50">
-      <FeatureCardGrid cards={beneficios?.cards} className="sm:grid-cols-2 lg:grid-cols-3" />
+      {/* The calculator's fields make Chrome lay out this section at load: all beside them are lazy
+          parts. Each card on its own, since a lazy grid would clip its cards' shadows. */}
+      <FeatureCardGrid
+        cards={beneficios?.cards}
+        className="sm:grid-cols-2 lg:grid-cols-3"
+        cardClassName={LAZY_PART}
+      />
 
       <div className="mt-12 grid gap-6 lg:grid-cols-5">
         {roiFigures.length > 0 || beneficios?.roiTitle || calculator ? (
@@ -47,7 +53,7 @@ export function Benefits({ beneficios, id = 'beneficios', calculator }: Props) {
               <p className="mt-2 text-brand-50">{beneficios.roiDescription}</p>
             ) : null}
             {roiFigures.length > 0 ? (
-              <dl className="mt-6 grid gap-6 sm:grid-cols-3">
+              <dl className={cn('mt-6 grid gap-6 sm:grid-cols-3', LAZY_PART)}>
                 {roiFigures.map((claim) => (
                   <ClaimFigure key={claim._id} claim={claim} tone="brand" />
                 ))}
@@ -66,6 +72,7 @@ export function Benefits({ beneficios, id = 'beneficios', calculator }: Props) {
             className={cn(
               'rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8',
               calculator ? 'lg:col-span-5' : 'lg:col-span-2',
+              LAZY_PART,
             )}
           >
             {beneficios?.marketsTitle ? (

@@ -2,8 +2,9 @@ import type { ReactNode } from 'react'
 
 import { Icon } from '@/components/icon'
 import { ButtonLink } from '@/components/ui/button'
-import { Section, type SectionIntro } from '@/components/ui/section'
+import { LAZY_PART, Section, type SectionIntro } from '@/components/ui/section'
 import type { LandingPage, SiteSettings } from '@/lib/content'
+import { cn } from '@/lib/utils'
 import { whatsappChatUrl } from '@/lib/whatsapp'
 
 type Props = {
@@ -30,7 +31,11 @@ export function Contact({ contato, contact, form, id = 'contato' }: Props) {
       <div className="mt-12 grid gap-8 lg:grid-cols-5">
         <div className="lg:col-span-3">{form}</div>
 
-        <aside className="space-y-6 lg:col-span-2" aria-label="Outras formas de contato">
+        {/* Beside the form, a lazy part: the form's fields make Chrome lay out the section at load. */}
+        <aside
+          className={cn('space-y-6 lg:col-span-2', LAZY_PART)}
+          aria-label="Outras formas de contato"
+        >
           {contact ? (
             <div className="rounded-2xl bg-navy-950 p-6 text-white sm:p-8">
               {contato?.detailsTitle ? (

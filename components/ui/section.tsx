@@ -10,6 +10,14 @@ export function Container({ className, children }: { className?: string; childre
   )
 }
 
+/**
+ * A part of a block laid out only when near the screen (app/globals.css), with the height it is
+ * taken to have until then: about a card's. Also what keeps a form's section cheap at load: Chrome's
+ * autofill styles and lays out every field's lazy ancestors then, skipped or not, so the parts
+ * beside the fields (cards, figures, contact details) are lazy parts of their own (docs/speed.md).
+ */
+export const LAZY_PART = 'render-when-visible [--render-size:30rem]'
+
 export type SectionIntro = {
   eyebrow?: string | null
   heading?: string | null

@@ -3,6 +3,7 @@
 // needs. The budgets leave room for a few more cards, images or notices; a change that brings
 // back inline icon paths, or repeats a section's markup, fails here long before Lighthouse
 // notices on a slow phone.
+import { LAZY_BLOCK } from '../../components/render-all'
 import { pageWeight } from '../../scripts/lib/page-weight.mjs'
 import { expect, expectWithinPageWeight, gotoHome, test } from './fixtures'
 import { SERVERS } from './servers'
@@ -70,3 +71,39 @@ test('icons are drawn from the sprite, not inlined', { tag: '@http' }, async ({ 
   // A <use> would have Chrome style and lay out its copy even inside a skipped block.
   expect(html).not.toContain('<use')
 })
+
+// Chrome's autofill styles and lays out, at load, every lazy block that holds a form field,
+// skipped or not; what sits beside the fields is a lazy part of its own, styled as one element
+// (LAZY_PART, docs/speed.md). Counted on the DOM: each such block's elements, a lazy part without
+// a field as one: on the home page 227 before the parts, 127 with them (the campaign page: 102,
+// 72). Each part made eager again (contact details, cards, markets, figures) adds 12 or more.
+for (const [path, budget] of [
+  ['/', 135],
+  ['/p/onibus-rodoviarios', 80],
+] as const) {
+  test(
+    `${path}: a lazy block holding a form field holds little else`,
+    { tag: '@full' },
+    async ({ page }) => {
+      await page.goto(path)
+      const styledForFields = await page.evaluate((lazy) => {
+        const fields = document.querySelectorAll('input:not([type=hidden]), select, textarea')
+        const forced = new Set<Element>()
+        for (const field of fields)
+          for (let element = field.parentElement; element; element = element.parentElement)
+            if (element.classList.contains(lazy)) forced.add(element)
+        let count = 0
+        const walk = (element: Element) => {
+          count++
+          if (!element.classList.contains(lazy) || forced.has(element))
+            for (const child of element.children) walk(child)
+        }
+        for (const block of forced)
+          if (![...forced].some((other) => other !== block && other.contains(block))) walk(block)
+        return count
+      }, LAZY_BLOCK)
+      expect(styledForFields).toBeGreaterThan(0)
+      expect(styledForFields).toBeLessThanOrEqual(budget)
+    },
+  )
+}
