@@ -9,7 +9,8 @@ import path from 'node:path'
 import type { Page } from '@playwright/test'
 
 import { MIN_FILL_MS } from '../../lib/validations/demo-request-fields'
-import { expect, expectIslandHydrated, expectNoAxeViolations, test } from './fixtures'
+import { chromiumLaunchOptions } from '../../scripts/ensure-browser.cjs'
+import { expect, expectIslandHydrated, expectNoAxeViolations, isNarrow, test } from './fixtures'
 
 const SLUG = 'checklist-camera-cabine-lgpd'
 const PAGE = `/materiais/${SLUG}`
@@ -169,6 +170,42 @@ test('the list and the featured block lead to the material', { tag: '@full' }, a
   await featured.scrollIntoViewIfNeeded()
   await featured.getByRole('link', { name: 'Quero o checklist' }).click()
   await expect(page).toHaveURL(new RegExp(`${PAGE}$`))
+})
+
+test('the page does not move sideways when it grows past the window', async ({
+  playwright,
+  baseURL,
+  page,
+}) => {
+  // Painted before its HTML ends, a page can be shorter than the window; the scrollbar that came
+  // with the rest moved the centred page 7.5 px (Lighthouse's desktop CLS 0.004, issue 67).
+  test.skip(isNarrow(page), 'a phone draws its scrollbar over the page')
+  // Playwright hides scrollbars; a visitor's desktop Chrome gives them 15 px of the window.
+  const browser = await playwright.chromium.launch({
+    ...chromiumLaunchOptions(),
+    ignoreDefaultArgs: ['--hide-scrollbars'],
+  })
+  try {
+    const desktop = await browser.newPage({ baseURL, viewport: page.viewportSize() })
+    await desktop.goto(PAGE)
+    const layout = () =>
+      desktop.evaluate(() => ({
+        scrollbar: window.innerWidth - document.documentElement.clientWidth,
+        left: document.querySelector('main > div')!.getBoundingClientRect().left,
+      }))
+    const tall = await layout()
+    expect(tall.scrollbar, 'the scrollbar of a page taller than the window').toBeGreaterThan(0)
+    // The same page shorter than the window: only its breadcrumbs, no footer.
+    await desktop.evaluate(() => {
+      for (const part of document.querySelectorAll('main > div > :not(:first-child), footer'))
+        (part as HTMLElement).style.display = 'none'
+    })
+    const short = await layout()
+    expect(short.scrollbar, 'no scrollbar on a page shorter than the window').toBe(0)
+    expect(short.left, 'where the page starts, short and tall').toBe(tall.left)
+  } finally {
+    await browser.close()
+  }
 })
 
 test.describe('with JavaScript disabled', { tag: '@full' }, () => {
