@@ -8,7 +8,7 @@ import type { SiteSettings } from '@/lib/content'
 export function DataProtectionContacts({ settings }: { settings: SiteSettings | null }) {
   const controller = settings?.controller
   const officer = settings?.dataProtectionOfficer
-  if (!controller?.legalName && !officer?.name) return null
+  if (!controller?.legalName && !officer?.email) return null
   return (
     <section
       aria-labelledby="controlador-encarregado"
@@ -27,7 +27,7 @@ export function DataProtectionContacts({ settings }: { settings: SiteSettings | 
             </dd>
           </div>
         ) : null}
-        {officer?.name ? (
+        {officer?.email ? (
           <div>
             <dt className="text-sm font-semibold text-navy-950">Encarregado (DPO)</dt>
             <dd className="mt-1">

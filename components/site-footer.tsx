@@ -102,14 +102,15 @@ export function SiteFooter({ settings, onHomePage = true }: Props) {
             © {year} {settings?.brandName}. Todos os direitos reservados.
           </p>
           {/* LGPD art. 9 and 41: who controls the data and whom to ask, on every page. */}
-          {controller?.legalName && controller.cnpj ? (
+          {controller?.legalName ? (
             <p>
-              {controller.legalName} · CNPJ {controller.cnpj}
+              {controller.legalName}
+              {controller.cnpj ? ` · CNPJ ${controller.cnpj}` : null}
             </p>
           ) : null}
-          {officer?.name && officer.email ? (
+          {officer?.email ? (
             <p>
-              Encarregado pelo tratamento de dados: {officer.name},{' '}
+              Encarregado pelo tratamento de dados: {officer.name ? `${officer.name}, ` : null}
               <a
                 href={`mailto:${officer.email}`}
                 className="break-all underline underline-offset-4 hover:text-white"

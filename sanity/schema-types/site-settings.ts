@@ -176,8 +176,12 @@ export const siteSettingsType = defineType({
           title: 'CNPJ',
           description: 'No formato 00.000.000/0000-00 (aceita o CNPJ alfanumérico).',
           type: 'string',
-          validation: (rule) =>
-            rule.required().custom((value) => (value ? (cnpjProblem(value) ?? true) : true)),
+          // A warning, not an error: only the company has its CNPJ, and the bundled dataset
+          // invents none. A wrong one is an error.
+          validation: (rule) => [
+            rule.required().warning('Informe o CNPJ do controlador (LGPD, art. 9º III).'),
+            rule.custom((value) => (value ? (cnpjProblem(value) ?? true) : true)),
+          ],
         }),
       ],
       validation: (rule) => rule.required(),
@@ -190,7 +194,21 @@ export const siteSettingsType = defineType({
       group: 'legal',
       type: 'object',
       fields: [
-        requiredString('name', 'Nome', 120),
+        defineField({
+          name: 'name',
+          title: 'Nome',
+          description:
+            'O nome completo da pessoa indicada (ou o nome empresarial e o da pessoa responsável, se for uma empresa).',
+          type: 'string',
+          // A warning, as the CNPJ: only the company knows who it named; the site shows the
+          // e-mail meanwhile, and the bundled dataset names no one.
+          validation: (rule) => [
+            rule
+              .required()
+              .warning('Informe o nome do encarregado: a LGPD (art. 41, § 1º) pede a identidade.'),
+            rule.max(120),
+          ],
+        }),
         defineField({
           name: 'email',
           title: 'E-mail',

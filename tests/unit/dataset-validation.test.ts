@@ -49,6 +49,7 @@ async function errorsOf(
   existingIds = new Set(documents.map((d) => d._id)),
   dataset = documents,
   environment: 'cli' | 'studio' = 'cli',
+  level: 'error' | 'warning' = 'error',
 ) {
   const markers = await validateDocument({
     document,
@@ -59,7 +60,7 @@ async function errorsOf(
     getClient: (() => datasetClient(dataset)) as never,
   })
   return markers
-    .filter((marker) => marker.level === 'error')
+    .filter((marker) => marker.level === level)
     .map((marker) => `${document._id} ${pathToString(marker.path)}: ${marker.message}`)
 }
 
@@ -213,6 +214,31 @@ describe('the legal pages and the data-protection settings', () => {
     expect(await errorsOf(wrong)).toEqual([
       expect.stringMatching(/^siteSettings controller\.cnpj: .*dígitos verificadores/),
       expect.stringMatching(/^siteSettings footer\.legalLinks: .*não "#"/),
+    ])
+  })
+
+  it('invents no encarregado and no CNPJ: the Studio asks the company for both', async () => {
+    const { controller, dataProtectionOfficer } = settings as SanityDocument & {
+      controller: Record<string, unknown>
+      dataProtectionOfficer: Record<string, unknown>
+    }
+    expect(controller.cnpj).toBeUndefined()
+    expect(dataProtectionOfficer.name).toBeUndefined()
+    const warnings = await errorsOf(settings, undefined, undefined, 'cli', 'warning')
+    expect(warnings).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^siteSettings controller\.cnpj: Informe o CNPJ/),
+        expect.stringMatching(/^siteSettings dataProtectionOfficer\.name: Informe o nome/),
+      ]),
+    )
+    const filled = structuredClone(settings) as typeof settings & {
+      controller: { cnpj: string }
+      dataProtectionOfficer: { name: string }
+    }
+    filled.controller.cnpj = '11.222.333/0001-81'
+    filled.dataProtectionOfficer.name = 'x'.repeat(121)
+    expect(await errorsOf(filled)).toEqual([
+      expect.stringMatching(/^siteSettings dataProtectionOfficer\.name: /),
     ])
   })
 
