@@ -164,8 +164,10 @@ describe('content lake double', () => {
       body: JSON.stringify({ delayMs: 400 }),
     })
     expect(await response.json()).toEqual({ delayMs: 400 })
-    const at = Date.now()
     lake.mutate([{ patch: { id: 'claim-a', set: { value: '8%' } } }])
+    // Read after the call: the double stamps the mutation when it commits, which on a busy machine
+    // came a few ms after a clock read before it, and the wait then ended just short.
+    const at = Date.now()
     expect(await value()).toBe('1%')
     while (Date.now() < at + 400) await new Promise((resolve) => setTimeout(resolve, 20))
     expect(await value()).toBe('8%')
